@@ -1,0 +1,51 @@
+# gpumemsim — build, test and run targets. `make test` is what CI runs.
+GO        ?= go
+# Packages cheap enough to run under the race detector on every test run.
+RACE_PKGS ?= ./arch/... ./configs/... ./cmd/...
+FUZZTIME  ?= 20s
+BENCHTIME ?= 1s
+
+.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean
+
+all: build
+
+build:
+	$(GO) build ./...
+
+## test: vet, all tests, and the race detector where it is affordable
+test: vet
+	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -race $(RACE_PKGS)
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+tidy-check:
+	$(GO) mod tidy -diff
+
+## check: formatting, vet, module tidiness, tests
+check: fmt-check tidy-check test
+
+## bench: benchmarks in domain units (compare runs with benchstat)
+bench:
+	$(GO) test -run='^$$' -bench=. -benchmem -benchtime=$(BENCHTIME) ./...
+
+## fuzz: each fuzz target for FUZZTIME
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+## run: the main job on embedded defaults
+run:
+	$(GO) run ./cmd/gpumemsim devices
+	@echo
+	$(GO) run ./cmd/gpumemsim occupancy -device gt200 -block 16x16 -regs 10
+
+clean:
+	$(GO) clean ./...

@@ -1,0 +1,44 @@
+package arch
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestValidateReportsEverything(t *testing.T) {
+	d := &Device{
+		WarpSize: 16,
+		L1:       Cache{Size: 16 * KiB, Line: 128, Sector: 128, Associativity: 5, Replacement: ReplaceLRU, SetIndex: IndexLinear, WritePolicy: WriteEvict, HitLatency: 1, MSHREntries: 1, MSHRMerges: 1},
+		L2: L2Cache{Slices: 6, QueueDepth: 8, Cache: Cache{Size: 768 * KiB, Line: 128, Sector: 32, Associativity: 8,
+			Replacement: ReplaceLRU, SetIndex: IndexFermiHash, WritePolicy: WriteBack, HitLatency: 1, MSHREntries: 1, MSHRMerges: 1}},
+		Coalescer: Coalescer{Rule: "cc99"},
+	}
+	err := d.Validate()
+	if err == nil {
+		t.Fatal("Validate() = nil; want errors")
+	}
+	msgs := err.Error()
+	for _, want := range []string{
+		"name: required",
+		"warp_size: must be 32",
+		"clocks.core: required",
+		"coalescer.rule: \"cc99\" is not one of cc10, cc13, cc20, cc30, cc50",
+		// 16 KiB / (128 B × 5) = 25.6: not whole.
+		"l1.size: 16KiB is not divisible by line × associativity (128B × 5 = 640B)",
+		// 768 KiB / 6 slices = 128 KiB per slice; / (128 B × 8) = 128 sets.
+		"l2.set_index: fermi_hash needs 32 or 64 sets; size / (line × associativity) gives 128",
+		"dram.scheduler: required: one of frfcfs, fcfs",
+	} {
+		if !strings.Contains(msgs, want) {
+			t.Errorf("Validate() does not report %q; got:\n%s", want, msgs)
+		}
+	}
+	var fe *FieldError
+	if !errors.As(err, &fe) {
+		t.Errorf("Validate() errors are not *FieldError")
+	}
+	if n := len(err.(interface{ Unwrap() []error }).Unwrap()); n < 40 {
+		t.Errorf("Validate() reported %d problems; an empty device has at least 40", n)
+	}
+}
