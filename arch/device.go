@@ -230,6 +230,10 @@ type DRAM struct {
 	Scheduler string `yaml:"scheduler" json:"scheduler"`
 	// QueueDepth bounds the requests waiting at one channel.
 	QueueDepth int `yaml:"queue_depth" json:"queue_depth"`
+	// Latency is the fixed delay, in core cycles, that a request spends in
+	// the memory controller and DRAM pipeline on top of the bank timing
+	// (GPGPU-Sim's -dram_latency).
+	Latency int `yaml:"latency" json:"latency"`
 	// Interleave is the channel interleaving granularity: consecutive
 	// chunks of this size go to consecutive channels.
 	Interleave Bytes `yaml:"interleave" json:"interleave"`

@@ -106,6 +106,7 @@ func (d *Device) Validate() error {
 	v.positive("dram.timing.tWR", int64(m.Timing.WR))
 	v.oneOf("dram.scheduler", m.Scheduler, SchedFRFCFS, SchedFCFS)
 	v.positive("dram.queue_depth", int64(m.QueueDepth))
+	v.positive("dram.latency", int64(m.Latency))
 	v.positive("dram.interleave", int64(m.Interleave))
 	if m.Interleave > 0 && !pow2(int64(m.Interleave)) {
 		v.add("dram.interleave", "%v is not a power of two", m.Interleave)

@@ -1,0 +1,96 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"gpumemsim/arch"
+	"gpumemsim/configs"
+)
+
+func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("occupancy", "-device NAME|FILE -block XxYxZ [-regs N] [-smem BYTES] [-format text|json]", stderr)
+	device := fs.String("device", "fermi", "device `name` or YAML file")
+	blockFlag := fs.String("block", "256", "block shape `XxYxZ`, x fastest (e.g. 16x16)")
+	regs := fs.Int("regs", 0, "registers per thread (0: registers do not limit)")
+	smemFlag := fs.String("smem", "0", "shared memory per block: bytes, or with a unit (e.g. 4KiB)")
+	format := fs.String("format", "text", "output format: text or json")
+	if help, err := parseFlags(fs, args, 0); help || err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "text", "json"); err != nil {
+		return err
+	}
+	block, err := arch.ParseDim3(*blockFlag)
+	if err != nil {
+		return fmt.Errorf("-block: %v", err)
+	}
+	smem, err := parseBytesFlag(*smemFlag)
+	if err != nil {
+		return fmt.Errorf("-smem: %v", err)
+	}
+	if *regs < 0 {
+		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
+	}
+	d, err := configs.Load(*device)
+	if err != nil {
+		return err
+	}
+	o, err := d.Occupancy(block, *regs, smem)
+	if err != nil {
+		return err
+	}
+	if *format == "json" {
+		return writeJSON(stdout, struct {
+			Device string `json:"device"`
+			Block  string `json:"block"`
+			Regs   int    `json:"registers_per_thread"`
+			Smem   int64  `json:"shared_memory_per_block_bytes"`
+			arch.Occupancy
+		}{d.Name, block.String(), *regs, int64(smem), o})
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "Device\t%s (%s, compute capability %s)\n", d.Name, d.Board, d.ComputeCapability)
+	fmt.Fprintf(tw, "Threads Per Block\t%d (%v)\n", o.ThreadsPerBlock, block)
+	fmt.Fprintf(tw, "Registers Per Thread\t%d\n", *regs)
+	fmt.Fprintf(tw, "Shared Memory Per Block (bytes)\t%d\n", int64(smem))
+	fmt.Fprintln(tw)
+	fmt.Fprintf(tw, "Active Threads per Multiprocessor\t%d\n", o.ActiveThreads)
+	fmt.Fprintf(tw, "Active Warps per Multiprocessor\t%d\n", o.ActiveWarps)
+	fmt.Fprintf(tw, "Active Thread Blocks per Multiprocessor\t%d\n", o.ActiveBlocks)
+	fmt.Fprintf(tw, "Occupancy of each Multiprocessor\t%s%%\n", strconv.FormatFloat(100*o.Occupancy, 'f', -1, 64))
+	fmt.Fprintln(tw)
+	fmt.Fprintf(tw, "Maximum Thread Blocks Per Multiprocessor\tBlocks/SM\n")
+	fmt.Fprintf(tw, "Limited by Max Warps or Max Blocks per Multiprocessor\t%d\n", o.BlocksByWarps)
+	fmt.Fprintf(tw, "Limited by Registers per Multiprocessor\t%d\n", o.BlocksByRegisters)
+	fmt.Fprintf(tw, "Limited by Shared Memory per Multiprocessor\t%d\n", o.BlocksBySharedMemory)
+	fmt.Fprintf(tw, "Limited by\t%s\n", limitLabel(o.LimitedBy))
+	return tw.Flush()
+}
+
+func limitLabel(l string) string {
+	switch l {
+	case arch.LimitBlocks:
+		return "Max Blocks per Multiprocessor"
+	case arch.LimitWarps:
+		return "Max Warps per Multiprocessor"
+	case arch.LimitRegisters:
+		return "Registers per Multiprocessor"
+	}
+	return "Shared Memory per Multiprocessor"
+}
+
+// parseBytesFlag reads a byte count, either a plain integer or a size
+// with a unit (4KiB).
+func parseBytesFlag(s string) (arch.Bytes, error) {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n < 0 {
+			return 0, fmt.Errorf("must not be negative; got %d", n)
+		}
+		return arch.Bytes(n), nil
+	}
+	return arch.ParseBytes(s)
+}
