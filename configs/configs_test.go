@@ -46,13 +46,13 @@ func TestPeakDRAMBandwidth(t *testing.T) {
 		name string
 		gbps float64
 	}{
-		{"g80", 86.4},          // GeForce 8800 GTX
-		{"gt200", 159.0},       // GeForce GTX 285
-		{"fermi", 177.4},       // GeForce GTX 480
+		{"g80", 86.4},           // GeForce 8800 GTX
+		{"gt200", 159.0},        // GeForce GTX 285
+		{"fermi", 177.4},        // GeForce GTX 480
 		{"fermi-l1-48k", 177.4}, // same board
-		{"fermi-m2050", 148.4}, // Tesla M2050
-		{"kepler", 208},        // Tesla K20c
-		{"maxwell", 224},       // GeForce GTX 980
+		{"fermi-m2050", 148.4},  // Tesla M2050
+		{"kepler", 208},         // Tesla K20c
+		{"maxwell", 224},        // GeForce GTX 980
 	} {
 		got := mustLoad(t, tc.name).PeakDRAMBandwidth() / 1e9
 		if math.Abs(got-tc.gbps)/tc.gbps > 0.01 {
