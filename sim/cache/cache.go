@@ -1,0 +1,507 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"math/bits"
+
+	"gpumemsim/arch"
+)
+
+// MaxSectors is the largest number of sectors in one line: sector masks are
+// uint32.
+const MaxSectors = 32
+
+// Geometry is the plain description a Cache is built from. The string
+// fields take the arch constants; an empty string selects the default
+// (arch.ReplaceLRU, arch.IndexLinear, arch.ReadOnly).
+type Geometry struct {
+	Sets int
+	Ways int
+	// LineBytes is the tag granularity, a power of two.
+	LineBytes int
+	// SectorBytes is the fill granularity, a power of two dividing
+	// LineBytes into at most MaxSectors sectors; 0 means LineBytes (an
+	// unsectored cache).
+	SectorBytes int
+	// Replacement is arch.ReplaceLRU or arch.ReplaceFIFO.
+	Replacement string
+	// SetIndex is arch.IndexLinear, arch.IndexFermiHash or arch.IndexXOR.
+	SetIndex string
+	// WritePolicy is arch.WriteBack, arch.WriteThrough, arch.WriteEvict or
+	// arch.ReadOnly.
+	WritePolicy string
+	// WriteAllocate allocates a line on a write miss; it needs
+	// arch.WriteBack or arch.WriteThrough.
+	WriteAllocate bool
+}
+
+// FromArch is the geometry of one cache described by c with the given
+// number of sets: c.Sets() for an L1, arch.L2Cache.SetsPerSlice() for one
+// L2 slice. A zero c.Sector means an unsectored cache.
+func FromArch(c arch.Cache, sets int) Geometry {
+	sector := c.Sector
+	if sector == 0 {
+		sector = c.Line
+	}
+	return Geometry{
+		Sets:          sets,
+		Ways:          c.Associativity,
+		LineBytes:     int(c.Line),
+		SectorBytes:   int(sector),
+		Replacement:   c.Replacement,
+		SetIndex:      c.SetIndex,
+		WritePolicy:   c.WritePolicy,
+		WriteAllocate: c.WriteAllocate,
+	}
+}
+
+// SizeBytes is the capacity: sets × ways × line bytes.
+func (g Geometry) SizeBytes() int { return g.Sets * g.Ways * g.LineBytes }
+
+// Sectors is the number of sectors per line.
+func (g Geometry) Sectors() int {
+	if g.SectorBytes == 0 || g.LineBytes <= 0 {
+		return 1
+	}
+	return g.LineBytes / g.SectorBytes
+}
+
+// Validate reports every problem with g at once.
+func (g Geometry) Validate() error {
+	var errs []error
+	pow2 := func(n int) bool { return n > 0 && n&(n-1) == 0 }
+	if g.Sets < 1 {
+		errs = append(errs, fmt.Errorf("sets = %d; want at least 1", g.Sets))
+	}
+	if g.Ways < 1 {
+		errs = append(errs, fmt.Errorf("ways = %d; want at least 1", g.Ways))
+	}
+	if g.Sets >= 1 && g.Ways >= 1 && g.Sets > math.MaxInt32/g.Ways {
+		errs = append(errs, fmt.Errorf("sets × ways = %d × %d lines; want at most %d", g.Sets, g.Ways, math.MaxInt32))
+	}
+	if !pow2(g.LineBytes) {
+		errs = append(errs, fmt.Errorf("line = %d bytes; want a power of two, e.g. 128", g.LineBytes))
+	}
+	if g.SectorBytes != 0 {
+		switch {
+		case !pow2(g.SectorBytes):
+			errs = append(errs, fmt.Errorf("sector = %d bytes; want a power of two, e.g. 32, or 0 for an unsectored cache", g.SectorBytes))
+		case pow2(g.LineBytes) && g.SectorBytes > g.LineBytes:
+			errs = append(errs, fmt.Errorf("sector = %d bytes is larger than the %d-byte line", g.SectorBytes, g.LineBytes))
+		case pow2(g.LineBytes) && g.LineBytes/g.SectorBytes > MaxSectors:
+			errs = append(errs, fmt.Errorf("line %d B / sector %d B = %d sectors; want at most %d", g.LineBytes, g.SectorBytes, g.LineBytes/g.SectorBytes, MaxSectors))
+		}
+	}
+	switch g.Replacement {
+	case "", arch.ReplaceLRU, arch.ReplaceFIFO:
+	default:
+		errs = append(errs, fmt.Errorf("replacement %q; want %q or %q", g.Replacement, arch.ReplaceLRU, arch.ReplaceFIFO))
+	}
+	switch g.SetIndex {
+	case "", arch.IndexLinear:
+	case arch.IndexFermiHash:
+		if g.Sets != 32 && g.Sets != 64 {
+			errs = append(errs, fmt.Errorf("set index %q needs 32 or 64 sets; got %d", g.SetIndex, g.Sets))
+		}
+	case arch.IndexXOR:
+		if !pow2(g.Sets) {
+			errs = append(errs, fmt.Errorf("set index %q needs a power-of-two number of sets; got %d", g.SetIndex, g.Sets))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("set index %q; want %q, %q or %q", g.SetIndex, arch.IndexLinear, arch.IndexFermiHash, arch.IndexXOR))
+	}
+	switch g.WritePolicy {
+	case "", arch.ReadOnly, arch.WriteEvict:
+		if g.WriteAllocate {
+			errs = append(errs, fmt.Errorf("write allocate with write policy %q; want %q or %q, or no write allocate", policyName(g.WritePolicy), arch.WriteBack, arch.WriteThrough))
+		}
+	case arch.WriteBack, arch.WriteThrough:
+	default:
+		errs = append(errs, fmt.Errorf("write policy %q; want %q, %q, %q or %q", g.WritePolicy, arch.WriteBack, arch.WriteThrough, arch.WriteEvict, arch.ReadOnly))
+	}
+	return errors.Join(errs...)
+}
+
+func policyName(p string) string {
+	if p == "" {
+		return arch.ReadOnly
+	}
+	return p
+}
+
+type setIndex uint8
+
+const (
+	indexLinear setIndex = iota
+	indexFermi
+	indexXOR
+)
+
+type writePolicy uint8
+
+const (
+	readOnly writePolicy = iota
+	writeBack
+	writeThrough
+	writeEvict
+)
+
+// Cache is a set-associative cache. Line i of set s lives at index
+// s·ways+i of every array. A line is present iff its valid mask is not
+// zero.
+type Cache struct {
+	g Geometry
+
+	ways       int
+	sets       uint64
+	setMask    uint64 // sets-1 when sets is a power of two
+	setPow2    bool
+	setBits    uint // log2 sets when a power of two
+	lineShift  uint
+	sectorBits uint // log2 sector bytes
+	full       uint32
+	index      setIndex
+	policy     writePolicy
+	allocate   bool
+	lru        bool
+
+	tags   []uint64 // line number: addr >> lineShift
+	stamps []uint64 // lru: last use; fifo: fill
+	valid  []uint32
+	dirty  []uint32
+	clock  uint64
+}
+
+// New builds an empty cache, or says what is wrong with g.
+func New(g Geometry) (*Cache, error) {
+	if err := g.Validate(); err != nil {
+		return nil, fmt.Errorf("cache geometry: %w", err)
+	}
+	if g.SectorBytes == 0 {
+		g.SectorBytes = g.LineBytes
+	}
+	if g.Replacement == "" {
+		g.Replacement = arch.ReplaceLRU
+	}
+	if g.SetIndex == "" {
+		g.SetIndex = arch.IndexLinear
+	}
+	if g.WritePolicy == "" {
+		g.WritePolicy = arch.ReadOnly
+	}
+	n := g.Sets * g.Ways
+	c := &Cache{
+		g:          g,
+		ways:       g.Ways,
+		sets:       uint64(g.Sets),
+		setPow2:    g.Sets&(g.Sets-1) == 0,
+		lineShift:  uint(bits.TrailingZeros(uint(g.LineBytes))),
+		sectorBits: uint(bits.TrailingZeros(uint(g.SectorBytes))),
+		full:       uint32(1<<(g.LineBytes/g.SectorBytes)) - 1,
+		allocate:   g.WriteAllocate,
+		lru:        g.Replacement == arch.ReplaceLRU,
+		tags:       make([]uint64, n),
+		stamps:     make([]uint64, n),
+		valid:      make([]uint32, n),
+		dirty:      make([]uint32, n),
+	}
+	if c.setPow2 {
+		c.setMask = uint64(g.Sets - 1)
+		c.setBits = uint(bits.TrailingZeros(uint(g.Sets)))
+	}
+	switch g.SetIndex {
+	case arch.IndexFermiHash:
+		c.index = indexFermi
+	case arch.IndexXOR:
+		c.index = indexXOR
+	}
+	switch g.WritePolicy {
+	case arch.WriteBack:
+		c.policy = writeBack
+	case arch.WriteThrough:
+		c.policy = writeThrough
+	case arch.WriteEvict:
+		c.policy = writeEvict
+	}
+	return c, nil
+}
+
+// Geometry is the geometry the cache was built from, with defaults filled
+// in.
+func (c *Cache) Geometry() Geometry { return c.g }
+
+// LineAddr is the address of the first byte of addr's line.
+func (c *Cache) LineAddr(addr uint64) uint64 { return addr >> c.lineShift << c.lineShift }
+
+// FullMask is the sector mask of a whole line.
+func (c *Cache) FullMask() uint32 { return c.full }
+
+// SectorMask is the mask of the sectors of addr's line that the bytes
+// [addr, addr+size) touch; bytes past the end of the line are ignored. A
+// size below 1 counts as 1.
+func (c *Cache) SectorMask(addr uint64, size int) uint32 {
+	lineBytes := uint64(1) << c.lineShift
+	off := addr & (lineBytes - 1)
+	end := off + 1
+	if size > 1 {
+		end = min(off+uint64(size), lineBytes)
+	}
+	first := off >> c.sectorBits
+	last := (end - 1) >> c.sectorBits
+	return uint32((uint64(2)<<last)-(uint64(1)<<first)) & c.full
+}
+
+// Set is the set addr maps to.
+func (c *Cache) Set(addr uint64) int { return int(c.setOf(addr)) }
+
+func (c *Cache) setOf(addr uint64) uint64 {
+	line := addr >> c.lineShift
+	switch c.index {
+	case indexFermi:
+		lower := line & 0x1f
+		upper := (addr>>13)&0x7 | (addr>>14)&0x8 | (addr>>15)&0x10
+		set := lower ^ upper
+		if c.sets == 64 {
+			set |= (addr >> 7) & 0x20
+		}
+		return set
+	case indexXOR:
+		return (line ^ line>>c.setBits) & c.setMask
+	}
+	if c.setPow2 {
+		return line & c.setMask
+	}
+	return line % c.sets
+}
+
+// Status is the outcome of the tag lookup of one access.
+type Status uint8
+
+const (
+	// Hit: the line was present with every requested sector valid.
+	Hit Status = iota
+	// SectorMiss: the line was present but a requested sector was not
+	// valid.
+	SectorMiss
+	// Miss: the line was absent.
+	Miss
+)
+
+func (s Status) String() string {
+	switch s {
+	case Hit:
+		return "hit"
+	case SectorMiss:
+		return "sector miss"
+	case Miss:
+		return "miss"
+	}
+	return fmt.Sprintf("Status(%d)", uint8(s))
+}
+
+// Result is what one access did. Hit and Miss split the requested sectors
+// by whether they were valid before the access. Fetch are the sectors to
+// read from the next level (reads only: a write never fetches), Forward the
+// sectors to write to the next level (writes that do not stop here).
+// Evicted says a valid line left the cache: the replacement victim of an
+// allocation, or the written line itself under write_evict; Victim is its
+// line address and VictimDirty its dirty sectors, to be written back.
+type Result struct {
+	Status      Status
+	Hit         uint32
+	Miss        uint32
+	Fetch       uint32
+	Forward     uint32
+	Evicted     bool
+	Victim      uint64
+	VictimDirty uint32
+}
+
+// Read looks up the sectors of addr's line in mask and makes them valid,
+// allocating the line on a miss. mask must be a non-empty subset of
+// FullMask.
+func (c *Cache) Read(addr uint64, mask uint32) Result {
+	c.checkMask(addr, mask)
+	line := addr >> c.lineShift
+	base := int(c.setOf(addr)) * c.ways
+	c.clock++
+	if i := c.lookup(base, line); i >= 0 {
+		v := c.valid[i]
+		r := Result{Hit: mask & v, Miss: mask &^ v}
+		if r.Miss != 0 {
+			r.Status = SectorMiss
+			r.Fetch = r.Miss
+			c.valid[i] = v | mask
+		}
+		if c.lru {
+			c.stamps[i] = c.clock
+		}
+		return r
+	}
+	r := Result{Status: Miss, Miss: mask, Fetch: mask}
+	c.fill(&r, c.victim(base), line, mask, 0)
+	return r
+}
+
+// Write writes the sectors of addr's line in mask under the cache's write
+// policy (see the package documentation). It reports false, and changes
+// nothing, for a read-only cache. mask must be a non-empty subset of
+// FullMask.
+func (c *Cache) Write(addr uint64, mask uint32) (Result, bool) {
+	if c.policy == readOnly {
+		return Result{}, false
+	}
+	c.checkMask(addr, mask)
+	line := addr >> c.lineShift
+	base := int(c.setOf(addr)) * c.ways
+	c.clock++
+	if i := c.lookup(base, line); i >= 0 {
+		v := c.valid[i]
+		r := Result{Hit: mask & v, Miss: mask &^ v}
+		if r.Miss != 0 {
+			r.Status = SectorMiss
+		}
+		switch c.policy {
+		case writeBack:
+			c.valid[i] = v | mask
+			c.dirty[i] |= mask
+		case writeThrough:
+			c.valid[i] = v | mask
+			r.Forward = mask
+		case writeEvict:
+			r.Evicted, r.Victim, r.VictimDirty = true, line<<c.lineShift, c.dirty[i]
+			c.valid[i], c.dirty[i] = 0, 0
+			r.Forward = mask
+			return r, true
+		}
+		if c.lru {
+			c.stamps[i] = c.clock
+		}
+		return r, true
+	}
+	r := Result{Status: Miss, Miss: mask}
+	if !c.allocate {
+		r.Forward = mask
+		return r, true
+	}
+	var dirty uint32
+	if c.policy == writeBack {
+		dirty = mask
+	} else {
+		r.Forward = mask
+	}
+	c.fill(&r, c.victim(base), line, mask, dirty)
+	return r, true
+}
+
+// Probe reports the valid and dirty sectors of addr's line without
+// changing anything; valid is 0 when the line is absent.
+func (c *Cache) Probe(addr uint64) (valid, dirty uint32) {
+	i := c.lookup(int(c.setOf(addr))*c.ways, addr>>c.lineShift)
+	if i < 0 {
+		return 0, 0
+	}
+	return c.valid[i], c.dirty[i]
+}
+
+// Invalidate removes addr's line and reports what it held (valid is 0 when
+// the line was absent); dirty sectors are dropped, so write them back
+// first if they matter.
+func (c *Cache) Invalidate(addr uint64) (valid, dirty uint32) {
+	i := c.lookup(int(c.setOf(addr))*c.ways, addr>>c.lineShift)
+	if i < 0 {
+		return 0, 0
+	}
+	valid, dirty = c.valid[i], c.dirty[i]
+	c.valid[i], c.dirty[i] = 0, 0
+	return valid, dirty
+}
+
+// InvalidateAll empties the cache, dropping dirty data (as Fermi's L1 is
+// invalidated between kernels); use Flush first to count write-backs.
+func (c *Cache) InvalidateAll() {
+	clear(c.valid)
+	clear(c.dirty)
+}
+
+// Flush yields the line address and dirty sectors of every dirty line, in
+// set then way order, and marks each one clean as it is yielded; the lines
+// stay valid.
+func (c *Cache) Flush() iter.Seq2[uint64, uint32] {
+	return func(yield func(uint64, uint32) bool) {
+		for i, d := range c.dirty {
+			if d == 0 {
+				continue
+			}
+			c.dirty[i] = 0
+			if !yield(c.tags[i]<<c.lineShift, d) {
+				return
+			}
+		}
+	}
+}
+
+// ValidLines is the number of present lines.
+func (c *Cache) ValidLines() int {
+	n := 0
+	for _, v := range c.valid {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// lookup is the index of line in the set starting at base, or -1.
+func (c *Cache) lookup(base int, line uint64) int {
+	tags := c.tags[base : base+c.ways]
+	valid := c.valid[base : base+c.ways]
+	for w, t := range tags {
+		if t == line && valid[w] != 0 {
+			return base + w
+		}
+	}
+	return -1
+}
+
+// victim is the index of the way to fill in the set starting at base: the
+// first invalid way, else the smallest stamp.
+func (c *Cache) victim(base int) int {
+	valid := c.valid[base : base+c.ways]
+	stamps := c.stamps[base : base+c.ways]
+	best, oldest := 0, uint64(math.MaxUint64)
+	for w, v := range valid {
+		if v == 0 {
+			return base + w
+		}
+		if stamps[w] < oldest {
+			best, oldest = w, stamps[w]
+		}
+	}
+	return base + best
+}
+
+// fill puts line into way i with the given sectors, reporting the line it
+// replaces in r.
+func (c *Cache) fill(r *Result, i int, line uint64, valid, dirty uint32) {
+	if c.valid[i] != 0 {
+		r.Evicted, r.Victim, r.VictimDirty = true, c.tags[i]<<c.lineShift, c.dirty[i]
+	}
+	c.tags[i], c.valid[i], c.dirty[i], c.stamps[i] = line, valid, dirty, c.clock
+}
+
+func (c *Cache) checkMask(addr uint64, mask uint32) {
+	if mask == 0 || mask&^c.full != 0 {
+		badMask(addr, mask, c.full)
+	}
+}
+
+// badMask is out of line so that the formatting stays off the hot path.
+//
+//go:noinline
+func badMask(addr uint64, mask, full uint32) {
+	panic(fmt.Sprintf("cache: access at %#x with sector mask %#b; want a non-empty subset of %#b", addr, mask, full))
+}

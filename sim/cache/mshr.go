@@ -1,0 +1,134 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+)
+
+// MSHREntry names one entry of an MSHR table: an index in [0, Entries()),
+// stable from Allocate to Release, so a caller may keep per-entry data
+// (such as the cycle the fill returns) in a parallel slice.
+type MSHREntry int
+
+// MSHR is a miss status holding register table: a fixed number of
+// entries, each tracking one outstanding line and up to a fixed number of
+// requests waiting for it (the request that allocated the entry counts as
+// the first, as in GPGPU-Sim's mshr_table). Each request carries a caller
+// token (a warp, a reference id, whatever the caller needs to wake).
+// Lookup is a linear scan, which is fast for the few hundred entries real
+// tables have.
+type MSHR struct {
+	merges int
+	lines  []uint64
+	counts []int    // requests held; 0 for a free entry
+	tokens []uint64 // merges per entry
+	free   []MSHREntry
+}
+
+// NewMSHR builds an empty table of entries entries holding up to merges
+// requests each.
+func NewMSHR(entries, merges int) (*MSHR, error) {
+	var errs []error
+	if entries < 1 {
+		errs = append(errs, fmt.Errorf("mshr entries = %d; want at least 1", entries))
+	}
+	if merges < 1 {
+		errs = append(errs, fmt.Errorf("mshr merges = %d; want at least 1 (the request that allocates an entry counts)", merges))
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	m := &MSHR{
+		merges: merges,
+		lines:  make([]uint64, entries),
+		counts: make([]int, entries),
+		tokens: make([]uint64, entries*merges),
+		free:   make([]MSHREntry, entries),
+	}
+	for i := range m.free {
+		m.free[i] = MSHREntry(entries - 1 - i) // entry 0 is handed out first
+	}
+	return m, nil
+}
+
+// Entries is the number of entries.
+func (m *MSHR) Entries() int { return len(m.lines) }
+
+// Merges is the most requests one entry holds.
+func (m *MSHR) Merges() int { return m.merges }
+
+// Used is the number of allocated entries.
+func (m *MSHR) Used() int { return len(m.lines) - len(m.free) }
+
+// Full reports whether no entry is free.
+func (m *MSHR) Full() bool { return len(m.free) == 0 }
+
+// Lookup finds the entry tracking line.
+func (m *MSHR) Lookup(line uint64) (MSHREntry, bool) {
+	for i, l := range m.lines {
+		if l == line && m.counts[i] != 0 {
+			return MSHREntry(i), true
+		}
+	}
+	return -1, false
+}
+
+// Allocate starts tracking line with the request token as its first
+// request; it reports false when the table is full. The line must not be
+// tracked already (Lookup first, then Merge).
+func (m *MSHR) Allocate(line uint64, token uint64) (MSHREntry, bool) {
+	if len(m.free) == 0 {
+		return -1, false
+	}
+	if e, ok := m.Lookup(line); ok {
+		panic(fmt.Sprintf("cache: MSHR.Allocate(%#x): line already tracked by entry %d; Merge into it", line, e))
+	}
+	e := m.free[len(m.free)-1]
+	m.free = m.free[:len(m.free)-1]
+	m.lines[e] = line
+	m.counts[e] = 1
+	m.tokens[int(e)*m.merges] = token
+	return e, true
+}
+
+// Merge adds the request token to entry e; it reports false when e
+// already holds Merges requests.
+func (m *MSHR) Merge(e MSHREntry, token uint64) bool {
+	n := m.mustUse(e)
+	if n == m.merges {
+		return false
+	}
+	m.tokens[int(e)*m.merges+n] = token
+	m.counts[e] = n + 1
+	return true
+}
+
+// Line is the line entry e tracks.
+func (m *MSHR) Line(e MSHREntry) uint64 {
+	m.mustUse(e)
+	return m.lines[e]
+}
+
+// Requests are the tokens of the requests held by e, in arrival order. The
+// slice aliases the table: it is valid until e is released.
+func (m *MSHR) Requests(e MSHREntry) []uint64 {
+	n := m.mustUse(e)
+	base := int(e) * m.merges
+	return m.tokens[base : base+n : base+n]
+}
+
+// Release frees entry e, typically when its line's data has returned and
+// every request in Requests has been served.
+func (m *MSHR) Release(e MSHREntry) {
+	m.mustUse(e)
+	m.counts[e] = 0
+	m.free = append(m.free, e)
+}
+
+// mustUse is the request count of e, which must be allocated.
+func (m *MSHR) mustUse(e MSHREntry) int {
+	if e < 0 || int(e) >= len(m.counts) || m.counts[e] == 0 {
+		panic(fmt.Sprintf("cache: MSHR entry %d is not allocated", e))
+	}
+	return m.counts[e]
+}

@@ -1,0 +1,78 @@
+package cache
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestMSHR(t *testing.T) {
+	m, err := NewMSHR(2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.Lookup(0x1000); ok {
+		t.Fatalf("Lookup(0x1000) on an empty table found an entry")
+	}
+	a, ok := m.Allocate(0x1000, 10)
+	if !ok || a != 0 {
+		t.Fatalf("Allocate(0x1000) = %d, %v; want entry 0, true", a, ok)
+	}
+	b, ok := m.Allocate(0x2000, 20)
+	if !ok || b != 1 {
+		t.Fatalf("Allocate(0x2000) = %d, %v; want entry 1, true", b, ok)
+	}
+	// Two entries: the table is full.
+	if _, ok := m.Allocate(0x3000, 30); ok || !m.Full() || m.Used() != 2 {
+		t.Errorf("Allocate on a full table = ok %v, Full %v, Used %d; want false, true, 2", ok, m.Full(), m.Used())
+	}
+	if e, ok := m.Lookup(0x2000); !ok || e != b || m.Line(e) != 0x2000 {
+		t.Errorf("Lookup(0x2000) = %d, %v; want %d, true", e, ok, b)
+	}
+	// merges = 3 counts the allocating request: two more merge, the third is refused.
+	for i, want := range []bool{true, true, false} {
+		if got := m.Merge(a, uint64(11+i)); got != want {
+			t.Errorf("Merge #%d into entry %d = %v; want %v", i+1, a, got, want)
+		}
+	}
+	if got := m.Requests(a); !slices.Equal(got, []uint64{10, 11, 12}) {
+		t.Errorf("Requests(%d) = %v; want [10 11 12]", a, got)
+	}
+	m.Release(a)
+	if _, ok := m.Lookup(0x1000); ok {
+		t.Errorf("Lookup(0x1000) after Release found an entry")
+	}
+	// The freed entry is reused, starting empty.
+	c, ok := m.Allocate(0x3000, 30)
+	if !ok || c != a {
+		t.Errorf("Allocate after Release = %d, %v; want %d, true", c, ok, a)
+	}
+	if got := m.Requests(c); !slices.Equal(got, []uint64{30}) {
+		t.Errorf("Requests(%d) = %v; want [30]", c, got)
+	}
+	if m.Entries() != 2 || m.Merges() != 3 {
+		t.Errorf("Entries, Merges = %d, %d; want 2, 3", m.Entries(), m.Merges())
+	}
+}
+
+func TestMSHRErrors(t *testing.T) {
+	if _, err := NewMSHR(0, 0); err == nil {
+		t.Errorf("NewMSHR(0, 0) = nil error; want entries and merges errors")
+	}
+	m, _ := NewMSHR(4, 1)
+	m.Allocate(0x80, 1)
+	for name, f := range map[string]func(){
+		"Allocate twice":  func() { m.Allocate(0x80, 2) },
+		"Release free":    func() { m.Release(3) },
+		"Merge free":      func() { m.Merge(2, 0) },
+		"Release invalid": func() { m.Release(-1) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s did not panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
