@@ -1,0 +1,114 @@
+// Package dram models the off-chip memory: channels whose banks keep one row
+// open, DRAM timing, an FR-FCFS or FCFS scheduler per channel and a shared
+// data bus per channel. It is driven by events, never ticked: the engine asks
+// [Memory.NextEvent] when something will next happen and calls
+// [Memory.Advance] at that time.
+//
+// # Time
+//
+// Inside a channel, time is counted in transfer slots: one slot is the time
+// one data transfer occupies the pins, 1/dram_data_rate of a DRAM clock
+// cycle. Every timing parameter (given in DRAM cycles) is multiplied by the
+// data rate, and a burst of burst_length transfers takes burst_length slots,
+// so all internal arithmetic is exact integers even when a burst is a
+// fraction of a DRAM cycle. At the boundary, a slot s becomes the core cycle
+// ceil(s·coreHz / (dramHz·dataRate)) and a core cycle c becomes the slot
+// ceil(c·dramHz·dataRate / coreHz) for an arrival; the ratio is reduced by
+// its greatest common divisor and multiplied in 128 bits, so the conversion
+// is exact and deterministic. A request pushed at core cycle c is visible to
+// its channel from the first slot at or after c; [Memory.Advance] at core
+// cycle c performs everything due at a slot s with ceil(s·coreHz/(dramHz·rate)) ≤ c.
+//
+// # Address mapping
+//
+// With interleave I, C channels, row size R and B banks per channel:
+//
+//	channel = (addr / I) mod C
+//	local   = (addr / (I·C))·I + addr mod I   // the address within the channel
+//	bank    = (local / R) mod B
+//	row     = local / (R·B)
+//
+// Consecutive interleave chunks go to consecutive channels (C need not be a
+// power of two), and consecutive row-sized pieces of a channel's local space
+// go to consecutive banks, so a sequential stream opens each row once and
+// then moves to the next bank. Interleave and row size must be multiples of
+// 128 B, so a request (at most one 128-B line) never spans two channels or
+// two rows. GPGPU-Sim instead takes bits of the address by a mask
+// (-gpgpu_mem_addr_mapping); the division form here is what lets a channel
+// count such as the K20c's 5 work.
+//
+// # Banks and commands
+//
+// Each bank is precharged (no open row) or has one open row. The request a
+// bank serves needs, in turn: a precharge if another row is open, an
+// activate if no row is open, then its column commands. The rules, in DRAM
+// cycles of the device's timing:
+//
+//   - activate → column command to that bank: tRCD;
+//   - activate → precharge of that bank: tRAS;
+//   - precharge → activate of that bank: tRP;
+//   - activate → activate of different banks of the channel: tRRD;
+//   - column command → column command anywhere on the channel: tCCD, and at
+//     least one burst, so bursts never overlap on the data bus;
+//   - read column command → its data on the bus: tCL; the data then occupies
+//     the bus for one burst per column command;
+//   - last read burst issued → precharge of that bank: one burst time
+//     (GPGPU-Sim's RTPc = BL/data_command_freq_ratio in dram.cc);
+//   - end of a write's data → precharge of that bank: tWR.
+//
+// A request of n bytes moves ceil(n / bus_bytes) transfers rounded up to
+// whole bursts of burst_length transfers, one column command per burst
+// (GPGPU-Sim's dram_t::issue_col_command moves one dram_atom_size per
+// column command). On a GTX 480 channel (64-bit bus, BL 8, 4 transfers per
+// DRAM clock) a burst is 64 B in 2 DRAM cycles, and a 128-B request is two
+// bursts, 4 DRAM cycles of the bus. The bursts of one request are issued
+// back to back, tCCD (or one burst, if longer) apart.
+//
+// A read completes when its last transfer is done: column command + (bursts−1)
+// column spacings + tCL + one burst. The device description has no write
+// latency (tWL), no write-to-read turnaround (tWTR) and no tRC, so writes use
+// tCL as their data latency (bus ordering then follows command ordering),
+// there is no turnaround penalty, and tRC is the sum tRAS + tRP that the
+// rules above already imply. A write completes when its burst is done;
+// writes are posted, so the caller waits on them only for queue space and
+// bandwidth.
+//
+// Row (activate, precharge) and column commands travel on separate command
+// buses, as in GPGPU-Sim's dual_bus_interface option: in one DRAM cycle a
+// channel may issue one row command and one column command. On each bus the
+// command that becomes legal first goes first; among commands legal at the
+// same time, the oldest request's (GPGPU-Sim rotates a bank priority
+// instead; age keeps the choice independent of bank numbering).
+//
+// # Scheduling
+//
+// Each channel has one queue of at most queue_depth waiting requests, and
+// each bank serves one request at a time, as in GPGPU-Sim (the bank's mrq
+// in dram.cc). When a bank is free, the scheduler gives it a waiting
+// request for that bank:
+//
+//   - frfcfs: the oldest waiting request to the bank's open row, else the
+//     oldest waiting request to the bank (GPGPU-Sim's
+//     frfcfs_scheduler::schedule in dram_sched.cc, which keeps requests per
+//     bank binned by row and drains the bin of the current row first);
+//   - fcfs: requests leave the queue strictly in arrival order; the oldest
+//     waits until its bank is free, and those behind it wait too
+//     (GPGPU-Sim's scheduler_fifo).
+//
+// A bank is free again as soon as its request's column commands have been
+// issued, so it may prepare its next request (precharge, activate) while
+// the data are still on the bus. Different banks overlap their precharges
+// and activates; all share the channel's data bus. A request counts as a row
+// hit when the bank it is given to already has its row open, and as a row
+// miss otherwise (a row-empty activate or a row conflict).
+//
+// # Bandwidth
+//
+// A long stream of 128-B reads that hit open rows keeps the bus busy with
+// back-to-back bursts, so each channel delivers bus_bytes × dram_data_rate
+// bytes per DRAM cycle, and the memory as a whole
+// [arch.Device.PeakDRAMBandwidth] when tCCD is at most one burst.
+//
+// Completions are reported in order of finish time (core cycles), then
+// channel, then arrival, so every run is reproducible bit for bit.
+package dram

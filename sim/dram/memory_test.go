@@ -1,0 +1,458 @@
+package dram
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"gpumemsim/arch"
+)
+
+// testDevice is a small hand-built device whose timing is easy to follow:
+// core clock = DRAM clock, so a core cycle is a DRAM cycle; a 64-bit channel
+// at 4 transfers per clock with BL 8 moves a 64-B burst in 2 cycles.
+//
+//	tCL 10, tRCD 12, tRP 11, tRAS 28, tCCD 2, tRRD 6, tWR 12
+//
+// With one channel and 4 banks of 1-KiB rows, address
+// row·4096 + bank·1024 + column lies in that bank and row.
+func testDevice(channels int, sched string) *arch.Device {
+	return &arch.Device{
+		Name:   "test",
+		Clocks: arch.Clocks{Core: arch.GHz, DRAM: arch.GHz, DRAMDataRate: 4},
+		DRAM: arch.DRAM{
+			Type:         "GDDR5",
+			Channels:     channels,
+			Banks:        4,
+			BusWidthBits: 64,
+			BurstLength:  8,
+			RowSize:      arch.KiB,
+			Timing:       arch.DRAMTiming{CL: 10, RCD: 12, RP: 11, RAS: 28, CCD: 2, RRD: 6, WR: 12},
+			Scheduler:    sched,
+			QueueDepth:   8,
+			Interleave:   256,
+		},
+	}
+}
+
+// gtx480 follows GPGPU-Sim's GTX 480 config: 6 channels of 64 bits, GDDR5
+// at 924 MHz command clock with 4 transfers per clock, core at 700 MHz,
+// Hynix H5GQ1H24AFR timing.
+func gtx480(channels int) *arch.Device {
+	d := testDevice(channels, arch.SchedFRFCFS)
+	d.Clocks = arch.Clocks{Core: 700 * arch.MHz, DRAM: 924 * arch.MHz, DRAMDataRate: 4}
+	d.DRAM.Banks = 16
+	d.DRAM.RowSize = 2 * arch.KiB
+	d.DRAM.QueueDepth = 16
+	d.DRAM.Timing = arch.DRAMTiming{CL: 12, RCD: 12, RP: 12, RAS: 28, CCD: 2, RRD: 6, WR: 12}
+	return d
+}
+
+func addr(bank, row, col uint64) uint64 { return row*4096 + bank*1024 + col }
+
+type completed struct {
+	tag    int64
+	finish int64
+}
+
+type push struct {
+	at  int64
+	req Request
+}
+
+func newMemory(t testing.TB, d *arch.Device) *Memory {
+	t.Helper()
+	m, err := NewMemory(d)
+	if err != nil {
+		t.Fatalf("NewMemory: %v", err)
+	}
+	return m
+}
+
+// simulate pushes each request at its cycle (in order, retrying while the
+// queue is full) and runs the memory until idle.
+func simulate(t testing.TB, m *Memory, pushes []push) []completed {
+	t.Helper()
+	var got []completed
+	done := func(r Request, finish int64) { got = append(got, completed{r.Tag, finish}) }
+	now := int64(0)
+	for _, p := range pushes {
+		for next := m.NextEvent(); next <= p.at; next = m.NextEvent() {
+			now = next
+			m.Advance(now, done)
+		}
+		now = max(now, p.at)
+		for !m.Push(now, p.req) {
+			next := m.NextEvent()
+			if next == math.MaxInt64 {
+				t.Fatalf("Push(%d) refused by an idle memory", p.req.Tag)
+			}
+			now = max(now, next)
+			m.Advance(now, done)
+		}
+	}
+	for next := m.NextEvent(); next != math.MaxInt64; next = m.NextEvent() {
+		m.Advance(next, done)
+	}
+	return got
+}
+
+func read(tag int64, a uint64, n int) Request { return Request{Addr: a, Bytes: n, Tag: tag} }
+func write(tag int64, a uint64, n int) Request {
+	return Request{Addr: a, Bytes: n, Write: true, Tag: tag}
+}
+
+func TestLatency(t *testing.T) {
+	tests := []struct {
+		name   string
+		pushes []push
+		want   []completed
+	}{
+		// Row empty: ACT at 0, column at tRCD = 12, data after tCL = 10:
+		// 32 B and 64 B are one burst (2 cycles), 96 B and 128 B two.
+		{"read 32B idle bank", []push{{0, read(1, 0, 32)}}, []completed{{1, 12 + 10 + 2}}},
+		{"read 64B idle bank", []push{{0, read(1, 0, 64)}}, []completed{{1, 12 + 10 + 2}}},
+		{"read 96B idle bank", []push{{0, read(1, 0, 96)}}, []completed{{1, 12 + 10 + 4}}},
+		{"read 128B idle bank", []push{{0, read(1, 0, 128)}}, []completed{{1, 12 + 10 + 4}}},
+		{"write 32B idle bank", []push{{0, write(1, 0, 32)}}, []completed{{1, 12 + 10 + 2}}},
+		// Row hit right behind: first column commands at 12 and 14
+		// (128 B), the second request's at 16 and 18: data end 30.
+		{"row hit 128B back to back",
+			[]push{{0, read(1, 0, 128)}, {0, read(2, 128, 128)}},
+			[]completed{{1, 26}, {2, 16 + 2 + 10 + 2}}},
+		// 32-B row hits are tCCD = 2 apart: columns at 12 and 14.
+		{"row hit 32B tCCD",
+			[]push{{0, read(1, 0, 32)}, {0, read(2, 32, 32)}},
+			[]completed{{1, 24}, {2, 14 + 10 + 2}}},
+		// A row hit on an open row long after: tCL + burst.
+		{"row hit later",
+			[]push{{0, read(1, 0, 32)}, {100, read(2, 512, 32)}},
+			[]completed{{1, 24}, {2, 100 + 10 + 2}}},
+		// Conflict right behind a row-empty read: the precharge waits for
+		// tRAS = 28 after the ACT at 0, ACT at 28+11 = 39, column at
+		// 39+12 = 51, data end 51+10+2 = 63.
+		{"row conflict tRAS",
+			[]push{{0, read(1, addr(0, 0, 0), 32)}, {0, read(2, addr(0, 1, 0), 32)}},
+			[]completed{{1, 24}, {2, 28 + 11 + 12 + 10 + 2}}},
+		// Conflict once tRAS has passed: PRE at 100, ACT 111, column 123.
+		{"row conflict later",
+			[]push{{0, read(1, addr(0, 0, 0), 32)}, {100, read(2, addr(0, 1, 0), 32)}},
+			[]completed{{1, 24}, {2, 100 + 11 + 12 + 10 + 2}}},
+		// Two banks overlap: ACTs at 0 and tRRD = 6, columns at 12 and 18.
+		{"two banks",
+			[]push{{0, read(1, addr(0, 0, 0), 32)}, {0, read(2, addr(1, 0, 0), 32)}},
+			[]completed{{1, 24}, {2, 6 + 12 + 10 + 2}}},
+		// Four banks: ACTs at 0, 6, 12, 18 (tRRD); columns at 12, 18, 24, 30.
+		{"four banks",
+			[]push{{0, read(1, addr(0, 0, 0), 32)}, {0, read(2, addr(1, 0, 0), 32)},
+				{0, read(3, addr(2, 0, 0), 32)}, {0, read(4, addr(3, 0, 0), 32)}},
+			[]completed{{1, 24}, {2, 30}, {3, 36}, {4, 42}}},
+		// A write holds the bus like a read: the row-hit read's column
+		// waits for tCCD after the write's at 12.
+		{"write then row hit read",
+			[]push{{0, write(1, 0, 32)}, {0, read(2, 32, 32)}},
+			[]completed{{1, 24}, {2, 14 + 10 + 2}}},
+		// Write recovery: the write's data end at 24, precharge at
+		// 24+tWR = 36 (later than tRAS = 28), ACT 47, column 59.
+		{"write then conflict tWR",
+			[]push{{0, write(1, addr(0, 0, 0), 32)}, {0, read(2, addr(0, 1, 0), 32)}},
+			[]completed{{1, 24}, {2, 36 + 11 + 12 + 10 + 2}}},
+	}
+	for _, tc := range tests {
+		m := newMemory(t, testDevice(1, arch.SchedFRFCFS))
+		got := simulate(t, m, tc.pushes)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: completions (tag, cycle) = %v; want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestScheduler(t *testing.T) {
+	// A opens row 0 of bank 0; B (row 1, conflict) is older than C (row 0).
+	pushes := []push{
+		{0, read(1, addr(0, 0, 0), 32)},   // A
+		{0, read(2, addr(0, 1, 0), 32)},   // B
+		{0, read(3, addr(0, 0, 128), 32)}, // C
+	}
+	tests := []struct {
+		sched          string
+		want           []completed
+		hits, misses   int64
+		conflicts, pre int64
+	}{
+		// FR-FCFS: A (ACT 0, column 12, done 24); bank free at 12 with row
+		// 0 open, so C, the row hit, goes next: column 14, done 26; then B:
+		// PRE at tRAS = 28, ACT 39, column 51, done 63.
+		{arch.SchedFRFCFS, []completed{{1, 24}, {3, 26}, {2, 63}}, 1, 2, 1, 1},
+		// FCFS: A done 24; B next: PRE 28, ACT 39, column 51, done 63; C
+		// now conflicts with row 1: PRE at max(39+28, 51+2) = 67, ACT 78,
+		// column 90, done 102.
+		{arch.SchedFCFS, []completed{{1, 24}, {2, 63}, {3, 102}}, 0, 3, 2, 2},
+	}
+	for _, tc := range tests {
+		m := newMemory(t, testDevice(1, tc.sched))
+		got := simulate(t, m, pushes)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: completions (tag, cycle) = %v; want %v", tc.sched, got, tc.want)
+		}
+		s := m.Stats().Total
+		if s.RowHits != tc.hits || s.RowMisses != tc.misses || s.RowConflicts != tc.conflicts || s.Precharges != tc.pre {
+			t.Errorf("%s: row hits/misses/conflicts/precharges = %d/%d/%d/%d; want %d/%d/%d/%d",
+				tc.sched, s.RowHits, s.RowMisses, s.RowConflicts, s.Precharges, tc.hits, tc.misses, tc.conflicts, tc.pre)
+		}
+	}
+}
+
+func TestQueueFull(t *testing.T) {
+	m := newMemory(t, testDevice(2, arch.SchedFRFCFS))
+	// Channel 0 holds addresses 0..255; the queue takes 8.
+	for i := range 8 {
+		if !m.Push(0, read(int64(i), uint64(i)*32, 32)) {
+			t.Fatalf("Push #%d into an empty-enough queue of 8 = false; want true", i)
+		}
+	}
+	if m.Push(0, read(8, 0, 32)) {
+		t.Errorf("Push #8 into a full queue of 8 = true; want false")
+	}
+	if !m.Push(0, read(9, 256, 32)) {
+		t.Errorf("Push to channel 1 while channel 0 is full = false; want true")
+	}
+	// At cycle 0 the oldest request goes to its bank, freeing a slot.
+	m.Advance(0, func(Request, int64) { t.Errorf("completion at cycle 0") })
+	if !m.Push(0, read(10, 0, 32)) {
+		t.Errorf("Push after one request left the queue = false; want true")
+	}
+	s := m.Stats()
+	if s.Channels[0].QueueFull != 1 || s.Total.QueueFull != 1 {
+		t.Errorf("QueueFull = %d (channel 0), %d (total); want 1, 1", s.Channels[0].QueueFull, s.Total.QueueFull)
+	}
+	if s.Total.Reads != 10 || s.Channels[0].Reads != 9 {
+		t.Errorf("Reads = %d (total), %d (channel 0); want 10, 9", s.Total.Reads, s.Channels[0].Reads)
+	}
+}
+
+func TestMapping(t *testing.T) {
+	// 5 channels, 256-B interleave, 4 banks of 1-KiB rows: a channel's
+	// local address advances 256 B for every 1280 B of address.
+	m := newMemory(t, testDevice(5, arch.SchedFRFCFS))
+	tests := []struct {
+		addr     uint64
+		ch, bank int
+		row      int64
+		note     string
+	}{
+		{0, 0, 0, 0, "first chunk"},
+		{255, 0, 0, 0, "end of first chunk"},
+		{256, 1, 0, 0, "second chunk"},
+		{1024, 4, 0, 0, "fifth chunk"},
+		{1280, 0, 0, 0, "wraps to channel 0, local 256"},
+		{1280*4 - 1, 4, 0, 0, "channel 4, local 1023"},
+		{1280 * 4, 0, 1, 0, "channel 0, local 1024: bank 1"},
+		{1280*4*4 + 3*256 + 100, 3, 0, 1, "chunk 83 -> channel 3, local 16·256+100 = 4196: bank 0, row 1"},
+		{1280*4*5 + 512, 2, 1, 1, "chunk 102 -> channel 2, local 20·256 = 5120: bank 1, row 1"},
+	}
+	for _, tc := range tests {
+		if got := m.Channel(tc.addr); got != tc.ch {
+			t.Errorf("Channel(%#x) = %d; want %d (%s)", tc.addr, got, tc.ch, tc.note)
+		}
+		ch, b, row := m.locate(tc.addr)
+		if ch != tc.ch || b != tc.bank || row != tc.row {
+			t.Errorf("locate(%#x) = channel %d bank %d row %d; want %d %d %d (%s)",
+				tc.addr, ch, b, row, tc.ch, tc.bank, tc.row, tc.note)
+		}
+	}
+}
+
+func TestCompletionOrder(t *testing.T) {
+	// Both reads finish at cycle 26 on channels 1 and 0; channel 0 is
+	// reported first although it arrived second.
+	m := newMemory(t, testDevice(2, arch.SchedFRFCFS))
+	got := simulate(t, m, []push{{0, read(1, 256, 128)}, {0, read(2, 0, 128)}})
+	want := []completed{{2, 26}, {1, 26}}
+	if !slices.Equal(got, want) {
+		t.Errorf("completions (tag, cycle) = %v; want %v", got, want)
+	}
+}
+
+func TestClockConversion(t *testing.T) {
+	// GTX 480 clocks: a DRAM cycle is 4 slots, a core cycle 924·4/700 =
+	// 5.28 slots. A 128-B read to an idle bank takes tRCD + tCL + 2 bursts
+	// = 12 + 12 + 4 = 28 DRAM cycles = 112 slots.
+	tests := []struct {
+		at, want int64
+	}{
+		// ceil(112·700/3696) = ceil(21.21) = 22.
+		{0, 22},
+		// Arrival slot ceil(10·3696/700) = ceil(52.8) = 53; done at slot
+		// 165; ceil(165·700/3696) = ceil(31.25) = 32.
+		{10, 32},
+		// Arrival slot 7·3696/700 = 36.96 -> 37; done 149 -> ceil(28.22) = 29.
+		{7, 29},
+	}
+	for _, tc := range tests {
+		m := newMemory(t, gtx480(1))
+		got := simulate(t, m, []push{{tc.at, read(1, 0, 128)}})
+		if len(got) != 1 || got[0].finish != tc.want {
+			t.Errorf("128-B read pushed at core cycle %d completes %v; want at %d", tc.at, got, tc.want)
+		}
+	}
+}
+
+func TestStreamingBandwidth(t *testing.T) {
+	tests := []struct {
+		name string
+		d    *arch.Device
+	}{
+		{"GTX 480, 6 channels", gtx480(6)},
+		{"K20c-like, 5 channels", func() *arch.Device {
+			d := gtx480(5)
+			d.Clocks = arch.Clocks{Core: 706 * arch.MHz, DRAM: 1300 * arch.MHz, DRAMDataRate: 4}
+			return d
+		}()},
+	}
+	for _, tc := range tests {
+		m := newMemory(t, tc.d)
+		channels := tc.d.DRAM.Channels
+		n := channels * 2048
+		pushes := make([]push, n)
+		for i := range pushes {
+			pushes[i] = push{0, read(int64(i), uint64(i)*128, 128)}
+		}
+		got := simulate(t, m, pushes)
+		if len(got) != n {
+			t.Fatalf("%s: %d completions; want %d", tc.name, len(got), n)
+		}
+		last := got[len(got)-1].finish
+		bytes := float64(n * 128)
+		achieved := bytes * float64(tc.d.Clocks.Core) / float64(last)
+		frac := achieved / tc.d.PeakDRAMBandwidth()
+		t.Logf("%s: %d 128-B reads in %d core cycles: %.2f%% of peak", tc.name, n, last, 100*frac)
+		if frac < 0.90 || frac > 1.0 {
+			t.Errorf("%s: streaming %d 128-B reads in %d core cycles = %.1f%% of peak; want 90%%..100%%",
+				tc.name, n, last, 100*frac)
+		}
+		s := m.Stats()
+		// Each 2-KiB row of a channel is opened once: n·128/2048 misses.
+		wantMisses := int64(n * 128 / 2048)
+		if s.Total.RowMisses != wantMisses || s.Total.RowHits != int64(n)-wantMisses {
+			t.Errorf("%s: row misses/hits = %d/%d; want %d/%d", tc.name, s.Total.RowMisses, s.Total.RowHits, wantMisses, int64(n)-wantMisses)
+		}
+		for c, cs := range s.Channels {
+			// 2048 requests of 2 bursts of 8 transfers.
+			if cs.BusBusyTransfers != 2048*16 || cs.ReadSectors != 2048*4 || cs.Completed != 2048 {
+				t.Errorf("%s: channel %d bus transfers/sectors/completed = %d/%d/%d; want %d/%d/%d",
+					tc.name, c, cs.BusBusyTransfers, cs.ReadSectors, cs.Completed, 2048*16, 2048*4, 2048)
+			}
+		}
+		if u := m.BusUtilization(last); u < 0.9 || u > 1.0 {
+			t.Errorf("%s: BusUtilization(%d) = %.3f; want 0.9..1.0", tc.name, last, u)
+		}
+	}
+}
+
+func TestWriteStats(t *testing.T) {
+	m := newMemory(t, testDevice(1, arch.SchedFRFCFS))
+	simulate(t, m, []push{{0, write(1, 0, 32)}, {0, write(2, 128, 128)}, {0, read(3, 64, 64)}, {0, write(4, 96, 32)}})
+	s := m.Stats().Total
+	want := ChannelStats{
+		Reads: 1, Writes: 3, ReadBytes: 64, WriteBytes: 192, ReadSectors: 2, WriteSectors: 6,
+		Completed: 4, RowHits: 3, RowMisses: 1, Activates: 1,
+		// Bursts: 1 + 2 + 1 + 1 of 8 transfers each.
+		BusBusyTransfers: 5 * 8,
+	}
+	if s != want {
+		t.Errorf("Stats().Total = %+v; want %+v", s, want)
+	}
+}
+
+// randomPushes is a mixed read/write pattern over a small address range, so
+// rows are both hit and conflicted.
+func randomPushes(seed uint64, n int) []push {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	pushes := make([]push, n)
+	at := int64(0)
+	for i := range pushes {
+		at += int64(rng.IntN(4))
+		line := rng.Uint64N(1<<16) * 128
+		sectors := 1 + rng.IntN(4)
+		first := rng.IntN(5 - sectors)
+		pushes[i] = push{at, Request{Addr: line + uint64(first*32), Bytes: sectors * 32, Write: rng.IntN(4) == 0, Tag: int64(i)}}
+	}
+	return pushes
+}
+
+func TestDeterminism(t *testing.T) {
+	for _, sched := range []string{arch.SchedFRFCFS, arch.SchedFCFS} {
+		pushes := randomPushes(7, 3000)
+		var runs [2][]completed
+		var stats [2]Stats
+		for r := range runs {
+			m := newMemory(t, testDevice(3, sched))
+			runs[r] = simulate(t, m, pushes)
+			stats[r] = m.Stats()
+		}
+		if !slices.Equal(runs[0], runs[1]) {
+			t.Errorf("%s: two identical runs gave different completion sequences", sched)
+		}
+		if !slices.Equal(stats[0].Channels, stats[1].Channels) {
+			t.Errorf("%s: two identical runs gave different stats", sched)
+		}
+		// Conservation: every request completes once, no earlier than a
+		// row hit allows (tCL + one burst = 12 cycles after its push).
+		seen := make([]bool, len(pushes))
+		for _, c := range runs[0] {
+			if seen[c.tag] {
+				t.Fatalf("%s: request %d completed twice", sched, c.tag)
+			}
+			seen[c.tag] = true
+			if min := pushes[c.tag].at + 12; c.finish < min {
+				t.Errorf("%s: request %d pushed at %d completed at %d; want >= %d", sched, c.tag, pushes[c.tag].at, c.finish, min)
+			}
+		}
+		s := stats[0].Total
+		if int(s.Completed) != len(pushes) || int(s.Reads+s.Writes) != len(pushes) || s.RowHits+s.RowMisses != s.Completed {
+			t.Errorf("%s: completed %d, reads+writes %d, hits+misses %d; want all %d",
+				sched, s.Completed, s.Reads+s.Writes, s.RowHits+s.RowMisses, len(pushes))
+		}
+		if s.Activates != s.RowMisses || s.Precharges != s.RowConflicts {
+			t.Errorf("%s: activates %d precharges %d; want row misses %d and conflicts %d",
+				sched, s.Activates, s.Precharges, s.RowMisses, s.RowConflicts)
+		}
+		// Completions come out in non-decreasing cycle order.
+		for i := 1; i < len(runs[0]); i++ {
+			if runs[0][i].finish < runs[0][i-1].finish {
+				t.Fatalf("%s: completion %d at %d after one at %d", sched, i, runs[0][i].finish, runs[0][i-1].finish)
+			}
+		}
+	}
+}
+
+func TestNewMemoryErrors(t *testing.T) {
+	d := testDevice(0, "fifo")
+	d.Clocks.DRAMDataRate = 0
+	d.DRAM.Banks = 0
+	d.DRAM.BusWidthBits = 12
+	d.DRAM.BurstLength = 0
+	d.DRAM.RowSize = 100
+	d.DRAM.Interleave = 0
+	d.DRAM.QueueDepth = 0
+	d.DRAM.Timing.RP = -1
+	_, err := NewMemory(d)
+	if err == nil {
+		t.Fatalf("NewMemory(bad device) = nil error; want errors")
+	}
+	for _, want := range []string{"dram_data_rate", "channels", "banks", "bus_width_bits", "burst_length",
+		"row_size", "interleave", "queue_depth", `scheduler must be "frfcfs" or "fcfs", got "fifo"`, "timing.tRP"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("NewMemory(bad device) error does not mention %q:\n%v", want, err)
+		}
+	}
+	if _, err := NewMemory(nil); err == nil {
+		t.Errorf("NewMemory(nil) = nil error; want an error")
+	}
+	if _, err := NewMemory(testDevice(5, arch.SchedFCFS)); err != nil {
+		t.Errorf("NewMemory(good device) = %v; want nil", err)
+	}
+}
