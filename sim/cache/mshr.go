@@ -15,14 +15,19 @@ type MSHREntry int
 // requests waiting for it (the request that allocated the entry counts as
 // the first, as in GPGPU-Sim's mshr_table). Each request carries a caller
 // token (a warp, a reference id, whatever the caller needs to wake).
-// Lookup is a linear scan, which is fast for the few hundred entries real
-// tables have.
+// Lookup goes through an open-addressed index of the tracked lines, so it
+// costs the same for a table of 8 entries or of 256.
 type MSHR struct {
 	merges int
 	lines  []uint64
 	counts []int    // requests held; 0 for a free entry
 	tokens []uint64 // merges per entry
 	free   []MSHREntry
+	// index maps a tracked line to entry+1 (0: empty slot); linear
+	// probing, deletion by backward shift; len is a power of two at least
+	// four times the entries.
+	index []int32
+	mask  uint64
 }
 
 // NewMSHR builds an empty table of entries entries holding up to merges
@@ -45,6 +50,12 @@ func NewMSHR(entries, merges int) (*MSHR, error) {
 		tokens: make([]uint64, entries*merges),
 		free:   make([]MSHREntry, entries),
 	}
+	n := 8
+	for n < 4*entries {
+		n <<= 1
+	}
+	m.index = make([]int32, n)
+	m.mask = uint64(n - 1)
 	for i := range m.free {
 		m.free[i] = MSHREntry(entries - 1 - i) // entry 0 is handed out first
 	}
@@ -65,12 +76,47 @@ func (m *MSHR) Full() bool { return len(m.free) == 0 }
 
 // Lookup finds the entry tracking line.
 func (m *MSHR) Lookup(line uint64) (MSHREntry, bool) {
-	for i, l := range m.lines {
-		if l == line && m.counts[i] != 0 {
-			return MSHREntry(i), true
+	for h := m.slot(line); ; h = (h + 1) & m.mask {
+		e := m.index[h]
+		if e == 0 {
+			return -1, false
+		}
+		if m.lines[e-1] == line {
+			return MSHREntry(e - 1), true
 		}
 	}
-	return -1, false
+}
+
+// slot is the home slot of line in the index.
+func (m *MSHR) slot(line uint64) uint64 {
+	return (line * 0x9E3779B97F4A7C15 >> 32) & m.mask
+}
+
+// unindex removes entry e from the index, shifting later entries of its
+// probe run back so that lookups never stop early.
+func (m *MSHR) unindex(e MSHREntry) {
+	h := m.slot(m.lines[e])
+	for m.index[h] != int32(e)+1 {
+		h = (h + 1) & m.mask
+	}
+	for {
+		m.index[h] = 0
+		j := h
+		for {
+			j = (j + 1) & m.mask
+			f := m.index[j]
+			if f == 0 {
+				return
+			}
+			home := m.slot(m.lines[f-1])
+			// f may move to h if h lies cyclically in [home, j).
+			if (j-home)&m.mask >= (j-h)&m.mask {
+				m.index[h] = f
+				h = j
+				break
+			}
+		}
+	}
 }
 
 // Allocate starts tracking line with the request token as its first
@@ -87,6 +133,11 @@ func (m *MSHR) Allocate(line uint64, token uint64) (MSHREntry, bool) {
 	m.free = m.free[:len(m.free)-1]
 	m.lines[e] = line
 	m.counts[e] = 1
+	h := m.slot(line)
+	for m.index[h] != 0 {
+		h = (h + 1) & m.mask
+	}
+	m.index[h] = int32(e) + 1
 	m.tokens[int(e)*m.merges] = token
 	return e, true
 }
@@ -121,6 +172,7 @@ func (m *MSHR) Requests(e MSHREntry) []uint64 {
 // every request in Requests has been served.
 func (m *MSHR) Release(e MSHREntry) {
 	m.mustUse(e)
+	m.unindex(e)
 	m.counts[e] = 0
 	m.free = append(m.free, e)
 }

@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -74,5 +75,33 @@ func TestMSHRErrors(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// The index must find exactly the tracked lines through any sequence of
+// allocations and releases, including lines that collide in the index.
+func TestMSHRIndexAgainstScan(t *testing.T) {
+	m, err := NewMSHR(16, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	tracked := map[uint64]MSHREntry{}
+	for i := range 20000 {
+		line := uint64(rng.IntN(40)) * 128
+		if e, ok := tracked[line]; ok && rng.IntN(2) == 0 {
+			m.Release(e)
+			delete(tracked, line)
+		} else if !ok {
+			if e, ok := m.Allocate(line, uint64(i)); ok {
+				tracked[line] = e
+			}
+		}
+		probe := uint64(rng.IntN(40)) * 128
+		e, ok := m.Lookup(probe)
+		want, wantOK := tracked[probe]
+		if ok != wantOK || (ok && e != want) {
+			t.Fatalf("step %d: Lookup(%#x) = %d, %v; want %d, %v", i, probe, e, ok, want, wantOK)
+		}
 	}
 }
