@@ -1,0 +1,568 @@
+package traces
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"gpumemsim/arch"
+)
+
+// Linear is an affine form over the loop variables of a launch:
+// Const + Σ Coef[v]·(value of Launch.Loops[v]). Coef has one entry per
+// loop.
+type Linear struct {
+	Const int64
+	Coef  []int64
+}
+
+// Eval evaluates the form at the given loop values (one per loop).
+func (f Linear) Eval(vals []int64) int64 {
+	s := f.Const
+	for v, c := range f.Coef {
+		s += c * vals[v]
+	}
+	return s
+}
+
+func (f Linear) isConst() bool {
+	for _, c := range f.Coef {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// BoundArray is an array with its extents evaluated and its place in
+// memory.
+type BoundArray struct {
+	Name   string
+	Type   ElemType
+	Dims   []int64
+	Layout Layout
+	Space  Space
+	Base   uint64
+	// Size is the array's size in bytes.
+	Size int64
+}
+
+// BoundLoop is a loop of the program with params substituted.
+type BoundLoop struct {
+	Var string
+	// Mapped loops run across threads: the variable of the thread with
+	// global coordinate g on Axis is Lower.Const + g·Step.
+	Mapped bool
+	Axis   Axis
+	// Extent is the number of iterations of a mapped loop.
+	Extent int64
+	// Lower and Upper (exclusive) are affine in outer loop variables.
+	Lower, Upper Linear
+	Step         int64
+	// Divergent says lanes of one warp may disagree on the loop's bounds
+	// (they depend on a thread-mapped variable), so lanes drop out at
+	// their own bound.
+	Divergent bool
+}
+
+// Ref is a memory reference of a launch, the target of WarpInst.Ref.
+type Ref struct {
+	ID        int
+	Array     string
+	Line, Col int
+	Op        Op
+	// Width is the bytes per lane.
+	Width int
+	// Text is the reference as written, e.g. "A[i1][i3]".
+	Text string
+	// Addr is the byte address, base included, as an affine form of the
+	// loop variables.
+	Addr Linear
+}
+
+// Launch is a kernel bound to a mapping, a block shape and parameter
+// values: everything needed to generate its warp instructions.
+type Launch struct {
+	Kernel  *Kernel
+	Mapping Mapping
+	Block   arch.Dim3
+	// Params are the values in effect, in declaration order.
+	Params    []Param
+	Arrays    []BoundArray
+	Loops     []BoundLoop
+	Refs      []Ref
+	Regs      int
+	Smem      arch.Bytes
+	Dependent bool
+
+	grid    arch.Dim3
+	extent  [3]int64 // per axis: iterations of the mapped loop, 1 if none
+	mapLoop [3]int   // per axis: mapped loop index, -1 if none
+	code    []pcode
+	stmts   []boundStmt
+	refs    []refGen
+	bounds  []loopGen
+}
+
+// pcode is one step of the compiled per-thread program.
+type pcode struct {
+	kind uint8
+	loop int // pLoopBegin, pLoopEnd
+	stmt int // pStmt
+	jump int // pLoopBegin: pc after the matching end; pLoopEnd: pc of the body
+}
+
+const (
+	pLoopBegin uint8 = iota
+	pLoopEnd
+	pStmt
+)
+
+type boundStmt struct {
+	loads   []int
+	store   int // -1: none
+	compute int32
+}
+
+// term is one nonzero coefficient of a linear form.
+type term struct {
+	loop int
+	coef int64
+}
+
+// refGen is a reference's address form split by the kind of variable.
+type refGen struct {
+	konst     int64
+	mapped    []term // folded into per-lane bases at warp start
+	uniform   []term // same value in every lane
+	divergent []term // per-lane values
+	width     uint8
+}
+
+type loopGen struct {
+	lower, upper []term // nonzero terms
+	lo, up       int64  // constants
+	step         int64
+	divergent    bool
+}
+
+func terms(f Linear) []term {
+	var ts []term
+	for v, c := range f.Coef {
+		if c != 0 {
+			ts = append(ts, term{v, c})
+		}
+	}
+	return ts
+}
+
+// Bind binds a kernel to a mapping (nil: the kernel's), a block shape
+// (zero: the kernel's) and parameter overrides (nil: the defaults). With a
+// device, it checks that the device can run the block.
+func Bind(k *Kernel, m Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
+	if m == nil {
+		m = k.Mapping
+	}
+	if block == (arch.Dim3{}) {
+		block = k.Block
+	}
+	l := &Launch{Kernel: k, Mapping: m, Block: block, Regs: k.Regs, Smem: k.Smem, Dependent: k.Dependent}
+	if err := l.bindParams(params); err != nil {
+		return nil, err
+	}
+	env := map[string]int64{}
+	for _, p := range l.Params {
+		env[p.Name] = p.Value
+	}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("%s: mapping %s: %v", k.Name, m, err)
+	}
+	for i := range m {
+		if err := m.checkEntry(k.Program, i); err != nil {
+			return nil, fmt.Errorf("%s: %v", k.Name, err)
+		}
+	}
+	if err := checkBlock(block, k, dev); err != nil {
+		return nil, fmt.Errorf("%s: block %s: %v", k.Name, block, err)
+	}
+	if err := l.placeArrays(env); err != nil {
+		return nil, fmt.Errorf("%s: %v", k.Name, err)
+	}
+	if err := l.bindLoops(env); err != nil {
+		return nil, fmt.Errorf("%s: %v", k.Name, err)
+	}
+	if err := l.bindRefs(env); err != nil {
+		return nil, fmt.Errorf("%s: %v", k.Name, err)
+	}
+	l.compile()
+	return l, nil
+}
+
+func (l *Launch) bindParams(over map[string]int64) error {
+	k := l.Kernel
+	l.Params = slices.Clone(k.Params)
+	var unknown []string
+	for name := range over {
+		if !slices.ContainsFunc(k.Params, func(p Param) bool { return p.Name == name }) {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		slices.Sort(unknown)
+		var names []string
+		for _, p := range k.Params {
+			names = append(names, p.Name)
+		}
+		return fmt.Errorf("%s: unknown param %s (the params are %s)", k.Name, strings.Join(unknown, ", "), strings.Join(names, ", "))
+	}
+	for i, p := range l.Params {
+		if v, ok := over[p.Name]; ok {
+			l.Params[i].Value = v
+		}
+	}
+	return nil
+}
+
+func checkBlock(b arch.Dim3, k *Kernel, dev *arch.Device) error {
+	if b.X <= 0 || b.Y <= 0 || b.Z <= 0 {
+		return errors.New("extents must be positive")
+	}
+	if dev == nil {
+		return nil
+	}
+	sm := dev.SM
+	var errs []error
+	if sm.MaxThreadsPerBlock > 0 && b.Threads() > sm.MaxThreadsPerBlock {
+		errs = append(errs, fmt.Errorf("%d threads; %s runs at most %d threads per block", b.Threads(), dev.Name, sm.MaxThreadsPerBlock))
+	}
+	md := sm.MaxBlockDim
+	if md != (arch.Dim3{}) && (b.X > md.X || b.Y > md.Y || b.Z > md.Z) {
+		errs = append(errs, fmt.Errorf("%s exceeds the largest block extents of %s, %s", b, dev.Name, md))
+	}
+	if sm.MaxRegistersPerThread > 0 && k.Regs > sm.MaxRegistersPerThread {
+		errs = append(errs, fmt.Errorf("%d registers per thread; %s allows at most %d", k.Regs, dev.Name, sm.MaxRegistersPerThread))
+	}
+	if sm.MaxSharedMemoryPerBlock > 0 && k.Smem > sm.MaxSharedMemoryPerBlock {
+		errs = append(errs, fmt.Errorf("%s of shared memory per block; %s allows at most %s", k.Smem, dev.Name, sm.MaxSharedMemoryPerBlock))
+	}
+	return errors.Join(errs...)
+}
+
+// eval evaluates an expression of params.
+func eval(e *Expr, env map[string]int64) (int64, error) {
+	switch e.Kind {
+	case ExprConst:
+		return e.Val, nil
+	case ExprParam:
+		return env[e.Name], nil
+	case ExprNeg:
+		v, err := eval(e.Args[0], env)
+		return -v, err
+	case ExprAdd, ExprSub, ExprMul, ExprDiv, ExprMod:
+		a, err := eval(e.Args[0], env)
+		if err != nil {
+			return 0, err
+		}
+		b, err := eval(e.Args[1], env)
+		if err != nil {
+			return 0, err
+		}
+		switch e.Kind {
+		case ExprAdd:
+			return a + b, nil
+		case ExprSub:
+			return a - b, nil
+		case ExprMul:
+			if a != 0 && (a*b)/a != b {
+				return 0, fmt.Errorf("%s overflows", e)
+			}
+			return a * b, nil
+		}
+		if b == 0 {
+			return 0, fmt.Errorf("%s divides by zero", e)
+		}
+		if e.Kind == ExprDiv {
+			return a / b, nil
+		}
+		return a % b, nil
+	case ExprCall:
+		a, err := eval(e.Args[0], env)
+		if err != nil {
+			return 0, err
+		}
+		b, err := eval(e.Args[1], env)
+		if err != nil {
+			return 0, err
+		}
+		if e.Name == "min" {
+			return min(a, b), nil
+		}
+		return max(a, b), nil
+	}
+	panic(fmt.Sprintf("traces: eval of %s: not an expression of params", e))
+}
+
+// linear evaluates an affine expression of loop variables and params.
+func linear(e *Expr, env map[string]int64, nloops int) (Linear, error) {
+	switch e.Kind {
+	case ExprLoop:
+		f := Linear{Coef: make([]int64, nloops)}
+		f.Coef[e.Index] = 1
+		return f, nil
+	case ExprAdd, ExprSub:
+		a, err := linear(e.Args[0], env, nloops)
+		if err != nil {
+			return a, err
+		}
+		b, err := linear(e.Args[1], env, nloops)
+		if err != nil {
+			return a, err
+		}
+		s := int64(1)
+		if e.Kind == ExprSub {
+			s = -1
+		}
+		a.Const += s * b.Const
+		for i := range a.Coef {
+			a.Coef[i] += s * b.Coef[i]
+		}
+		return a, nil
+	case ExprNeg:
+		a, err := linear(e.Args[0], env, nloops)
+		a.Const = -a.Const
+		for i := range a.Coef {
+			a.Coef[i] = -a.Coef[i]
+		}
+		return a, err
+	case ExprMul:
+		a, err := linear(e.Args[0], env, nloops)
+		if err != nil {
+			return a, err
+		}
+		b, err := linear(e.Args[1], env, nloops)
+		if err != nil {
+			return a, err
+		}
+		if !a.isConst() {
+			a, b = b, a
+		}
+		if !a.isConst() {
+			panic("traces: product of two loop-dependent factors passed the parser")
+		}
+		c := a.Const
+		b.Const *= c
+		for i := range b.Coef {
+			b.Coef[i] *= c
+		}
+		return b, nil
+	}
+	v, err := eval(e, env)
+	return Linear{Const: v, Coef: make([]int64, nloops)}, err
+}
+
+func (l *Launch) placeArrays(env map[string]int64) error {
+	next := DefaultBase
+	for _, a := range l.Kernel.Arrays {
+		ba := BoundArray{Name: a.Name, Type: a.Type, Layout: a.Layout, Space: a.Space}
+		n := int64(1)
+		for _, d := range a.Dims {
+			v, err := eval(d, env)
+			if err != nil {
+				return fmt.Errorf("array %s: dims: %v", a.Name, err)
+			}
+			if v <= 0 {
+				return fmt.Errorf("array %s: dims: %s = %d; extents must be positive", a.Name, d, v)
+			}
+			if n > math.MaxInt64/8/v {
+				return fmt.Errorf("array %s: size overflows", a.Name)
+			}
+			n *= v
+			ba.Dims = append(ba.Dims, v)
+		}
+		ba.Size = n * int64(a.Type.Size())
+		if a.HasBase {
+			ba.Base = a.Base
+		} else {
+			al := uint64(a.Align)
+			ba.Base = (next + al - 1) / al * al
+		}
+		next = max(next, ba.Base+uint64(ba.Size))
+		l.Arrays = append(l.Arrays, ba)
+	}
+	order := make([]int, len(l.Arrays))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmpU(l.Arrays[i].Base, l.Arrays[j].Base) })
+	for i := 1; i < len(order); i++ {
+		p, q := l.Arrays[order[i-1]], l.Arrays[order[i]]
+		if p.Base+uint64(p.Size) > q.Base {
+			return fmt.Errorf("arrays %s [%#x, %#x) and %s [%#x, %#x) overlap; change base", p.Name, p.Base, p.Base+uint64(p.Size), q.Name, q.Base, q.Base+uint64(q.Size))
+		}
+	}
+	return nil
+}
+
+func cmpU(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+func (l *Launch) bindLoops(env map[string]int64) error {
+	loops := l.Kernel.Program.Loops
+	n := len(loops)
+	l.mapLoop = [3]int{-1, -1, -1}
+	l.extent = [3]int64{1, 1, 1}
+	for _, lp := range loops {
+		bl := BoundLoop{Var: lp.Var}
+		var err error
+		if bl.Lower, err = linear(lp.Lower, env, n); err != nil {
+			return fmt.Errorf("loop %s: lower bound: %v", lp.Var, err)
+		}
+		if bl.Upper, err = linear(lp.Upper, env, n); err != nil {
+			return fmt.Errorf("loop %s: upper bound: %v", lp.Var, err)
+		}
+		if bl.Step, err = eval(lp.Step, env); err != nil {
+			return fmt.Errorf("loop %s: step: %v", lp.Var, err)
+		}
+		if bl.Step <= 0 {
+			return fmt.Errorf("loop %s: step %s = %d; it must be positive", lp.Var, lp.Step, bl.Step)
+		}
+		if ax, ok := l.Mapping.Axis(lp.Var); ok {
+			bl.Mapped, bl.Axis = true, ax
+			span := bl.Upper.Const - bl.Lower.Const
+			if span <= 0 {
+				return fmt.Errorf("loop %s is mapped to %s but has no iterations (%d to %d)", lp.Var, ax, bl.Lower.Const, bl.Upper.Const)
+			}
+			bl.Extent = (span + bl.Step - 1) / bl.Step
+			l.mapLoop[ax] = lp.Index
+			l.extent[ax] = bl.Extent
+		} else {
+			for _, f := range []Linear{bl.Lower, bl.Upper} {
+				for v, c := range f.Coef {
+					if c != 0 && (l.Loops[v].Mapped || l.Loops[v].Divergent) {
+						bl.Divergent = true
+					}
+				}
+			}
+		}
+		l.Loops = append(l.Loops, bl)
+		l.bounds = append(l.bounds, loopGen{lower: terms(bl.Lower), upper: terms(bl.Upper),
+			lo: bl.Lower.Const, up: bl.Upper.Const, step: bl.Step, divergent: bl.Divergent})
+	}
+	b := l.Block
+	g := [3]int64{}
+	for ax, bd := range [3]int{b.X, b.Y, b.Z} {
+		g[ax] = (l.extent[ax] + int64(bd) - 1) / int64(bd)
+	}
+	if g[0]*g[1]*g[2] > math.MaxInt32 {
+		return fmt.Errorf("grid %dx%dx%d has too many blocks", g[0], g[1], g[2])
+	}
+	l.grid = arch.Dim3{X: int(g[0]), Y: int(g[1]), Z: int(g[2])}
+	return nil
+}
+
+func (l *Launch) bindRefs(env map[string]int64) error {
+	n := len(l.Loops)
+	for _, r := range l.Kernel.Program.Refs {
+		var ba *BoundArray
+		for i := range l.Arrays {
+			if l.Arrays[i].Name == r.Array.Name {
+				ba = &l.Arrays[i]
+			}
+		}
+		width := int64(ba.Type.Size())
+		addr := Linear{Const: int64(ba.Base), Coef: make([]int64, n)}
+		for d, ix := range r.Index {
+			f, err := linear(ix, env, n)
+			if err != nil {
+				return fmt.Errorf("%s: %v", r.Text, err)
+			}
+			// Elements between consecutive values of subscript d.
+			stride := int64(1)
+			if ba.Layout == RowMajor {
+				for _, e := range ba.Dims[d+1:] {
+					stride *= e
+				}
+			} else {
+				for _, e := range ba.Dims[:d] {
+					stride *= e
+				}
+			}
+			addr.Const += width * stride * f.Const
+			for v, c := range f.Coef {
+				addr.Coef[v] += width * stride * c
+			}
+		}
+		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Line: r.Line, Col: r.Col, Op: r.Op,
+			Width: int(width), Text: r.Text, Addr: addr})
+		g := refGen{konst: addr.Const, width: uint8(width)}
+		for _, t := range terms(addr) {
+			switch {
+			case l.Loops[t.loop].Mapped:
+				g.mapped = append(g.mapped, t)
+			case l.Loops[t.loop].Divergent:
+				g.divergent = append(g.divergent, t)
+			default:
+				g.uniform = append(g.uniform, t)
+			}
+		}
+		l.refs = append(l.refs, g)
+	}
+	return nil
+}
+
+// compile flattens the per-thread program: mapped loops vanish (their
+// bodies run once per thread), other loops become begin/end pairs.
+func (l *Launch) compile() {
+	for _, s := range l.Kernel.Program.Stmts {
+		bs := boundStmt{store: -1, compute: int32(s.Compute)}
+		for _, r := range s.Loads {
+			bs.loads = append(bs.loads, r.ID)
+		}
+		if s.Store != nil {
+			bs.store = s.Store.ID
+		}
+		l.stmts = append(l.stmts, bs)
+	}
+	var emit func(nodes []Node)
+	emit = func(nodes []Node) {
+		for _, n := range nodes {
+			switch n := n.(type) {
+			case *Stmt:
+				l.code = append(l.code, pcode{kind: pStmt, stmt: n.Index})
+			case *Loop:
+				if l.Loops[n.Index].Mapped {
+					emit(n.Body)
+					continue
+				}
+				begin := len(l.code)
+				l.code = append(l.code, pcode{kind: pLoopBegin, loop: n.Index})
+				emit(n.Body)
+				l.code = append(l.code, pcode{kind: pLoopEnd, loop: n.Index, jump: begin + 1})
+				l.code[begin].jump = len(l.code)
+			}
+		}
+	}
+	emit(l.Kernel.Program.Body)
+}
+
+// Grid is the number of blocks along each axis: ceil(extent/block) for
+// mapped axes, 1 for the others.
+func (l *Launch) Grid() arch.Dim3 { return l.grid }
+
+// Blocks is the number of blocks of the grid.
+func (l *Launch) Blocks() int { return l.grid.Threads() }
+
+// WarpsPerBlock is ceil(block threads / 32).
+func (l *Launch) WarpsPerBlock() int { return (l.Block.Threads() + WarpSize - 1) / WarpSize }
+
+// WarpSize is the number of lanes of a warp instruction.
+const WarpSize = 32

@@ -1,0 +1,294 @@
+package traces
+
+import (
+	"fmt"
+	"strings"
+)
+
+// ElemType is the element type of an array.
+type ElemType uint8
+
+// Element types.
+const (
+	I8 ElemType = iota + 1
+	U8
+	I16
+	U16
+	I32
+	U32
+	F32
+	I64
+	U64
+	F64
+)
+
+var elemTypes = [...]struct {
+	name string
+	size int
+}{
+	I8: {"i8", 1}, U8: {"u8", 1}, I16: {"i16", 2}, U16: {"u16", 2},
+	I32: {"i32", 4}, U32: {"u32", 4}, F32: {"f32", 4},
+	I64: {"i64", 8}, U64: {"u64", 8}, F64: {"f64", 8},
+}
+
+// Size is the element size in bytes.
+func (t ElemType) Size() int {
+	if int(t) >= len(elemTypes) {
+		return 0
+	}
+	return elemTypes[t].size
+}
+
+func (t ElemType) String() string {
+	if t == 0 || int(t) >= len(elemTypes) {
+		return fmt.Sprintf("ElemType(%d)", uint8(t))
+	}
+	return elemTypes[t].name
+}
+
+// ParseElemType reads a type name such as "f32".
+func ParseElemType(s string) (ElemType, error) {
+	for t := I8; t <= F64; t++ {
+		if elemTypes[t].name == s {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown element type %q; want one of i8 u8 i16 u16 i32 u32 f32 i64 u64 f64", s)
+}
+
+// Layout is how a multi-dimensional array is laid out in memory.
+type Layout uint8
+
+// Layouts.
+const (
+	RowMajor Layout = iota // last index contiguous (C order)
+	ColMajor               // first index contiguous (Fortran order)
+)
+
+func (l Layout) String() string {
+	if l == ColMajor {
+		return "col-major"
+	}
+	return "row-major"
+}
+
+// Space is the memory space an array lives in. Only global memory exists
+// now; shared (per block) and constant memory are the planned additions.
+type Space uint8
+
+// Memory spaces.
+const (
+	SpaceGlobal Space = iota
+)
+
+func (s Space) String() string { return "global" }
+
+// Op is the kind of a warp instruction.
+type Op uint8
+
+// Warp instruction kinds. A barrier kind joins them with CUDA-style kernels.
+const (
+	OpLoad Op = iota
+	OpStore
+	OpCompute
+)
+
+func (o Op) String() string {
+	switch o {
+	case OpLoad:
+		return "load"
+	case OpStore:
+		return "store"
+	case OpCompute:
+		return "compute"
+	}
+	return fmt.Sprintf("Op(%d)", uint8(o))
+}
+
+// Array is an array declared in a kernel file.
+type Array struct {
+	Name string
+	Type ElemType
+	// Dims are the extents, expressions of params, outermost first.
+	Dims   []*Expr
+	Layout Layout
+	Space  Space
+	// Align is the base alignment in bytes (DefaultAlign unless given).
+	Align int64
+	// Base is the fixed base address when HasBase; else Bind places it.
+	Base    uint64
+	HasBase bool
+	// Line and Col locate the declaration in the kernel file.
+	Line, Col int
+}
+
+// ExprKind is the kind of an expression node.
+type ExprKind uint8
+
+// Expression kinds. Index terms are ExprConst, ExprParam and ExprLoop;
+// CUDA-style kernels add thread- and block-index kinds, and an indirect
+// index (V[COL[i]]) is an ExprLoad inside an index.
+const (
+	ExprConst  ExprKind = iota // integer constant (Val)
+	ExprFloat                  // floating-point literal (value irrelevant to the trace)
+	ExprParam                  // kernel parameter (Name)
+	ExprLoop                   // loop variable (Name, Index = loop index)
+	ExprScalar                 // register scalar (Name)
+	ExprLoad                   // array element read (Index = MemRef ID, Args = subscripts)
+	ExprAdd
+	ExprSub
+	ExprMul
+	ExprDiv
+	ExprMod
+	ExprNeg
+	ExprCall // function call (Name, Args)
+)
+
+// Expr is an expression tree node of the kernel source or of a dims entry.
+type Expr struct {
+	Kind  ExprKind
+	Val   int64
+	Name  string
+	Index int
+	Args  []*Expr
+	// Line and Col locate the node in the kernel file.
+	Line, Col int
+}
+
+var binOps = map[ExprKind]string{ExprAdd: "+", ExprSub: "-", ExprMul: "*", ExprDiv: "/", ExprMod: "%"}
+
+func (e *Expr) String() string {
+	var b strings.Builder
+	e.write(&b, 0)
+	return b.String()
+}
+
+func prec(k ExprKind) int {
+	switch k {
+	case ExprAdd, ExprSub:
+		return 1
+	case ExprMul, ExprDiv, ExprMod:
+		return 2
+	case ExprNeg:
+		return 3
+	}
+	return 4
+}
+
+func (e *Expr) write(b *strings.Builder, outer int) {
+	p := prec(e.Kind)
+	if p < outer {
+		b.WriteByte('(')
+		defer b.WriteByte(')')
+	}
+	switch e.Kind {
+	case ExprConst:
+		fmt.Fprintf(b, "%d", e.Val)
+	case ExprFloat, ExprParam, ExprLoop, ExprScalar:
+		b.WriteString(e.Name)
+	case ExprLoad:
+		b.WriteString(e.Name)
+		for _, a := range e.Args {
+			b.WriteByte('[')
+			a.write(b, 0)
+			b.WriteByte(']')
+		}
+	case ExprNeg:
+		b.WriteByte('-')
+		e.Args[0].write(b, 3)
+	case ExprCall:
+		b.WriteString(e.Name)
+		b.WriteByte('(')
+		for i, a := range e.Args {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			a.write(b, 0)
+		}
+		b.WriteByte(')')
+	default:
+		e.Args[0].write(b, p)
+		b.WriteString(" " + binOps[e.Kind] + " ")
+		e.Args[1].write(b, p+1)
+	}
+}
+
+// Node is an element of a loop body: a *Loop or a *Stmt (CUDA-style
+// kernels add a barrier node).
+type Node interface {
+	Pos() (line, col int)
+}
+
+// Loop is a for loop: Var runs from Lower while Var < Upper, by Step.
+type Loop struct {
+	Var string
+	// Index is the loop's position in Program.Loops (source order).
+	Index int
+	// Depth is the nesting depth, 0 for outermost loops.
+	Depth  int
+	Parent *Loop
+	// Lower and Upper (exclusive; "<=" is stored as "< e+1") are affine in
+	// params and outer loop variables; Step is an expression of params.
+	Lower, Upper, Step *Expr
+	Body               []Node
+	Line, Col          int
+}
+
+// Pos returns the position of the for keyword.
+func (l *Loop) Pos() (int, int) { return l.Line, l.Col }
+
+// Stmt is one statement: an array statement (Store set) or a scalar
+// declaration or assignment.
+type Stmt struct {
+	Index int
+	// Loads are the array reads in execution order (left to right; for
+	// X[..] op= e the read of X comes first).
+	Loads []*MemRef
+	// Store is the array write, nil for scalar statements.
+	Store *MemRef
+	// Scalar is the register assigned by a scalar statement.
+	Scalar string
+	// Value is the right-hand side (nil for a declaration without one).
+	Value *Expr
+	// Compute is the number of non-memory instructions (see the package
+	// doc for the rule).
+	Compute   int
+	Text      string
+	Line, Col int
+}
+
+// Pos returns the position of the statement's first token.
+func (s *Stmt) Pos() (int, int) { return s.Line, s.Col }
+
+// MemRef is one array reference of the source.
+type MemRef struct {
+	ID    int
+	Array *Array
+	// Index are the subscripts, affine in loop variables and params.
+	Index     []*Expr
+	Op        Op
+	Text      string
+	Line, Col int
+}
+
+// Program is the per-thread program of a kernel before mapping: a loop
+// nest with statements.
+type Program struct {
+	Body []Node
+	// Loops lists every loop in source order.
+	Loops []*Loop
+	// Refs lists every memory reference in execution order within each
+	// statement, statements in source order.
+	Refs  []*MemRef
+	Stmts []*Stmt
+}
+
+// Loop returns the loop with variable name v, or nil.
+func (p *Program) Loop(v string) *Loop {
+	for _, l := range p.Loops {
+		if l.Var == v {
+			return l
+		}
+	}
+	return nil
+}

@@ -1,0 +1,424 @@
+package traces
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"gpumemsim/arch"
+)
+
+// Address placement of arrays that do not give base or align.
+const (
+	// DefaultBase is the base address of the first array.
+	DefaultBase uint64 = 0x10000000
+	// DefaultAlign is the alignment of each array's base address.
+	DefaultAlign int64 = 256
+)
+
+// defaultBlock is the block shape of a kernel file without block.
+func defaultBlock() arch.Dim3 { return arch.Dim3{X: 128, Y: 1, Z: 1} }
+
+//go:embed examples/*.yaml
+var examplesFS embed.FS
+
+// Param is a kernel parameter and its value.
+type Param struct {
+	Name  string
+	Value int64
+}
+
+// Kernel is a kernel file: parameters, arrays, the parsed source and the
+// default launch configuration.
+type Kernel struct {
+	Name        string
+	Description string
+	// File is the path or, for a shipped example, "examples/NAME.yaml".
+	File string
+	// Params are the defaults, in declaration order.
+	Params []Param
+	// Arrays are in declaration order.
+	Arrays  []*Array
+	Source  string
+	Program *Program
+	// Mapping and Block are the defaults of Bind.
+	Mapping Mapping
+	Block   arch.Dim3
+	// Regs is the registers per thread (0: not given).
+	Regs int
+	// Smem is the shared memory per block (0: none).
+	Smem arch.Bytes
+	// Dependent says every load waits for the previous load to complete
+	// (a pointer chase); the simulator serialises the loads.
+	Dependent bool
+}
+
+// Examples returns the names of the shipped example kernels, sorted.
+func Examples() []string {
+	ents, err := fs.ReadDir(examplesFS, "examples")
+	if err != nil {
+		panic(err) // the embedded directory exists
+	}
+	var names []string
+	for _, e := range ents {
+		names = append(names, strings.TrimSuffix(e.Name(), ".yaml"))
+	}
+	slices.Sort(names)
+	return names
+}
+
+// LoadKernel loads a shipped example by name (see Examples), or else the
+// kernel file at the path.
+func LoadKernel(nameOrPath string) (*Kernel, error) {
+	if slices.Contains(Examples(), nameOrPath) {
+		file := "examples/" + nameOrPath + ".yaml"
+		data, err := examplesFS.ReadFile(file)
+		if err != nil {
+			return nil, err
+		}
+		return ParseKernel(file, data)
+	}
+	data, err := os.ReadFile(nameOrPath)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(nameOrPath, "/.") {
+			return nil, fmt.Errorf("kernel %q: no such file and no shipped example of that name (examples: %s)", nameOrPath, strings.Join(Examples(), ", "))
+		}
+		return nil, fmt.Errorf("kernel: %w", err)
+	}
+	return ParseKernel(nameOrPath, data)
+}
+
+// kernelKeys are the keys a kernel file may have.
+var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "regs", "smem", "dependent"}
+
+var arrayKeys = []string{"type", "dims", "layout", "align", "base"}
+
+// loader reads one kernel file.
+type loader struct {
+	file  string
+	lines []string
+}
+
+func (ld *loader) errAt(n *yaml.Node, msg, hint string) error {
+	return posError(ld.file, n.Line, n.Column, msg, hint)
+}
+
+// fields checks a mapping node for unknown and duplicate keys and returns
+// key → value node and the keys in order.
+func (ld *loader) fields(n *yaml.Node, what string, allowed []string) (map[string]*yaml.Node, []*yaml.Node, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, nil, ld.errAt(n, what+" must be a mapping", "write key: value pairs")
+	}
+	m := map[string]*yaml.Node{}
+	var keys []*yaml.Node
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.Kind != yaml.ScalarNode {
+			return nil, nil, ld.errAt(k, what+": keys must be plain names", "")
+		}
+		if allowed != nil && !slices.Contains(allowed, k.Value) {
+			return nil, nil, ld.errAt(k, fmt.Sprintf("unknown key %q in %s", k.Value, what), "known keys are "+strings.Join(allowed, ", "))
+		}
+		if _, dup := m[k.Value]; dup {
+			if what == "mapping" {
+				return nil, nil, ld.errAt(k, fmt.Sprintf("loop %s mapped twice", k.Value), "map each loop to one of tx, ty, tz")
+			}
+			return nil, nil, ld.errAt(k, fmt.Sprintf("duplicate key %q in %s", k.Value, what), "give each key once")
+		}
+		m[k.Value] = v
+		keys = append(keys, k)
+	}
+	return m, keys, nil
+}
+
+func (ld *loader) str(n *yaml.Node, key string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!str" && n.Tag != "" {
+		return "", ld.errAt(n, key+" must be a string", "")
+	}
+	return n.Value, nil
+}
+
+func (ld *loader) integer(n *yaml.Node, key string) (int64, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
+		if v, err := strconv.ParseInt(n.Value, 0, 64); err == nil {
+			return v, nil
+		}
+	}
+	return 0, ld.errAt(n, fmt.Sprintf("%s must be an integer, got %q", key, n.Value), "write a whole number, e.g. 1024")
+}
+
+func isIdent(s string) bool {
+	if s == "" || !isLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isLetter(s[i]) && !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseKernel reads a kernel file; file names it in errors.
+func ParseKernel(file string, data []byte) (*Kernel, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
+		return nil, fmt.Errorf("%s: empty kernel file", file)
+	}
+	ld := &loader{file: file, lines: strings.Split(string(data), "\n")}
+	top, _, err := ld.fields(doc.Content[0], "the kernel file", kernelKeys)
+	if err != nil {
+		return nil, err
+	}
+	for _, req := range []string{"name", "arrays", "source"} {
+		if top[req] == nil {
+			return nil, posError(file, doc.Content[0].Line, doc.Content[0].Column, "missing key "+req, "a kernel file needs name, arrays and source")
+		}
+	}
+	k := &Kernel{File: file, Block: defaultBlock()}
+	if k.Name, err = ld.str(top["name"], "name"); err != nil {
+		return nil, err
+	}
+	if n := top["description"]; n != nil {
+		if k.Description, err = ld.str(n, "description"); err != nil {
+			return nil, err
+		}
+	}
+	params := map[string]bool{}
+	if n := top["params"]; n != nil {
+		pm, keys, err := ld.fields(n, "params", nil)
+		if err != nil {
+			return nil, err
+		}
+		for _, kn := range keys {
+			if !isIdent(kn.Value) {
+				return nil, ld.errAt(kn, fmt.Sprintf("param name %q is not an identifier", kn.Value), "")
+			}
+			v, err := ld.integer(pm[kn.Value], "param "+kn.Value)
+			if err != nil {
+				return nil, err
+			}
+			k.Params = append(k.Params, Param{kn.Value, v})
+			params[kn.Value] = true
+		}
+	}
+	arrays := map[string]*Array{}
+	am, akeys, err := ld.fields(top["arrays"], "arrays", nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, kn := range akeys {
+		a, err := ld.array(kn, am[kn.Value], params)
+		if err != nil {
+			return nil, err
+		}
+		if params[a.Name] {
+			return nil, ld.errAt(kn, fmt.Sprintf("array %s has the name of a param", a.Name), "rename one of them")
+		}
+		arrays[a.Name] = a
+		k.Arrays = append(k.Arrays, a)
+	}
+	sn := top["source"]
+	if k.Source, err = ld.str(sn, "source"); err != nil {
+		return nil, err
+	}
+	if k.Program, err = parseSource(file, k.Source, ld.sourcePos(sn), params, arrays); err != nil {
+		return nil, err
+	}
+	if n := top["mapping"]; n != nil {
+		mm, keys, err := ld.fields(n, "mapping", nil)
+		if err != nil {
+			return nil, err
+		}
+		for i, kn := range keys {
+			vn := mm[kn.Value]
+			ax, err := ParseAxis(vn.Value)
+			if err != nil || vn.Kind != yaml.ScalarNode {
+				return nil, ld.errAt(vn, fmt.Sprintf("mapping of %s: unknown thread dimension %q", kn.Value, vn.Value), "map loops to tx, ty or tz")
+			}
+			k.Mapping = append(k.Mapping, LoopMap{kn.Value, ax})
+			for _, f := range k.Mapping[:i] {
+				if f.Axis == ax {
+					return nil, ld.errAt(vn, fmt.Sprintf("loops %s and %s both mapped to %s", f.Loop, kn.Value, ax), "map at most one loop per thread dimension")
+				}
+			}
+			if err := k.Mapping.checkEntry(k.Program, i); err != nil {
+				return nil, ld.errAt(kn, err.Error(), "")
+			}
+		}
+	}
+	if n := top["block"]; n != nil {
+		if err := n.Decode(&k.Block); err != nil {
+			return nil, withFile(file, err)
+		}
+	}
+	if n := top["regs"]; n != nil {
+		v, err := ld.integer(n, "regs")
+		if err != nil || v < 0 {
+			return nil, ld.errAt(n, "regs must be a non-negative integer (registers per thread)", "")
+		}
+		k.Regs = int(v)
+	}
+	if n := top["smem"]; n != nil {
+		if err := n.Decode(&k.Smem); err != nil {
+			return nil, withFile(file, err)
+		}
+	}
+	if n := top["dependent"]; n != nil {
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
+			return nil, ld.errAt(n, "dependent must be true or false", "")
+		}
+		k.Dependent = n.Value == "true"
+	}
+	return k, nil
+}
+
+// withFile fills in the file name of a positioned error.
+func withFile(file string, err error) error {
+	var pe *arch.PosError
+	if errors.As(err, &pe) {
+		e := *pe
+		e.File = file
+		return &e
+	}
+	return fmt.Errorf("%s: %w", file, err)
+}
+
+func (ld *loader) array(kn, n *yaml.Node, params map[string]bool) (*Array, error) {
+	name := kn.Value
+	if !isIdent(name) {
+		return nil, ld.errAt(kn, fmt.Sprintf("array name %q is not an identifier", name), "")
+	}
+	f, _, err := ld.fields(n, "array "+name, arrayKeys)
+	if err != nil {
+		return nil, err
+	}
+	a := &Array{Name: name, Align: DefaultAlign, Line: kn.Line, Col: kn.Column}
+	tn := f["type"]
+	if tn == nil {
+		return nil, ld.errAt(n, "array "+name+": missing type", "add type: f32 (or i8 u8 i16 u16 i32 u32 i64 u64 f64)")
+	}
+	if a.Type, err = ParseElemType(tn.Value); err != nil || tn.Kind != yaml.ScalarNode {
+		return nil, ld.errAt(tn, fmt.Sprintf("array %s: unknown element type %q", name, tn.Value), "want one of i8 u8 i16 u16 i32 u32 f32 i64 u64 f64")
+	}
+	dn := f["dims"]
+	if dn == nil || dn.Kind != yaml.SequenceNode || len(dn.Content) == 0 {
+		at := n
+		if dn != nil {
+			at = dn
+		}
+		return nil, ld.errAt(at, "array "+name+": dims must be a list of one or more extents", "e.g. dims: [M, N]")
+	}
+	for _, d := range dn.Content {
+		e, err := ld.dimExpr(d, params)
+		if err != nil {
+			return nil, err
+		}
+		a.Dims = append(a.Dims, e)
+	}
+	if ln := f["layout"]; ln != nil {
+		switch ln.Value {
+		case "row-major":
+			a.Layout = RowMajor
+		case "col-major":
+			a.Layout = ColMajor
+		default:
+			return nil, ld.errAt(ln, fmt.Sprintf("array %s: unknown layout %q", name, ln.Value), "want row-major or col-major")
+		}
+	}
+	if an := f["align"]; an != nil {
+		v, err := ld.integer(an, "align")
+		if err != nil || v <= 0 || v&(v-1) != 0 {
+			return nil, ld.errAt(an, fmt.Sprintf("array %s: align must be a positive power of two (bytes)", name), "")
+		}
+		a.Align = v
+	}
+	if bn := f["base"]; bn != nil {
+		v, err := ld.integer(bn, "base")
+		if err != nil || v < 0 {
+			return nil, ld.errAt(bn, fmt.Sprintf("array %s: base must be a non-negative integer address", name), "")
+		}
+		a.Base, a.HasBase = uint64(v), true
+	}
+	return a, nil
+}
+
+// dimExpr parses one entry of dims: an expression of params.
+func (ld *loader) dimExpr(n *yaml.Node, params map[string]bool) (*Expr, error) {
+	if n.Kind != yaml.ScalarNode {
+		return nil, ld.errAt(n, "a dims entry must be an expression of params", "e.g. M or 2*N+1")
+	}
+	shift := 0
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		shift = 1
+	}
+	pos := func(line, col int) (int, int) { return n.Line + line - 1, n.Column + shift + col - 1 }
+	toks, lerr := lex(n.Value)
+	if lerr != nil {
+		l, c := pos(lerr.line, lerr.col)
+		return nil, posError(ld.file, l, c, lerr.msg, lerr.hint)
+	}
+	ps := &parser{src: n.Value, toks: toks, file: ld.file, pos: pos, params: params, arrays: map[string]*Array{},
+		prog: &Program{}, loops: map[string]*Loop{}, scalars: map[string]bool{}, refTexts: map[*Expr]string{}, dims: true}
+	var e *Expr
+	err := func() (err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				b, ok := r.(bailout)
+				if !ok {
+					panic(r)
+				}
+				err = b.err
+			}
+		}()
+		e = ps.expr()
+		if t := ps.peek(); t.kind != tEOF {
+			ps.fail(t, fmt.Sprintf("unexpected %s in a dims expression", describe(t)), "write an arithmetic expression of params, e.g. 2*N+1")
+		}
+		ps.degree(e, "dims")
+		if e.Kind == ExprCall && e.Name != "min" && e.Name != "max" {
+			ps.failAt(e.Line, e.Col, "dims may call only min and max", "")
+		}
+		return nil
+	}()
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// sourcePos maps positions in the source text to the kernel file. A
+// block scalar (source: |) starts on the line after the key, indented.
+func (ld *loader) sourcePos(n *yaml.Node) srcPos {
+	if n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		indent := 0
+		for i := n.Line; i < len(ld.lines); i++ { // ld.lines[n.Line] is the line after the key
+			t := strings.TrimRight(ld.lines[i], " \r")
+			if t != "" {
+				indent = len(t) - len(strings.TrimLeft(t, " "))
+				break
+			}
+		}
+		return func(line, col int) (int, int) { return n.Line + line, indent + col }
+	}
+	shift := 0
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+		shift = 1
+	}
+	return func(line, col int) (int, int) {
+		if line == 1 {
+			return n.Line, n.Column + shift + col - 1
+		}
+		return n.Line + line - 1, col
+	}
+}

@@ -1,0 +1,190 @@
+package traces
+
+import (
+	"fmt"
+	"strings"
+)
+
+type tokKind uint8
+
+const (
+	tEOF tokKind = iota
+	tIdent
+	tInt
+	tFloat
+	tPunct
+)
+
+type token struct {
+	kind      tokKind
+	text      string
+	val       int64
+	off, end  int // byte offsets in the source
+	line, col int // 1-based, in the source text
+}
+
+// lexError is a lexical error at a source position.
+type lexError struct {
+	line, col int
+	msg, hint string
+}
+
+var puncts = []string{"<<", ">>", "<=", ">=", "==", "!=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&&", "||",
+	"(", ")", "{", "}", "[", "]", ";", ",", "+", "-", "*", "/", "%", "=", "<", ">", "!", "?", ":", "&", "|", "^", "~", "."}
+
+// lex splits C source into tokens; comments are skipped.
+func lex(src string) ([]token, *lexError) {
+	var toks []token
+	line, col := 1, 1
+	i := 0
+	adv := func(n int) {
+		for k := 0; k < n; k++ {
+			if src[i] == '\n' {
+				line++
+				col = 1
+			} else {
+				col++
+			}
+			i++
+		}
+	}
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			adv(1)
+			continue
+		case strings.HasPrefix(src[i:], "//"):
+			for i < len(src) && src[i] != '\n' {
+				adv(1)
+			}
+			continue
+		case strings.HasPrefix(src[i:], "/*"):
+			l, cl := line, col
+			j := strings.Index(src[i+2:], "*/")
+			if j < 0 {
+				return nil, &lexError{l, cl, "unterminated comment", "close it with */"}
+			}
+			adv(j + 4)
+			continue
+		}
+		t := token{off: i, line: line, col: col}
+		switch {
+		case isLetter(c):
+			j := i
+			for j < len(src) && (isLetter(src[j]) || isDigit(src[j])) {
+				j++
+			}
+			t.kind, t.text = tIdent, src[i:j]
+			adv(j - i)
+		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
+			j, isFloat := scanNumber(src, i)
+			t.text = src[i:j]
+			if isFloat {
+				t.kind = tFloat
+			} else {
+				t.kind = tInt
+				v, ok := parseIntLit(t.text)
+				if !ok {
+					return nil, &lexError{line, col, fmt.Sprintf("bad integer literal %q", t.text), "write a decimal or 0x hexadecimal integer that fits in 64 bits"}
+				}
+				t.val = v
+			}
+			adv(j - i)
+		default:
+			found := false
+			for _, p := range puncts {
+				if strings.HasPrefix(src[i:], p) {
+					t.kind, t.text = tPunct, p
+					adv(len(p))
+					found = true
+					break
+				}
+			}
+			if !found {
+				return nil, &lexError{line, col, fmt.Sprintf("unexpected character %q", c), "the source is a C subset: for loops, declarations, assignments and arithmetic"}
+			}
+		}
+		t.end = i
+		toks = append(toks, t)
+	}
+	toks = append(toks, token{kind: tEOF, off: len(src), end: len(src), line: line, col: col, text: "end of source"})
+	return toks, nil
+}
+
+func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+
+func scanNumber(src string, i int) (int, bool) {
+	j := i
+	if strings.HasPrefix(src[i:], "0x") || strings.HasPrefix(src[i:], "0X") {
+		j += 2
+		for j < len(src) && (isDigit(src[j]) || strings.IndexByte("abcdefABCDEF", src[j]) >= 0) {
+			j++
+		}
+		for j < len(src) && strings.IndexByte("uUlL", src[j]) >= 0 {
+			j++
+		}
+		return j, false
+	}
+	isFloat := false
+	for j < len(src) && isDigit(src[j]) {
+		j++
+	}
+	if j < len(src) && src[j] == '.' {
+		isFloat = true
+		j++
+		for j < len(src) && isDigit(src[j]) {
+			j++
+		}
+	}
+	if j < len(src) && (src[j] == 'e' || src[j] == 'E') {
+		k := j + 1
+		if k < len(src) && (src[k] == '+' || src[k] == '-') {
+			k++
+		}
+		if k < len(src) && isDigit(src[k]) {
+			isFloat = true
+			j = k
+			for j < len(src) && isDigit(src[j]) {
+				j++
+			}
+		}
+	}
+	if j < len(src) && (src[j] == 'f' || src[j] == 'F') {
+		isFloat = true
+		j++
+	}
+	for j < len(src) && strings.IndexByte("uUlL", src[j]) >= 0 {
+		j++
+	}
+	return j, isFloat
+}
+
+func parseIntLit(s string) (int64, bool) {
+	s = strings.TrimRight(s, "uUlL")
+	base := int64(10)
+	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+		base, s = 16, s[2:]
+	}
+	if s == "" {
+		return 0, false
+	}
+	var v int64
+	for _, c := range []byte(s) {
+		var d int64
+		switch {
+		case isDigit(c):
+			d = int64(c - '0')
+		case c >= 'a' && c <= 'f':
+			d = int64(c-'a') + 10
+		case c >= 'A' && c <= 'F':
+			d = int64(c-'A') + 10
+		}
+		if v > (1<<62)/base {
+			return 0, false
+		}
+		v = v*base + d
+	}
+	return v, true
+}

@@ -1,0 +1,633 @@
+package traces
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"gpumemsim/arch"
+)
+
+// srcPos maps a position in the source text (1-based) to one in the
+// kernel file.
+type srcPos func(line, col int) (int, int)
+
+// parser reads the C subset of a kernel's source into a Program.
+type parser struct {
+	src    string
+	toks   []token
+	p      int
+	file   string
+	pos    srcPos
+	params map[string]bool
+	arrays map[string]*Array
+
+	prog    *Program
+	scope   []*Loop          // enclosing loops, outermost first
+	loops   map[string]*Loop // every loop variable seen so far
+	scalars map[string]bool
+	// refTexts holds each array reference as written, spaces removed.
+	refTexts map[*Expr]string
+	// dims is set while parsing a dims entry.
+	dims bool
+}
+
+func (ps *parser) paramList() string {
+	var names []string
+	for n := range ps.params {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	if len(names) == 0 {
+		return "(none)"
+	}
+	return strings.Join(names, ", ")
+}
+
+// bailout carries the first error out of the recursive descent.
+type bailout struct{ err error }
+
+// posError builds a positioned error with a hint.
+func posError(file string, line, col int, msg, hint string) error {
+	if hint != "" {
+		msg += "; hint: " + hint
+	}
+	return &arch.PosError{File: file, Line: line, Column: col, Err: errors.New(msg)}
+}
+
+// failAt fails at a kernel-file position (that of an Expr).
+func (ps *parser) failAt(line, col int, msg, hint string) {
+	panic(bailout{posError(ps.file, line, col, msg, hint)})
+}
+
+// fail fails at a token (source position).
+func (ps *parser) fail(t token, msg, hint string) {
+	l, c := ps.pos(t.line, t.col)
+	ps.failAt(l, c, msg, hint)
+}
+
+// parseSource parses the kernel source. params and arrays are the names
+// the file declares.
+func parseSource(file, src string, pos srcPos, params map[string]bool, arrays map[string]*Array) (prog *Program, err error) {
+	toks, lerr := lex(src)
+	if lerr != nil {
+		l, c := pos(lerr.line, lerr.col)
+		return nil, posError(file, l, c, lerr.msg, lerr.hint)
+	}
+	ps := &parser{src: src, toks: toks, file: file, pos: pos, params: params, arrays: arrays,
+		prog: &Program{}, loops: map[string]*Loop{}, scalars: map[string]bool{}, refTexts: map[*Expr]string{}}
+	defer func() {
+		if r := recover(); r != nil {
+			b, ok := r.(bailout)
+			if !ok {
+				panic(r)
+			}
+			prog, err = nil, b.err
+		}
+	}()
+	for ps.peek().kind != tEOF {
+		if n := ps.stmt(); n != nil {
+			ps.prog.Body = append(ps.prog.Body, n)
+		}
+	}
+	if len(ps.prog.Stmts) == 0 {
+		ps.fail(ps.peek(), "the source has no statements", "write at least one array statement such as C[i] = A[i] + B[i];")
+	}
+	return ps.prog, nil
+}
+
+func (ps *parser) peek() token { return ps.toks[ps.p] }
+func (ps *parser) next() token {
+	t := ps.toks[ps.p]
+	if t.kind != tEOF {
+		ps.p++
+	}
+	return t
+}
+
+func (ps *parser) is(text string) bool {
+	t := ps.peek()
+	return t.kind == tPunct && t.text == text || t.kind == tIdent && t.text == text
+}
+
+func (ps *parser) expect(text, hint string) token {
+	t := ps.peek()
+	if !ps.is(text) {
+		ps.fail(t, fmt.Sprintf("expected %q, found %s", text, describe(t)), hint)
+	}
+	return ps.next()
+}
+
+func describe(t token) string {
+	if t.kind == tEOF {
+		return "end of source"
+	}
+	return fmt.Sprintf("%q", t.text)
+}
+
+var typeWords = map[string]bool{
+	"float": true, "double": true, "int": true, "long": true, "short": true, "char": true,
+	"unsigned": true, "signed": true, "bool": true, "size_t": true, "const": true,
+	"i8": true, "u8": true, "i16": true, "u16": true, "i32": true, "u32": true,
+	"f32": true, "i64": true, "u64": true, "f64": true,
+}
+
+var unsupported = map[string]string{
+	"if":              "conditionals are outside the subset; use min/max or a loop bound",
+	"while":           "write the loop as for (v = lo; v < hi; v++)",
+	"do":              "write the loop as for (v = lo; v < hi; v++)",
+	"return":          "the source is a loop nest, not a function",
+	"__global__":      "CUDA-style kernels are not supported yet; write the serial loop nest and a mapping",
+	"__shared__":      "shared-memory arrays are not supported yet",
+	"__syncthreads":   "barriers are not supported yet",
+	"threadIdx":       "write the serial loop nest and map loops to tx/ty/tz with mapping",
+	"blockIdx":        "write the serial loop nest and map loops to tx/ty/tz with mapping",
+	"struct":          "struct arrays are not supported yet",
+	"break":           "loops run to their bound",
+	"continue":        "loops run to their bound",
+	"goto":            "not in the subset",
+	"switch":          "not in the subset",
+	"else":            "conditionals are outside the subset",
+	"__device__":      "not in the subset",
+	"__constant__":    "not in the subset",
+	"__restrict__":    "not in the subset",
+	"__forceinline__": "not in the subset",
+}
+
+func (ps *parser) stmt() Node {
+	t := ps.peek()
+	switch {
+	case t.kind == tPunct && t.text == ";":
+		ps.next()
+		return nil
+	case t.kind == tPunct && t.text == "{":
+		ps.fail(t, "a block { } is allowed only as a loop body", "put the statements inside a for loop, or drop the braces")
+	case t.kind == tIdent && t.text == "for":
+		return ps.forLoop()
+	case t.kind == tIdent && typeWords[t.text]:
+		return ps.decl()
+	case t.kind == tIdent && unsupported[t.text] != "":
+		ps.fail(t, fmt.Sprintf("%q is outside the supported C subset", t.text), unsupported[t.text])
+	case t.kind == tIdent:
+		return ps.assign()
+	}
+	ps.fail(t, fmt.Sprintf("expected a statement, found %s", describe(t)), "statements are for loops, declarations such as float acc = 0; and assignments ending in ;")
+	return nil
+}
+
+// body parses a loop body: one statement or a braced list.
+func (ps *parser) body() []Node {
+	var out []Node
+	if ps.is("{") {
+		open := ps.next()
+		for !ps.is("}") {
+			if ps.peek().kind == tEOF {
+				ps.fail(open, "unclosed {", "add the matching }")
+			}
+			if n := ps.stmt(); n != nil {
+				out = append(out, n)
+			}
+		}
+		ps.next()
+		return out
+	}
+	if ps.peek().kind == tEOF {
+		ps.fail(ps.peek(), "missing loop body", "add a statement or a { } block after the for header")
+	}
+	if n := ps.stmt(); n != nil {
+		out = append(out, n)
+	}
+	return out
+}
+
+func (ps *parser) forLoop() Node {
+	kw := ps.next()
+	ps.expect("(", "write for (v = lo; v < hi; v++)")
+	for ps.peek().kind == tIdent && typeWords[ps.peek().text] {
+		ps.next()
+	}
+	vt := ps.peek()
+	if vt.kind != tIdent {
+		ps.fail(vt, fmt.Sprintf("expected the loop variable, found %s", describe(vt)), "write for (v = lo; v < hi; v++)")
+	}
+	ps.next()
+	v := vt.text
+	if prev := ps.loops[v]; prev != nil {
+		ps.fail(vt, fmt.Sprintf("loop variable %s already used by the loop at line %d", v, prev.Line), "give each loop its own variable so that mappings can name it")
+	}
+	if ps.params[v] || ps.arrays[v] != nil || ps.scalars[v] {
+		ps.fail(vt, fmt.Sprintf("loop variable %s shadows a param, array or scalar of the same name", v), "rename the loop variable")
+	}
+	ps.expect("=", "write for (v = lo; v < hi; v++)")
+	lower := ps.expr()
+	ps.checkBound(lower, "lower bound")
+	ps.expect(";", "write for (v = lo; v < hi; v++)")
+	ct := ps.peek()
+	if ct.kind != tIdent || ct.text != v {
+		ps.fail(ct, fmt.Sprintf("the condition must test the loop variable %s", v), "write "+v+" < hi or "+v+" <= hi")
+	}
+	ps.next()
+	op := ps.peek()
+	if !ps.is("<") && !ps.is("<=") {
+		ps.fail(op, fmt.Sprintf("unsupported loop condition %s", describe(op)), "loops count up: use < or <=")
+	}
+	ps.next()
+	upper := ps.expr()
+	ps.checkBound(upper, "upper bound")
+	if op.text == "<=" {
+		upper = &Expr{Kind: ExprAdd, Args: []*Expr{upper, {Kind: ExprConst, Val: 1, Line: upper.Line, Col: upper.Col}}, Line: upper.Line, Col: upper.Col}
+	}
+	ps.expect(";", "write for (v = lo; v < hi; v++)")
+	step := ps.step(v)
+	ps.expect(")", "write for (v = lo; v < hi; v++)")
+	l := &Loop{Var: v, Index: len(ps.prog.Loops), Depth: len(ps.scope), Lower: lower, Upper: upper, Step: step}
+	l.Line, l.Col = ps.pos(kw.line, kw.col)
+	if len(ps.scope) > 0 {
+		l.Parent = ps.scope[len(ps.scope)-1]
+	}
+	ps.loops[v] = l
+	ps.prog.Loops = append(ps.prog.Loops, l)
+	ps.scope = append(ps.scope, l)
+	l.Body = ps.body()
+	ps.scope = ps.scope[:len(ps.scope)-1]
+	return l
+}
+
+func (ps *parser) step(v string) *Expr {
+	t := ps.peek()
+	hint := "write " + v + "++ or " + v + " += c with a constant c > 0"
+	switch {
+	case ps.is("++"):
+		ps.next()
+		vt := ps.next()
+		if vt.kind != tIdent || vt.text != v {
+			ps.fail(vt, fmt.Sprintf("the increment must step the loop variable %s", v), hint)
+		}
+		return &Expr{Kind: ExprConst, Val: 1}
+	case t.kind == tIdent && t.text == v:
+		ps.next()
+		if ps.is("++") {
+			ps.next()
+			return &Expr{Kind: ExprConst, Val: 1}
+		}
+		if ps.is("+=") {
+			ps.next()
+			e := ps.expr()
+			if d := ps.degree(e, "step"); d != 0 {
+				ps.failAt(e.Line, e.Col, "loop step must be a constant or an expression of params", hint)
+			}
+			if e.Kind == ExprConst && e.Val <= 0 {
+				ps.failAt(e.Line, e.Col, fmt.Sprintf("loop step must be positive, got %d", e.Val), hint)
+			}
+			return e
+		}
+		ps.fail(ps.peek(), fmt.Sprintf("unsupported loop increment %s", describe(ps.peek())), hint)
+	}
+	ps.fail(t, fmt.Sprintf("the increment must step the loop variable %s", v), hint)
+	return nil
+}
+
+// checkBound requires a loop bound affine in params and enclosing loop
+// variables.
+func (ps *parser) checkBound(e *Expr, what string) {
+	ps.degree(e, what)
+}
+
+func (ps *parser) decl() Node {
+	start := ps.peek()
+	for ps.peek().kind == tIdent && typeWords[ps.peek().text] {
+		ps.next()
+	}
+	nt := ps.peek()
+	if nt.kind != tIdent {
+		ps.fail(nt, fmt.Sprintf("expected a variable name, found %s", describe(nt)), "declare a scalar as float acc = 0;")
+	}
+	if ps.params[nt.text] || ps.arrays[nt.text] != nil || ps.loops[nt.text] != nil {
+		ps.fail(nt, fmt.Sprintf("scalar %s shadows a param, array or loop variable of the same name", nt.text), "rename the scalar")
+	}
+	ps.next()
+	if ps.is("[") {
+		ps.fail(ps.peek(), "local arrays are outside the subset", "declare arrays under arrays: in the kernel file")
+	}
+	s := ps.newStmt(start)
+	s.Scalar = nt.text
+	if ps.is("=") {
+		ps.next()
+		e := ps.expr()
+		s.Value = e
+		s.Compute = ps.countOps(e, s)
+	}
+	ps.scalars[nt.text] = true
+	ps.finishStmt(s, start, true)
+	return s
+}
+
+var assignOps = map[string]ExprKind{"+=": ExprAdd, "-=": ExprSub, "*=": ExprMul, "/=": ExprDiv, "%=": ExprMod}
+
+func (ps *parser) assign() Node {
+	start := ps.peek()
+	if ps.toks[ps.p+1].kind == tPunct && ps.toks[ps.p+1].text == "(" {
+		ps.fail(start, fmt.Sprintf("a call to %s is not a statement", start.text), "assign its value to an array element or a scalar")
+	}
+	s := ps.newStmt(start)
+	var target *Expr
+	name := start.text
+	switch {
+	case ps.arrays[name] != nil:
+		target = ps.arrayRef()
+	case ps.scalars[name]:
+		ps.next()
+		s.Scalar = name
+	case ps.loops[name] != nil:
+		ps.fail(start, fmt.Sprintf("cannot assign to loop variable %s", name), "loop variables change only in the for header")
+	case ps.params[name]:
+		ps.fail(start, fmt.Sprintf("cannot assign to param %s", name), "params are constants; set them with -set")
+	default:
+		ps.fail(start, fmt.Sprintf("unknown name %s", name), "declare arrays under arrays: in the kernel file and scalars with a type, e.g. float "+name+" = 0;")
+	}
+	op := ps.peek()
+	_, isCompound := assignOps[op.text]
+	if op.kind != tPunct || (op.text != "=" && !isCompound) {
+		ps.fail(op, fmt.Sprintf("expected an assignment operator, found %s", describe(op)), "use =, +=, -=, *= or /=")
+	}
+	ps.next()
+	// X[..] op= e reads X first.
+	if target != nil && isCompound {
+		ps.addRef(target, OpLoad, s)
+	}
+	e := ps.expr()
+	s.Value = e
+	s.Compute += ps.countOps(e, s)
+	if isCompound {
+		s.Compute++ // the operator of op=
+	}
+	if target != nil {
+		ps.addRef(target, OpStore, s)
+	}
+	ps.finishStmt(s, start, target == nil)
+	return s
+}
+
+func (ps *parser) newStmt(start token) *Stmt {
+	s := &Stmt{Index: len(ps.prog.Stmts)}
+	s.Line, s.Col = ps.pos(start.line, start.col)
+	return s
+}
+
+func (ps *parser) finishStmt(s *Stmt, start token, scalar bool) {
+	end := ps.expect(";", "end the statement with ;")
+	s.Text = strings.Join(strings.Fields(ps.src[start.off:end.end]), " ")
+	if scalar && s.Compute == 0 {
+		s.Compute = 1 // a register move
+	}
+	ps.prog.Stmts = append(ps.prog.Stmts, s)
+}
+
+// addRef records a memory reference of statement s.
+func (ps *parser) addRef(e *Expr, op Op, s *Stmt) {
+	r := &MemRef{ID: len(ps.prog.Refs), Array: ps.arrays[e.Name], Index: e.Args, Op: op}
+	r.Line, r.Col = e.Line, e.Col
+	r.Text = ps.refTexts[e]
+	if op == OpLoad {
+		e.Index = r.ID
+	}
+	ps.prog.Refs = append(ps.prog.Refs, r)
+	if op == OpStore {
+		s.Store = r
+	} else {
+		s.Loads = append(s.Loads, r)
+	}
+	s.Compute++ // address arithmetic of the reference
+}
+
+// countOps counts the non-memory instructions of a right-hand side and
+// records its array reads, left to right.
+func (ps *parser) countOps(e *Expr, s *Stmt) int {
+	switch e.Kind {
+	case ExprLoad:
+		ps.addRef(e, OpLoad, s)
+		return 0 // addRef counted the address arithmetic
+	case ExprConst, ExprFloat, ExprParam, ExprLoop, ExprScalar:
+		return 0
+	}
+	n := 1
+	for _, a := range e.Args {
+		n += ps.countOps(a, s)
+	}
+	return n
+}
+
+// arrayRef parses A[e]...[e] and checks its subscripts.
+func (ps *parser) arrayRef() *Expr {
+	nt := ps.next()
+	a := ps.arrays[nt.text]
+	e := &Expr{Kind: ExprLoad, Name: nt.text}
+	e.Line, e.Col = ps.pos(nt.line, nt.col)
+	if !ps.is("[") {
+		ps.fail(ps.peek(), fmt.Sprintf("array %s needs %d subscripts", nt.text, len(a.Dims)), "write "+nt.text+strings.Repeat("[i]", len(a.Dims)))
+	}
+	var end token
+	for ps.is("[") {
+		ps.next()
+		ix := ps.expr()
+		ps.degree(ix, "index of "+nt.text)
+		e.Args = append(e.Args, ix)
+		end = ps.expect("]", "close the subscript with ]")
+	}
+	if len(e.Args) != len(a.Dims) {
+		ps.fail(nt, fmt.Sprintf("array %s has %d dimensions; got %d subscripts", nt.text, len(a.Dims), len(e.Args)),
+			"write one subscript per dimension: "+nt.text+strings.Repeat("[i]", len(a.Dims)))
+	}
+	ps.refTexts[e] = strings.Join(strings.Fields(ps.src[nt.off:end.end]), "")
+	return e
+}
+
+// degree returns the degree of e in the loop variables (0 or 1); higher
+// or non-affine forms fail with a message about what.
+func (ps *parser) degree(e *Expr, what string) int {
+	switch e.Kind {
+	case ExprConst, ExprParam:
+		return 0
+	case ExprLoop:
+		return 1
+	case ExprFloat:
+		ps.failAt(e.Line, e.Col, what+" must be an integer expression", "drop the fraction")
+	case ExprScalar:
+		ps.failAt(e.Line, e.Col, fmt.Sprintf("%s must not depend on scalar %s", what, e.Name), "indices and bounds are affine in loop variables and params; scalars hold data")
+	case ExprLoad:
+		ps.failAt(e.Line, e.Col, fmt.Sprintf("%s must not read an array (indirect indices are not supported yet)", what), "use an affine expression of loop variables and params")
+	case ExprAdd, ExprSub:
+		return max(ps.degree(e.Args[0], what), ps.degree(e.Args[1], what))
+	case ExprNeg:
+		return ps.degree(e.Args[0], what)
+	case ExprMul:
+		d := ps.degree(e.Args[0], what) + ps.degree(e.Args[1], what)
+		if d > 1 {
+			ps.failAt(e.Line, e.Col, what+" must be affine in the loop variables", "a product may have at most one factor that depends on a loop variable; the other factors are params or constants")
+		}
+		return d
+	case ExprDiv, ExprMod:
+		if ps.degree(e.Args[0], what)+ps.degree(e.Args[1], what) > 0 {
+			ps.failAt(e.Line, e.Col, what+" must be affine in the loop variables: / and % apply only to params and constants", "strip-mine the loop instead of dividing a loop variable")
+		}
+		return 0
+	case ExprCall:
+		if e.Name != "min" && e.Name != "max" {
+			ps.failAt(e.Line, e.Col, fmt.Sprintf("%s must not call %s", what, e.Name), "only min and max of params are allowed")
+		}
+		for _, a := range e.Args {
+			if ps.degree(a, what) > 0 {
+				ps.failAt(e.Line, e.Col, what+" must be affine in the loop variables: min/max apply only to params and constants", "split the loop at the bound")
+			}
+		}
+		return 0
+	}
+	return 0
+}
+
+var calls = map[string]int{
+	"min": 2, "max": 2, "fmin": 2, "fmax": 2, "pow": 2, "powf": 2,
+	"sqrt": 1, "sqrtf": 1, "rsqrt": 1, "rsqrtf": 1, "fabs": 1, "fabsf": 1, "abs": 1,
+	"exp": 1, "expf": 1, "log": 1, "logf": 1, "sin": 1, "sinf": 1, "cos": 1, "cosf": 1,
+	"floor": 1, "floorf": 1, "ceil": 1, "ceilf": 1,
+}
+
+// Expression grammar: expr = term {(+|-) term}; term = unary {(*|/|%) unary};
+// unary = -unary | +unary | primary.
+func (ps *parser) expr() *Expr {
+	e := ps.term()
+	for ps.is("+") || ps.is("-") {
+		op := ps.next()
+		r := ps.term()
+		k := ExprAdd
+		if op.text == "-" {
+			k = ExprSub
+		}
+		e = ps.node(k, op, e, r)
+	}
+	return e
+}
+
+func (ps *parser) term() *Expr {
+	e := ps.unary()
+	for ps.is("*") || ps.is("/") || ps.is("%") {
+		op := ps.next()
+		r := ps.unary()
+		k := ExprMul
+		switch op.text {
+		case "/":
+			k = ExprDiv
+		case "%":
+			k = ExprMod
+		}
+		e = ps.node(k, op, e, r)
+	}
+	return e
+}
+
+func (ps *parser) node(k ExprKind, t token, args ...*Expr) *Expr {
+	e := &Expr{Kind: k, Args: args}
+	e.Line, e.Col = ps.pos(t.line, t.col)
+	return e
+}
+
+func (ps *parser) unary() *Expr {
+	if ps.is("-") {
+		t := ps.next()
+		return ps.node(ExprNeg, t, ps.unary())
+	}
+	if ps.is("+") {
+		ps.next()
+		return ps.unary()
+	}
+	return ps.primary()
+}
+
+func (ps *parser) primary() *Expr {
+	t := ps.peek()
+	switch t.kind {
+	case tInt:
+		ps.next()
+		e := ps.node(ExprConst, t)
+		e.Val = t.val
+		return e
+	case tFloat:
+		ps.next()
+		e := ps.node(ExprFloat, t)
+		e.Name = t.text
+		return e
+	case tPunct:
+		if t.text == "(" {
+			ps.next()
+			if ps.peek().kind == tIdent && typeWords[ps.peek().text] {
+				ps.fail(ps.peek(), "casts are outside the subset", "drop the cast")
+			}
+			e := ps.expr()
+			ps.expect(")", "close the parenthesis")
+			return e
+		}
+	case tIdent:
+		name := t.text
+		switch {
+		case ps.arrays[name] != nil:
+			return ps.arrayRef()
+		case ps.toks[ps.p+1].kind == tPunct && ps.toks[ps.p+1].text == "(":
+			return ps.call()
+		case ps.params[name]:
+			ps.next()
+			e := ps.node(ExprParam, t)
+			e.Name = name
+			return e
+		case ps.scalars[name]:
+			ps.next()
+			e := ps.node(ExprScalar, t)
+			e.Name = name
+			return e
+		case ps.loops[name] != nil:
+			l := ps.loops[name]
+			for _, s := range ps.scope {
+				if s == l {
+					ps.next()
+					e := ps.node(ExprLoop, t)
+					e.Name, e.Index = name, l.Index
+					return e
+				}
+			}
+			ps.fail(t, fmt.Sprintf("loop variable %s is not in scope here", name), "use it only inside its loop")
+		case unsupported[name] != "":
+			ps.fail(t, fmt.Sprintf("%q is outside the supported C subset", name), unsupported[name])
+		}
+		if ps.dims {
+			ps.fail(t, fmt.Sprintf("unknown param %s", name), "dims are expressions of params; the params are "+ps.paramList())
+		}
+		if nt := ps.toks[ps.p+1]; nt.kind == tPunct && nt.text == "[" {
+			ps.fail(t, fmt.Sprintf("unknown array %s", name), "declare it under arrays: in the kernel file")
+		}
+		ps.fail(t, fmt.Sprintf("unknown name %s", name), "names are params, arrays (declared in the kernel file), loop variables in scope and declared scalars")
+	}
+	ps.fail(t, fmt.Sprintf("expected an expression, found %s", describe(t)), "")
+	return nil
+}
+
+func (ps *parser) call() *Expr {
+	t := ps.next()
+	n, ok := calls[t.text]
+	if !ok {
+		ps.fail(t, fmt.Sprintf("unknown function %s", t.text), "the subset knows min, max, fmin, fmax, pow, sqrt, rsqrt, fabs, abs, exp, log, sin, cos, floor, ceil")
+	}
+	e := ps.node(ExprCall, t)
+	e.Name = t.text
+	ps.expect("(", "")
+	for !ps.is(")") {
+		if len(e.Args) > 0 {
+			ps.expect(",", "separate arguments with ,")
+		}
+		e.Args = append(e.Args, ps.expr())
+	}
+	ps.next()
+	if len(e.Args) != n {
+		ps.fail(t, fmt.Sprintf("%s takes %d arguments, got %d", t.text, n, len(e.Args)), "")
+	}
+	return e
+}

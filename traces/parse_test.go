@@ -1,0 +1,208 @@
+package traces
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"gpumemsim/arch"
+)
+
+// kernelYAML builds a kernel file around a source text; arrays are f32
+// with the given dims.
+func kernelYAML(params, arrays, source, extra string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "name: t\nparams: {%s}\narrays:\n", params)
+	for _, a := range strings.Split(arrays, ";") {
+		name, dims, _ := strings.Cut(a, "=")
+		fmt.Fprintf(&b, "  %s: {type: f32, dims: [%s]}\n", strings.TrimSpace(name), dims)
+	}
+	b.WriteString("source: |\n")
+	for _, line := range strings.Split(strings.TrimSpace(source), "\n") {
+		b.WriteString("  " + line + "\n")
+	}
+	b.WriteString(extra)
+	return b.String()
+}
+
+func mustParse(t *testing.T, params, arrays, source, extra string) *Kernel {
+	t.Helper()
+	k, err := ParseKernel("t.yaml", []byte(kernelYAML(params, arrays, source, extra)))
+	if err != nil {
+		t.Fatalf("ParseKernel: %v\n%s", err, kernelYAML(params, arrays, source, extra))
+	}
+	return k
+}
+
+// shape writes an expression tree fully parenthesised, to check
+// precedence and associativity.
+func shape(e *Expr) string {
+	switch e.Kind {
+	case ExprConst:
+		return fmt.Sprint(e.Val)
+	case ExprLoad:
+		return e.Name + "[]"
+	case ExprNeg:
+		return "(-" + shape(e.Args[0]) + ")"
+	case ExprCall:
+		var args []string
+		for _, a := range e.Args {
+			args = append(args, shape(a))
+		}
+		return e.Name + "(" + strings.Join(args, ",") + ")"
+	case ExprAdd, ExprSub, ExprMul, ExprDiv, ExprMod:
+		return "(" + shape(e.Args[0]) + binOps[e.Kind] + shape(e.Args[1]) + ")"
+	}
+	return e.Name
+}
+
+func TestParsePrecedence(t *testing.T) {
+	cases := []struct {
+		src, want string
+		compute   int
+	}{
+		// compute: 1 per reference (store included) + operators + calls.
+		{"x[i] = a + b * c;", "(a+(b*c))", 1 + 2},
+		{"x[i] = (a + b) * c;", "((a+b)*c)", 1 + 2},
+		{"x[i] = a - b - c;", "((a-b)-c)", 1 + 2},
+		{"x[i] = a / b / c % d;", "(((a/b)/c)%d)", 1 + 3},
+		{"x[i] = -a * b;", "((-a)*b)", 1 + 2},
+		{"x[i] = a - -b;", "(a-(-b))", 1 + 2},
+		{"x[i] = max(a, b * 2) + sqrt(c);", "(max(a,(b*2))+sqrt(c))", 1 + 4},
+		{"x[i] = y[i] * 2 + y[i + 1];", "((y[]*2)+y[])", 3 + 2},
+		{"x[i] *= y[i] + 1.5f;", "(y[]+1.5f)", 3 + 1 + 1}, // x read, y read, x write; + and *=
+	}
+	for _, tc := range cases {
+		src := "for (i = 0; i < N - 1; i++) {\n  float a = 1;\n  float b = 2;\n  float c = 3;\n  float d = 4;\n  " + tc.src + "\n}"
+		k := mustParse(t, "N: 16", "x=N; y=N", src, "")
+		s := k.Program.Stmts[4]
+		if got := shape(s.Value); got != tc.want {
+			t.Errorf("%s parses as %s; want %s", tc.src, got, tc.want)
+		}
+		if s.Compute != tc.compute {
+			t.Errorf("%s counts %d instructions; want %d", tc.src, s.Compute, tc.compute)
+		}
+	}
+}
+
+func TestParseForms(t *testing.T) {
+	// Braces optional, <=, += c steps, both comment styles, declarations.
+	src := `
+// a line comment
+for (i = 0; i <= N; i += 4) /* step four */
+  for (int j = 1; j < i + 2; ++j) {
+    float acc = 0;   // a register
+    acc += A[i][j];
+    B[j][i] = acc;
+  }
+`
+	k := mustParse(t, "N: 16", "A=N+1, N+2; B=N+2, N+1", src, "")
+	p := k.Program
+	if len(p.Loops) != 2 || p.Loops[0].Var != "i" || p.Loops[1].Var != "j" {
+		t.Fatalf("loops = %v; want i then j", p.Loops)
+	}
+	i, j := p.Loops[0], p.Loops[1]
+	if got := i.Upper.String(); got != "N + 1" {
+		t.Errorf("upper bound of i <= N is %q; want N + 1", got)
+	}
+	if i.Step.Val != 4 || j.Step.Val != 1 {
+		t.Errorf("steps = %d, %d; want 4, 1", i.Step.Val, j.Step.Val)
+	}
+	if j.Parent != i || j.Depth != 1 || len(i.Body) != 1 || len(j.Body) != 3 {
+		t.Errorf("nesting: j.Parent=%v depth %d, bodies %d and %d; want j in i, depth 1, bodies 1 and 3", j.Parent, j.Depth, len(i.Body), len(j.Body))
+	}
+	var texts []string
+	for _, r := range p.Refs {
+		texts = append(texts, fmt.Sprintf("%s %v", r.Text, r.Op))
+	}
+	if got, want := strings.Join(texts, ", "), "A[i][j] load, B[j][i] store"; got != want {
+		t.Errorf("refs = %s; want %s", got, want)
+	}
+	wantCompute := []int{1, 1 + 1, 1 + 0} // move; address + "+="; address (store of a register)
+	for n, s := range p.Stmts {
+		if s.Compute != wantCompute[n] {
+			t.Errorf("statement %q counts %d; want %d", s.Text, s.Compute, wantCompute[n])
+		}
+	}
+	// The reference's position must point at it in the file text.
+	r := p.Refs[0]
+	lines := strings.Split(kernelYAML("N: 16", "A=N+1, N+2; B=N+2, N+1", src, ""), "\n")
+	if got := lines[r.Line-1][r.Col-1:]; !strings.HasPrefix(got, "A[i][j]") {
+		t.Errorf("ref A at %d:%d points at %q; want A[i][j]", r.Line, r.Col, got)
+	}
+}
+
+func TestLoadExamples(t *testing.T) {
+	want := []string{"copy-colmajor", "copy-rowmajor", "matmul", "matmul-naive", "matvec", "stride", "transpose", "vecadd"}
+	if got := Examples(); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("Examples() = %v; want %v", got, want)
+	}
+	for _, n := range want {
+		k, err := LoadKernel(n)
+		if err != nil {
+			t.Fatalf("LoadKernel(%s): %v", n, err)
+		}
+		if k.Name != n || k.Description == "" {
+			t.Errorf("LoadKernel(%s): name %q, description %q; want the name and a description", n, k.Name, k.Description)
+		}
+		if _, err := Bind(k, nil, k.Block, nil, nil); err != nil {
+			t.Errorf("Bind(%s) with defaults: %v", n, err)
+		}
+	}
+	if _, err := LoadKernel("no-such-kernel"); err == nil || !strings.Contains(err.Error(), "matmul") {
+		t.Errorf("LoadKernel(no-such-kernel) = %v; want an error listing the examples", err)
+	}
+}
+
+func TestKernelKeys(t *testing.T) {
+	src := `name: chase
+description: pointer chase
+params: {N: 100}
+arrays:
+  A: {type: u64, dims: [N], align: 4096}
+  B: {type: i8, dims: [N]}
+  C: {type: u16, dims: [N], base: 0x20000000}
+  D: {type: i32, dims: [N]}
+source: |
+  for (i = 0; i < N; i++) {
+    C[i] = A[i] + B[i];
+    D[i] = 1;
+  }
+mapping: {i: tx}
+block: [64]
+regs: 20
+smem: 4KiB
+dependent: true
+`
+	k, err := ParseKernel("chase.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Regs != 20 || k.Smem != 4*arch.KiB || !k.Dependent || k.Block != (arch.Dim3{X: 64, Y: 1, Z: 1}) {
+		t.Errorf("regs %d smem %v dependent %v block %v; want 20 4KiB true 64x1x1", k.Regs, k.Smem, k.Dependent, k.Block)
+	}
+	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A at DefaultBase (already 4096-aligned), 800 bytes; B at the next
+	// 256 boundary (+1024); C fixed; D after the highest end so far, C's:
+	// 0x20000000 + 200 rounded up to 256.
+	want := []uint64{DefaultBase, DefaultBase + 1024, 0x20000000, 0x20000100}
+	for i, a := range l.Arrays {
+		if a.Base != want[i] {
+			t.Errorf("array %s at %#x; want %#x", a.Name, a.Base, want[i])
+		}
+	}
+	if !l.Dependent || l.Refs[0].Width != 8 || l.Refs[1].Width != 1 || l.Refs[2].Width != 2 {
+		t.Errorf("dependent %v widths %d %d %d; want true 8 1 2", l.Dependent, l.Refs[0].Width, l.Refs[1].Width, l.Refs[2].Width)
+	}
+	bad := strings.Replace(src, "base: 0x20000000", "base: 0x10000100", 1)
+	k, err = ParseKernel("chase.yaml", []byte(bad))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Bind(k, nil, arch.Dim3{}, nil, nil); err == nil || !strings.Contains(err.Error(), "overlap") {
+		t.Errorf("overlapping arrays: Bind error %v; want an overlap error", err)
+	}
+}
