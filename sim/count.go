@@ -1,0 +1,184 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+
+	"gpumemsim/arch"
+	"gpumemsim/sim/coalesce"
+	"gpumemsim/traces"
+)
+
+// RefCounts are the coalescer's counts for one memory reference (or, in
+// Counts.Total, for all of them): what a profiler counts at the SM before
+// any cache is involved.
+type RefCounts struct {
+	// Requests is the number of warp-level instructions.
+	Requests int64 `json:"requests"`
+	// Transactions is the number of memory transactions the coalescer
+	// made; Txn32, Txn64 and Txn128 split them by size.
+	Transactions int64 `json:"transactions"`
+	Txn32        int64 `json:"txn_32b"`
+	Txn64        int64 `json:"txn_64b"`
+	Txn128       int64 `json:"txn_128b"`
+	// Sectors counts the 32-byte sectors the transactions touch.
+	Sectors int64 `json:"sectors"`
+	// Bytes is the size of all transactions; RequestedBytes is what the
+	// active lanes asked for (lanes × width, each lane counted even when
+	// several read the same word, as nvprof counts it).
+	Bytes          int64 `json:"bytes"`
+	RequestedBytes int64 `json:"requested_bytes"`
+	// ActiveLanes is the number of lane accesses.
+	ActiveLanes int64 `json:"active_lanes"`
+	// HalfWarps counts half-warp requests with active lanes; Coalesced
+	// those a CC 1.0/1.1 device coalesced into 64- or 128-byte
+	// transactions (meaningful on cc10 only).
+	HalfWarps int64 `json:"half_warps"`
+	Coalesced int64 `json:"coalesced_half_warps"`
+}
+
+func (c *RefCounts) add(o *RefCounts) {
+	c.Requests += o.Requests
+	c.Transactions += o.Transactions
+	c.Txn32 += o.Txn32
+	c.Txn64 += o.Txn64
+	c.Txn128 += o.Txn128
+	c.Sectors += o.Sectors
+	c.Bytes += o.Bytes
+	c.RequestedBytes += o.RequestedBytes
+	c.ActiveLanes += o.ActiveLanes
+	c.HalfWarps += o.HalfWarps
+	c.Coalesced += o.Coalesced
+}
+
+// record adds one warp instruction and its transactions.
+func (c *RefCounts) record(w *coalesce.Warp, txns []coalesce.Txn) {
+	c.Requests++
+	lanes := int64(bits.OnesCount32(w.Active))
+	c.ActiveLanes += lanes
+	c.RequestedBytes += lanes * int64(w.Width)
+	c.Transactions += int64(len(txns))
+	var wide uint32 // lanes served by a transaction wider than 32 B
+	for i := range txns {
+		t := &txns[i]
+		c.Bytes += int64(t.Size)
+		c.Sectors += int64(t.Size / 32)
+		switch t.Size {
+		case 32:
+			c.Txn32++
+		case 64:
+			c.Txn64++
+		default:
+			c.Txn128++
+		}
+		if t.Size > 32 {
+			wide |= t.Lanes
+		}
+	}
+	for _, half := range [2]uint32{0x0000FFFF, 0xFFFF0000} {
+		if w.Active&half == 0 {
+			continue
+		}
+		c.HalfWarps++
+		if wide&half != 0 {
+			c.Coalesced++
+		}
+	}
+}
+
+// Counts are the coalescer's counts for a whole kernel.
+type Counts struct {
+	Loads  RefCounts `json:"loads"`
+	Stores RefCounts `json:"stores"`
+	// Refs is indexed like traces.Launch.Refs.
+	Refs []RefCounts `json:"refs"`
+}
+
+// LoadPath is the path a device's global loads take: through L1 when the
+// device caches global loads there, else L2 only.
+func LoadPath(dev *arch.Device) coalesce.Path {
+	if dev.Coalescer.CacheGlobalLoads {
+		return coalesce.L1
+	}
+	return coalesce.L2
+}
+
+// Coalescer turns traces' warp instructions into transactions with one
+// device's rule. The zero value is not usable; use NewCoalescer.
+type Coalescer struct {
+	rule coalesce.Rule
+	path coalesce.Path
+	warp coalesce.Warp
+	txns []coalesce.Txn
+}
+
+// NewCoalescer returns the coalescer of dev.
+func NewCoalescer(dev *arch.Device) (*Coalescer, error) {
+	r, err := coalesce.ParseRule(dev.Coalescer.Rule)
+	if err != nil {
+		return nil, fmt.Errorf("device %s: %w", dev.Name, err)
+	}
+	return &Coalescer{rule: r, path: LoadPath(dev), txns: make([]coalesce.Txn, 0, coalesce.MaxTxns)}, nil
+}
+
+// Coalesce returns the transactions of a memory instruction. The slice
+// and the warp it returns are reused by the next call.
+func (c *Coalescer) Coalesce(in *traces.WarpInst) (*coalesce.Warp, []coalesce.Txn) {
+	w := &c.warp
+	w.Op = coalesce.Load
+	if in.Op == traces.OpStore {
+		w.Op = coalesce.Store
+	}
+	w.Width = int(in.Width)
+	w.Active = in.Active
+	w.Addr = in.Addr
+	c.txns = coalesce.Coalesce(c.rule, c.path, w, c.txns[:0])
+	return w, c.txns
+}
+
+// Count streams every warp instruction of l through dev's coalescer and
+// counts requests and transactions per reference. It needs no timing model
+// and memory bounded by one block. progress, if not nil, is called with
+// the blocks done and the total now and then.
+func Count(ctx context.Context, dev *arch.Device, l *traces.Launch, progress func(done, total int64)) (*Counts, error) {
+	co, err := NewCoalescer(dev)
+	if err != nil {
+		return nil, err
+	}
+	c := &Counts{Refs: make([]RefCounts, len(l.Refs))}
+	blocks := int64(l.Blocks())
+	var cur traces.WarpCursor
+	var in traces.WarpInst
+	for b := range l.Blocks() {
+		if b%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			if progress != nil {
+				progress(int64(b), blocks)
+			}
+		}
+		for w := range l.WarpsPerBlock() {
+			cur.Reset(l, b, w)
+			for cur.Next(&in) {
+				if in.Op != traces.OpLoad && in.Op != traces.OpStore {
+					continue
+				}
+				warp, txns := co.Coalesce(&in)
+				c.Refs[in.Ref].record(warp, txns)
+			}
+		}
+	}
+	if progress != nil {
+		progress(blocks, blocks)
+	}
+	for i, r := range l.Refs {
+		if r.Op == traces.OpStore {
+			c.Stores.add(&c.Refs[i])
+		} else {
+			c.Loads.add(&c.Refs[i])
+		}
+	}
+	return c, nil
+}

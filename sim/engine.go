@@ -1,0 +1,1084 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"gpumemsim/arch"
+	"gpumemsim/sim/cache"
+	"gpumemsim/sim/coalesce"
+	"gpumemsim/sim/dram"
+	"gpumemsim/traces"
+)
+
+// Options adjust one run.
+type Options struct {
+	// Regs is the registers per thread for the occupancy calculator; 0
+	// takes the kernel file's regs (and no register limit if it has none).
+	Regs int
+	// Smem is the shared memory per block; 0 takes the kernel file's.
+	Smem arch.Bytes
+	// Progress, if not nil, is called now and then with the blocks
+	// finished and the total.
+	Progress func(done, total int64)
+}
+
+const never = math.MaxInt64
+
+// warp is one resident warp context.
+type warp struct {
+	cur traces.WarpCursor
+	in  traces.WarpInst
+	has bool // in holds the next instruction to issue
+
+	block   int32 // index into sm.blocks
+	sched   int32
+	readyAt int64 // earliest issue of in (issue-slot and ordering rules)
+	// pending counts loads whose return time is not known yet;
+	// loadsDone is the latest known return.
+	pending   int32
+	loadsDone int64
+	age       uint64 // dispatch order, for greedy-then-oldest
+	start     int64  // dispatch time, for achieved occupancy
+	live      bool
+}
+
+type scheduler struct {
+	slots  []int32 // warp slots this scheduler owns
+	last   int     // index into slots of the last issued warp
+	free   int64   // next free issue slot, in units of 1/issuePerCycle cycle
+	wakeAt int64   // time of the pending evSchedule, or never
+}
+
+type blockCtx struct {
+	warpsLeft int
+}
+
+// smState is one streaming multiprocessor.
+type smState struct {
+	id      int
+	warps   []warp
+	scheds  []scheduler
+	blocks  []blockCtx
+	freeBlk []int32
+
+	l1     *cache.Cache
+	l1mshr *cache.MSHR
+	l1fill []int64 // per MSHR entry: data return time, or -1 while DRAM is pending
+
+	lsuFree int64 // first cycle the load/store unit accepts a transaction
+	// A memory instruction whose transactions could not all enter the
+	// memory system (no MSHR entry or merge slot) waits here.
+	stalled     bool
+	stallWarp   int32
+	stallRef    int32
+	stallTxns   []coalesce.Txn
+	stallNext   int
+	retryQueued bool
+
+	firstStart int64
+	lastEnd    int64
+	warpCycles int64
+}
+
+// slice is one L2 slice.
+type slice struct {
+	l2   *cache.Cache
+	mshr *cache.MSHR
+	free int64 // next cycle the slice can start an access
+	// per MSHR entry:
+	fill    []int64  // data ready at the slice, or -1 while DRAM reads are pending
+	sectors []uint32 // sectors being fetched
+	reads   []int32  // DRAM reads outstanding
+	finish  []int64  // latest DRAM completion so far
+	whead   []int32  // waiter list (indices into engine.waiters), -1 if empty
+	wtail   []int32
+	// accesses waiting for a free MSHR entry
+	waitq []l2Wait
+}
+
+type l2Wait struct {
+	addr    uint64
+	size    uint32
+	sectors uint32
+	token   uint64
+	ref     int32
+}
+
+type waiter struct {
+	token uint64
+	next  int32
+}
+
+// Request kinds carried through DRAM.
+const (
+	reqL2Fill = iota // fills an L2 MSHR entry
+	reqDirect        // a load with no L2 in between: returns to a waiter token
+	reqWrite         // a write (store or write-back): nobody waits
+)
+
+type memReq struct {
+	kind  uint8
+	slice int32
+	entry int32
+	token uint64
+	r     dram.Request
+}
+
+// Waiter tokens: bit 63 set = an L1 MSHR entry (SM << 32 | entry), clear
+// = a warp (SM << 32 | slot).
+const tokenL1 = 1 << 63
+
+func warpToken(sm, slot int) uint64 { return uint64(sm)<<32 | uint64(slot) }
+func l1Token(sm int, e cache.MSHREntry) uint64 {
+	return tokenL1 | uint64(sm)<<32 | uint64(e)
+}
+
+type engine struct {
+	dev *arch.Device
+	l   *traces.Launch
+	co  *Coalescer
+	res *Result
+
+	q   eventQueue
+	now int64
+
+	sms    []smState
+	slices []slice
+	mem    *dram.Memory
+	memAt  int64 // time of the pending evDRAM, or never
+
+	// requests in flight to DRAM, by tag
+	reqs     []memReq
+	freeReqs []int32
+	// requests refused by a full DRAM queue, per channel, in order
+	overflow [][]int32
+
+	waiters     []waiter
+	freeWaiters []int32
+
+	nextBlock   int
+	blocksDone  int
+	totalBlocks int
+	activeBlks  int // blocks per SM
+	age         uint64
+	lastEvent   int64 // latest completion of anything
+
+	// device constants in engine units
+	ipc        int64
+	icnt       int64
+	l1Lat      int64
+	l2Lat      int64
+	dramLat    int64
+	l1Line     uint64
+	l2Line     uint64
+	sliceShift uint64 // interleave
+	channels   uint64
+	perChannel uint64 // slices per channel
+	dependent  bool
+
+	progress func(done, total int64)
+	steps    int
+
+	inFlight         int   // DRAM requests sent and not completed
+	dramReadSectors  int64 // sectors of all DRAM reads sent
+	dramWriteSectors int64 // sectors of all DRAM writes sent
+}
+
+// Run simulates the bound kernel l on dev and returns its counters. It is
+// deterministic: the same inputs give the same Result. It checks its own
+// accounting at the end and returns an error if anything does not add up.
+func Run(ctx context.Context, dev *arch.Device, l *traces.Launch, opts Options) (*Result, error) {
+	e, err := newEngine(dev, l, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.run(ctx); err != nil {
+		return nil, err
+	}
+	e.finish()
+	if err := e.check(); err != nil {
+		return nil, fmt.Errorf("simulator self-check failed (a bug; please report it with the command line): %w", err)
+	}
+	return e.res, nil
+}
+
+func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error) {
+	regs, smem := opts.Regs, opts.Smem
+	if regs == 0 {
+		regs = l.Regs
+	}
+	if smem == 0 {
+		smem = l.Smem
+	}
+	occ, err := dev.Occupancy(l.Block, regs, smem)
+	if err != nil {
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	co, err := NewCoalescer(dev)
+	if err != nil {
+		return nil, err
+	}
+	mem, err := dram.NewMemory(dev)
+	if err != nil {
+		return nil, fmt.Errorf("device %s: %w", dev.Name, err)
+	}
+	e := &engine{
+		dev: dev, l: l, co: co, mem: mem, memAt: never,
+		res: &Result{
+			Device: dev.Name, Kernel: l.Kernel.Name, Mapping: l.Mapping.String(),
+			Block: l.Block, Grid: l.Grid(), Occupancy: occ,
+			Refs: make([]RefStats, len(l.Refs)),
+		},
+		totalBlocks: l.Blocks(),
+		activeBlks:  occ.ActiveBlocks,
+		ipc:         int64(dev.Scheduler.IssuePerCycle),
+		icnt:        int64(dev.Interconnect.Latency),
+		l1Lat:       int64(dev.L1.HitLatency),
+		l2Lat:       int64(dev.L2.HitLatency),
+		dramLat:     int64(dev.DRAM.Latency),
+		sliceShift:  uint64(dev.DRAM.Interleave),
+		channels:    uint64(dev.DRAM.Channels),
+		dependent:   l.Dependent,
+		progress:    opts.Progress,
+		overflow:    make([][]int32, dev.DRAM.Channels),
+	}
+	for i, r := range l.Refs {
+		e.res.Refs[i].Ref = r.Text
+		e.res.Refs[i].Op = r.Op.String()
+	}
+	if dev.L2.Present() {
+		if dev.L2.Slices%dev.DRAM.Channels != 0 {
+			return nil, fmt.Errorf("device %s: l2.slices (%d) must be a multiple of dram.channels (%d)", dev.Name, dev.L2.Slices, dev.DRAM.Channels)
+		}
+		e.perChannel = uint64(dev.L2.Slices / dev.DRAM.Channels)
+		e.l2Line = uint64(dev.L2.Line)
+		if dev.L2.Line > dev.DRAM.Interleave {
+			return nil, fmt.Errorf("device %s: l2.line (%v) must not exceed dram.interleave (%v)", dev.Name, dev.L2.Line, dev.DRAM.Interleave)
+		}
+		g := cache.FromArch(dev.L2.Cache, dev.L2.SetsPerSlice())
+		e.slices = make([]slice, dev.L2.Slices)
+		for i := range e.slices {
+			s := &e.slices[i]
+			if s.l2, err = cache.New(g); err != nil {
+				return nil, fmt.Errorf("device %s: l2: %w", dev.Name, err)
+			}
+			if s.mshr, err = cache.NewMSHR(dev.L2.MSHREntries, dev.L2.MSHRMerges); err != nil {
+				return nil, fmt.Errorf("device %s: l2: %w", dev.Name, err)
+			}
+			n := dev.L2.MSHREntries
+			s.fill, s.sectors, s.reads, s.finish = make([]int64, n), make([]uint32, n), make([]int32, n), make([]int64, n)
+			s.whead, s.wtail = make([]int32, n), make([]int32, n)
+		}
+	}
+	e.sms = make([]smState, dev.SMs)
+	for i := range e.sms {
+		s := &e.sms[i]
+		s.id = i
+		s.warps = make([]warp, occ.ActiveBlocks*occ.WarpsPerBlock)
+		s.blocks = make([]blockCtx, occ.ActiveBlocks)
+		for b := occ.ActiveBlocks - 1; b >= 0; b-- {
+			s.freeBlk = append(s.freeBlk, int32(b))
+		}
+		s.scheds = make([]scheduler, dev.Scheduler.PerSM)
+		for w := range s.warps {
+			si := w % len(s.scheds)
+			s.warps[w].sched = int32(si)
+			s.scheds[si].slots = append(s.scheds[si].slots, int32(w))
+		}
+		for si := range s.scheds {
+			s.scheds[si].wakeAt = never
+			s.scheds[si].last = -1
+		}
+		s.stallTxns = make([]coalesce.Txn, 0, coalesce.MaxTxns)
+		s.firstStart = -1
+		if dev.Coalescer.CacheGlobalLoads {
+			e.l1Line = uint64(dev.L1.Line)
+			if s.l1, err = cache.New(cache.FromArch(dev.L1, dev.L1.Sets())); err != nil {
+				return nil, fmt.Errorf("device %s: l1: %w", dev.Name, err)
+			}
+			if s.l1mshr, err = cache.NewMSHR(dev.L1.MSHREntries, dev.L1.MSHRMerges); err != nil {
+				return nil, fmt.Errorf("device %s: l1: %w", dev.Name, err)
+			}
+			s.l1fill = make([]int64, dev.L1.MSHREntries)
+		}
+	}
+	return e, nil
+}
+
+func (e *engine) run(ctx context.Context) error {
+	// Initial dispatch: blocks go round robin over the SMs until every SM
+	// is full or the grid is exhausted (GPGPU-Sim's order).
+	for round := 0; round < e.activeBlks; round++ {
+		for i := range e.sms {
+			if e.nextBlock < e.totalBlocks {
+				e.launchBlock(&e.sms[i], 0)
+			}
+		}
+	}
+	for e.q.len() > 0 {
+		ev := e.q.pop()
+		e.now = ev.t
+		switch ev.kind {
+		case evSchedule:
+			s := &e.sms[ev.a]
+			sc := &s.scheds[ev.b]
+			if sc.wakeAt != ev.t {
+				continue // superseded by an earlier wake
+			}
+			sc.wakeAt = never
+			e.schedule(s, int(ev.b))
+		case evDRAMPush:
+			e.pushDRAM(ev.a)
+		case evDRAM:
+			if e.memAt != ev.t {
+				continue
+			}
+			e.memAt = never
+			e.advanceDRAM()
+		case evLSURetry:
+			s := &e.sms[ev.a]
+			s.retryQueued = false
+			e.retryLSU(s)
+		}
+		e.steps++
+		if e.steps&0xFFF == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	if e.blocksDone != e.totalBlocks {
+		return fmt.Errorf("simulator stalled with %d of %d blocks unfinished (a bug; please report it)", e.totalBlocks-e.blocksDone, e.totalBlocks)
+	}
+	return nil
+}
+
+// launchBlock makes the next block of the grid resident on s at time t.
+func (e *engine) launchBlock(s *smState, t int64) {
+	b := s.freeBlk[len(s.freeBlk)-1]
+	s.freeBlk = s.freeBlk[:len(s.freeBlk)-1]
+	id := e.nextBlock
+	e.nextBlock++
+	if s.firstStart < 0 {
+		s.firstStart = t
+	}
+	wpb := e.l.WarpsPerBlock()
+	s.blocks[b].warpsLeft = wpb
+	for w := range wpb {
+		slot := int(b)*wpb + w
+		wp := &s.warps[slot]
+		wp.block = b
+		wp.cur.Reset(e.l, id, w)
+		wp.has = wp.cur.Next(&wp.in)
+		wp.readyAt = t
+		wp.pending = 0
+		wp.loadsDone = t
+		e.age++
+		wp.age = e.age
+		wp.start = t
+		wp.live = true
+		if !wp.has {
+			e.finishWarp(s, slot, t)
+			continue
+		}
+		e.wake(s, int(wp.sched), t)
+	}
+}
+
+// finishWarp retires a warp whose instructions have all issued and whose
+// loads have all returned, at time t.
+func (e *engine) finishWarp(s *smState, slot int, t int64) {
+	w := &s.warps[slot]
+	w.live = false
+	s.warpCycles += t - w.start
+	s.lastEnd = max(s.lastEnd, t)
+	e.lastEvent = max(e.lastEvent, t)
+	blk := &s.blocks[w.block]
+	blk.warpsLeft--
+	if blk.warpsLeft > 0 {
+		return
+	}
+	e.blocksDone++
+	s.freeBlk = append(s.freeBlk, w.block)
+	if e.progress != nil && (e.blocksDone&0x3FF == 0 || e.blocksDone == e.totalBlocks) {
+		e.progress(int64(e.blocksDone), int64(e.totalBlocks))
+	}
+	if e.nextBlock < e.totalBlocks {
+		e.launchBlock(s, t)
+	}
+}
+
+// wake makes sure scheduler si of s runs no later than t.
+func (e *engine) wake(s *smState, si int, t int64) {
+	sc := &s.scheds[si]
+	if t < e.now {
+		t = e.now
+	}
+	if t < sc.wakeAt {
+		sc.wakeAt = t
+		e.q.push(t, evSchedule, int32(s.id), int32(si))
+	}
+}
+
+// eligible is the earliest cycle warp w can issue its next instruction,
+// or never while it waits for a load whose return time is unknown.
+func (e *engine) eligible(s *smState, w *warp) int64 {
+	if !w.has {
+		return never
+	}
+	t := w.readyAt
+	op := w.in.Op
+	if op != traces.OpLoad || e.dependent {
+		if w.pending > 0 {
+			return never
+		}
+		t = max(t, w.loadsDone)
+	}
+	if op == traces.OpLoad || op == traces.OpStore {
+		if s.stalled {
+			return never
+		}
+		t = max(t, s.lsuFree)
+	}
+	return t
+}
+
+// schedule lets scheduler si of s issue as long as it has an eligible
+// warp and no other event comes first.
+func (e *engine) schedule(s *smState, si int) {
+	sc := &s.scheds[si]
+	for {
+		t := e.now
+		slotT := (sc.free + e.ipc - 1) / e.ipc // first cycle with a free issue slot
+		pick, next := -1, int64(never)
+		n := len(sc.slots)
+		for k := range n {
+			i := k
+			if e.dev.Scheduler.Policy == arch.PolicyLRR {
+				i = (sc.last + 1 + k) % n
+			}
+			w := &s.warps[sc.slots[i]]
+			at := e.eligible(s, w)
+			if at == never {
+				continue
+			}
+			at = max(at, slotT)
+			if at <= t && pick < 0 {
+				pick = i
+				if e.dev.Scheduler.Policy == arch.PolicyLRR {
+					continue
+				}
+			}
+			if at <= t && e.dev.Scheduler.Policy == arch.PolicyGTO {
+				// greedy: keep the last warp; else the oldest
+				p := &s.warps[sc.slots[pick]]
+				switch {
+				case pick == sc.last:
+				case i == sc.last:
+					pick = i
+				case w.age < p.age:
+					pick = i
+				}
+				continue
+			}
+			if at < next {
+				next = at
+			}
+		}
+		if pick < 0 {
+			if next != never {
+				e.wake(s, si, next)
+			}
+			return
+		}
+		// Warps passed over while ready must be rescanned after this issue.
+		sc.last = pick
+		slot := int(sc.slots[pick])
+		e.issue(s, sc, slot, t)
+		// Continue in place if this scheduler is again the earliest thing
+		// to happen; otherwise leave a wake-up and yield.
+		nt := e.nextIssue(s, sc)
+		if nt == never {
+			return
+		}
+		if e.q.len() > 0 && e.q.peek() <= nt {
+			e.wake(s, si, nt)
+			return
+		}
+		e.now = nt
+	}
+}
+
+// nextIssue is the earliest cycle scheduler sc can issue again.
+func (e *engine) nextIssue(s *smState, sc *scheduler) int64 {
+	slotT := (sc.free + e.ipc - 1) / e.ipc
+	next := int64(never)
+	for _, slot := range sc.slots {
+		if at := e.eligible(s, &s.warps[slot]); at < next {
+			next = at
+		}
+	}
+	if next == never {
+		return never
+	}
+	return max(next, slotT)
+}
+
+// issue issues the next instruction of the warp in slot at time t.
+func (e *engine) issue(s *smState, sc *scheduler, slot int, t int64) {
+	w := &s.warps[slot]
+	in := &w.in
+	res := e.res
+	units := max(sc.free, t*e.ipc)
+	// Stall accounting: from the moment the warp's order allowed it to
+	// the moment its loads were back is memory; the rest is issue.
+	dep := w.readyAt
+	if in.Op != traces.OpLoad || e.dependent {
+		dep = max(dep, w.loadsDone)
+	}
+	res.Stalls.Memory += max(0, dep-w.readyAt)
+	res.Stalls.Issue += max(0, t-dep)
+
+	switch in.Op {
+	case traces.OpCompute:
+		n := int64(in.Count)
+		res.WarpInsts += n
+		sc.free = units + n
+		w.readyAt = (sc.free + e.ipc - 1) / e.ipc
+	default:
+		res.WarpInsts++
+		res.MemInsts++
+		sc.free = units + 1
+		w.readyAt = t + 1
+		warpIn, txns := e.co.Coalesce(in)
+		rs := &res.Refs[in.Ref]
+		rs.record(warpIn, txns)
+		if in.Op == traces.OpStore {
+			e.storeTxns(s, in.Ref, txns, t)
+		} else if !e.loadTxns(s, slot, in.Ref, txns, t) {
+			// Some transactions wait in the LSU; the warp may not use its
+			// loads before they have all been sent.
+			w.pending++
+		}
+	}
+	w.has = w.cur.Next(&w.in)
+	if !w.has && w.pending == 0 {
+		e.finishWarp(s, slot, max(w.readyAt, w.loadsDone))
+	}
+}
+
+// known records a load of warp w returning at t.
+func (w *warp) known(t int64) { w.loadsDone = max(w.loadsDone, t) }
+
+// resolve delivers a load whose time was unknown to the warp in slot.
+func (e *engine) resolve(s *smState, slot int, t int64) {
+	w := &s.warps[slot]
+	w.loadsDone = max(w.loadsDone, t)
+	w.pending--
+	if w.pending > 0 {
+		return
+	}
+	if !w.has {
+		e.finishWarp(s, slot, max(w.readyAt, w.loadsDone))
+		return
+	}
+	e.wake(s, int(w.sched), max(w.readyAt, w.loadsDone))
+}
+
+// loadTxns sends a load's transactions into the memory system through the
+// LSU, one per cycle from t. It returns false if it had to stop because no
+// MSHR entry was free; the rest then waits in the LSU.
+func (e *engine) loadTxns(s *smState, slot int, ref int, txns []coalesce.Txn, t int64) bool {
+	for i := range txns {
+		ti := max(t, s.lsuFree)
+		if retry := e.loadTxn(s, slot, ref, &txns[i], ti); retry != 0 {
+			s.stalled = true
+			s.stallWarp = int32(slot)
+			s.stallRef = int32(ref)
+			s.stallTxns = append(s.stallTxns[:0], txns[i:]...)
+			s.stallNext = 0
+			s.lsuFree = ti
+			e.res.L1.MSHRStalls++
+			e.scheduleRetry(s, retry)
+			return false
+		}
+		s.lsuFree = ti + 1
+	}
+	return true
+}
+
+// retryLSU continues a load whose transactions waited for an MSHR entry.
+func (e *engine) retryLSU(s *smState) {
+	if !s.stalled {
+		return
+	}
+	for s.stallNext < len(s.stallTxns) {
+		ti := max(e.now, s.lsuFree)
+		if retry := e.loadTxn(s, int(s.stallWarp), int(s.stallRef), &s.stallTxns[s.stallNext], ti); retry != 0 {
+			s.lsuFree = ti
+			e.scheduleRetry(s, retry)
+			return
+		}
+		s.lsuFree = ti + 1
+		s.stallNext++
+	}
+	s.stalled = false
+	e.resolve(s, int(s.stallWarp), s.lsuFree)
+	for si := range s.scheds {
+		e.wake(s, si, s.lsuFree)
+	}
+}
+
+// scheduleRetry arranges for a stalled LSU to try again at cycle t, or,
+// when t is never, when a DRAM fill delivers to this SM (deliver does it).
+func (e *engine) scheduleRetry(s *smState, t int64) {
+	if t != never && !s.retryQueued {
+		s.retryQueued = true
+		e.q.push(max(t, e.now), evLSURetry, int32(s.id), 0)
+	}
+}
+
+// loadTxn sends one load transaction at cycle ti. It returns 0 when the
+// transaction entered the memory system; otherwise the L1 had no MSHR
+// entry or merge slot for it, and the result is the cycle one frees, or
+// never when that waits on DRAM.
+func (e *engine) loadTxn(s *smState, slot, ref int, tx *coalesce.Txn, ti int64) int64 {
+	if s.l1 == nil {
+		t, ok := e.l2Read(ti+e.icnt, tx.Addr, tx.Size, uint32(tx.Sectors), warpToken(s.id, slot), ref)
+		w := &s.warps[slot]
+		if ok {
+			w.known(t + e.icnt)
+		} else {
+			w.pending++
+		}
+		return 0
+	}
+	res := &e.res.L1
+	rs := &e.res.Refs[ref]
+	w := &s.warps[slot]
+	line := tx.Addr &^ (e.l1Line - 1)
+	mask := sectorMask(s.l1, tx)
+	if ent, ok := s.l1mshr.Lookup(line); ok {
+		f := s.l1fill[ent]
+		if f >= 0 && f <= ti {
+			s.l1mshr.Release(ent)
+		} else {
+			if !s.l1mshr.Merge(ent, warpToken(s.id, slot)) {
+				if f < 0 {
+					return never
+				}
+				return f
+			}
+			res.Accesses++
+			res.Misses++
+			res.MSHRMerges++
+			rs.L1Misses++
+			if f >= 0 {
+				w.known(f)
+			} else {
+				w.pending++
+			}
+			return 0
+		}
+	}
+	if s.l1mshr.Full() {
+		if first := e.reapL1(s, ti); first != 0 {
+			return first
+		}
+	}
+	r := s.l1.Read(tx.Addr, mask)
+	res.Accesses++
+	if r.Status == cache.Hit {
+		res.Hits++
+		rs.L1Hits++
+		w.known(ti + e.l1Lat)
+		return 0
+	}
+	res.Misses++
+	rs.L1Misses++
+	res.Fills++
+	if r.Evicted {
+		res.Evictions++
+	}
+	ent, _ := s.l1mshr.Allocate(line, warpToken(s.id, slot))
+	addr, size := span(line, r.Fetch, uint64(s.l1.Geometry().SectorBytes))
+	t, ok := e.l2Read(ti+e.icnt, addr, size, 0, l1Token(s.id, ent), ref)
+	if ok {
+		s.l1fill[ent] = t + e.icnt
+		w.known(t + e.icnt)
+	} else {
+		s.l1fill[ent] = -1
+		w.pending++
+	}
+	return 0
+}
+
+// reapL1 frees the L1 MSHR entries whose data has returned by ti. It
+// returns 0 if an entry is free now, else the first cycle one frees, or
+// never if all wait on DRAM.
+func (e *engine) reapL1(s *smState, ti int64) int64 {
+	first := int64(never)
+	for i, f := range s.l1fill {
+		ent := cache.MSHREntry(i)
+		if f < 0 || !s.l1mshr.InUse(ent) {
+			continue
+		}
+		if f <= ti {
+			s.l1mshr.Release(ent)
+		} else {
+			first = min(first, f)
+		}
+	}
+	if !s.l1mshr.Full() {
+		return 0
+	}
+	return first
+}
+
+// sectorMask is the sectors of c's line that transaction tx touches.
+func sectorMask(c *cache.Cache, tx *coalesce.Txn) uint32 {
+	g := c.Geometry()
+	if g.SectorBytes >= g.LineBytes {
+		return 1
+	}
+	var m uint32
+	base := tx.Addr &^ 127
+	for sec := range 4 {
+		if tx.Sectors&(1<<sec) == 0 {
+			continue
+		}
+		a := base + uint64(sec)*32
+		m |= c.SectorMask(a, 32)
+	}
+	return m
+}
+
+// storeTxns sends a store's transactions: they never wait for anything,
+// but they take LSU cycles and, on Fermi, evict matching L1 lines.
+func (e *engine) storeTxns(s *smState, ref int, txns []coalesce.Txn, t int64) {
+	for i := range txns {
+		tx := &txns[i]
+		ti := max(t, s.lsuFree)
+		s.lsuFree = ti + 1
+		if s.l1 != nil {
+			if r, ok := s.l1.Write(tx.Addr, sectorMask(s.l1, tx)); ok && r.Evicted {
+				e.res.L1.StoreEvictions++
+			}
+		}
+		e.write(ti+e.icnt, tx.Addr, tx.Size, uint32(tx.Sectors))
+	}
+}
+
+// sliceOf maps an address to its L2 slice and to the slice-local address
+// (the slice's own bits squeezed out, so its sets are all used).
+func (e *engine) sliceOf(addr uint64) (int, uint64) {
+	chunk := addr / e.sliceShift
+	ch := chunk % e.channels
+	q := chunk / e.channels
+	sub := q % e.perChannel
+	local := (q/e.perChannel)*e.sliceShift + addr%e.sliceShift
+	return int(ch*e.perChannel + sub), local
+}
+
+// globalAddr inverts sliceOf.
+func (e *engine) globalAddr(sl int, local uint64) uint64 {
+	ch := uint64(sl) / e.perChannel
+	sub := uint64(sl) % e.perChannel
+	q := (local/e.sliceShift)*e.perChannel + sub
+	return (q*e.channels+ch)*e.sliceShift + local%e.sliceShift
+}
+
+// sectorsOf is the 32-byte sectors of [addr, addr+size) within its
+// 128-byte block, or the given mask when it is set.
+func sectorsOf(addr uint64, size uint32, given uint32) uint32 {
+	if given != 0 {
+		return given
+	}
+	first := (addr & 127) / 32
+	n := (uint64(size) + 31) / 32
+	return uint32((1<<n)-1) << first
+}
+
+// span is the byte range from the first to the last sector of mask in the
+// line at lineAddr.
+func span(lineAddr uint64, mask uint32, sector uint64) (uint64, uint32) {
+	first := uint64(bits.TrailingZeros32(mask))
+	last := uint64(31 - bits.LeadingZeros32(mask))
+	return lineAddr + first*sector, uint32((last - first + 1) * sector)
+}
+
+// l2Read reads size bytes at addr arriving at the L2 at cycle ta for the
+// waiter token. It returns the cycle the data is back at the slice and
+// true, or false when that depends on DRAM: the waiter is then delivered
+// later.
+func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, token uint64, ref int) (int64, bool) {
+	sec := sectorsOf(addr, size, sectors)
+	n := int64(bits.OnesCount32(sec))
+	rs := &e.res.Refs[ref]
+	if e.slices == nil {
+		// No L2 for global memory: straight to DRAM.
+		rs.L2ReadSectors += n
+		rs.DRAMReadSectors += n
+		e.dramReadSectors += n
+		e.sendDRAM(ta, memReq{kind: reqDirect, token: token, r: dram.Request{Addr: addr, Bytes: int(size)}})
+		return 0, false
+	}
+	si, local := e.sliceOf(addr)
+	sl := &e.slices[si]
+	start := max(ta, sl.free)
+	line := local &^ (e.l2Line - 1)
+	ent, pending := sl.mshr.Lookup(line)
+	if pending && sl.fill[ent] >= 0 && sl.fill[ent] <= start {
+		sl.mshr.Release(ent)
+		pending = false
+	}
+	if !pending && sl.mshr.Full() {
+		if valid, _ := sl.l2.Probe(local); sec&^valid != 0 && !e.reapL2(sl, start) {
+			// A miss with every MSHR entry waiting on DRAM: the access
+			// waits at the slice until a fill frees one.
+			sl.waitq = append(sl.waitq, l2Wait{addr: addr, size: size, sectors: sectors, token: token, ref: int32(ref)})
+			return 0, false
+		}
+	}
+	sl.free = start + 1
+	res := &e.res.L2
+	res.ReadRequests++
+	res.ReadSectors += n
+	rs.L2ReadSectors += n
+	if pending && sec&^sl.sectors[ent] == 0 {
+		// The sectors are already on their way from DRAM.
+		res.ReadHitSectors += n
+		rs.L2HitSectors += n
+		res.MSHRMerges++
+		if f := sl.fill[ent]; f >= 0 {
+			return f, true
+		}
+		e.addWaiter(sl, ent, token)
+		return 0, false
+	}
+	r := sl.l2.Read(local, sec)
+	hits := int64(bits.OnesCount32(r.Hit))
+	res.ReadHitSectors += hits
+	res.ReadMissSectors += n - hits
+	rs.L2HitSectors += hits
+	rs.L2MissSectors += n - hits
+	if r.Evicted {
+		res.Evictions++
+		e.writeBack(si, start, r.Victim, r.VictimDirty)
+	}
+	if r.Fetch == 0 {
+		if pending {
+			// Hits on sectors already present in a line still filling.
+			if f := sl.fill[ent]; f >= 0 {
+				return max(start+e.l2Lat, f), true
+			}
+			e.addWaiter(sl, ent, token)
+			return 0, false
+		}
+		return start + e.l2Lat, true
+	}
+	// A miss: one DRAM read for the missing sectors of the line, tracked by
+	// an MSHR entry that gathers everyone waiting for the line.
+	fetched := int64(bits.OnesCount32(r.Fetch))
+	rs.DRAMReadSectors += fetched
+	e.dramReadSectors += fetched
+	if !pending {
+		ent, _ = sl.mshr.Allocate(line, 0)
+		sl.sectors[ent] = 0
+		sl.reads[ent] = 0
+		sl.finish[ent] = 0
+		sl.whead[ent], sl.wtail[ent] = -1, -1
+	}
+	sl.fill[ent] = -1
+	sl.sectors[ent] |= r.Fetch
+	sl.reads[ent]++
+	e.addWaiter(sl, ent, token)
+	first := bits.TrailingZeros32(r.Fetch)
+	cnt := bits.OnesCount32(r.Fetch)
+	if first+cnt > 4 {
+		first = 4 - cnt
+	}
+	gl := e.globalAddr(si, line+uint64(first)*32)
+	e.sendDRAM(start+e.l2Lat, memReq{kind: reqL2Fill, slice: int32(si), entry: int32(ent),
+		r: dram.Request{Addr: gl, Bytes: cnt * 32}})
+	return 0, false
+}
+
+// reapL2 frees the slice's MSHR entries whose data is back by t and
+// reports whether one is free now.
+func (e *engine) reapL2(sl *slice, t int64) bool {
+	for i, f := range sl.fill {
+		ent := cache.MSHREntry(i)
+		if f >= 0 && f <= t && sl.mshr.InUse(ent) {
+			sl.mshr.Release(ent)
+		}
+	}
+	return !sl.mshr.Full()
+}
+
+func (e *engine) addWaiter(sl *slice, ent cache.MSHREntry, token uint64) {
+	var i int32
+	if n := len(e.freeWaiters); n > 0 {
+		i = e.freeWaiters[n-1]
+		e.freeWaiters = e.freeWaiters[:n-1]
+	} else {
+		i = int32(len(e.waiters))
+		e.waiters = append(e.waiters, waiter{})
+	}
+	e.waiters[i] = waiter{token: token, next: -1}
+	if sl.wtail[ent] < 0 {
+		sl.whead[ent] = i
+	} else {
+		e.waiters[sl.wtail[ent]].next = i
+	}
+	sl.wtail[ent] = i
+}
+
+// deliver hands data that reaches the SM at t to a waiter token.
+func (e *engine) deliver(token uint64, t int64) {
+	s := &e.sms[(token&^tokenL1)>>32]
+	id := int(token & 0xFFFFFFFF)
+	if token&tokenL1 == 0 {
+		e.resolve(s, id, t)
+		return
+	}
+	ent := cache.MSHREntry(id)
+	s.l1fill[ent] = t
+	for _, tok := range s.l1mshr.Requests(ent) {
+		e.resolve(s, int(tok&0xFFFFFFFF), t)
+	}
+	if s.stalled && !s.retryQueued {
+		s.retryQueued = true
+		e.q.push(max(t, e.now), evLSURetry, int32(s.id), 0)
+	}
+}
+
+// write sends a store transaction arriving at the L2 (or at DRAM) at ta.
+func (e *engine) write(ta int64, addr uint64, size uint32, sectors uint32) {
+	sec := sectorsOf(addr, size, sectors)
+	if e.slices == nil {
+		e.dramWriteSectors += int64(bits.OnesCount32(sec))
+		e.sendDRAM(ta, memReq{kind: reqWrite, r: dram.Request{Addr: addr, Bytes: int(size), Write: true}})
+		return
+	}
+	si, local := e.sliceOf(addr)
+	sl := &e.slices[si]
+	start := max(ta, sl.free)
+	sl.free = start + 1
+	res := &e.res.L2
+	res.WriteRequests++
+	res.WriteSectors += int64(bits.OnesCount32(sec))
+	r, _ := sl.l2.Write(local, sec)
+	if r.Evicted {
+		res.Evictions++
+		e.writeBack(si, start, r.Victim, r.VictimDirty)
+	}
+	if r.Forward != 0 {
+		e.writeBack(si, start, local&^(e.l2Line-1), r.Forward)
+	}
+}
+
+// writeBack sends the dirty sectors of an L2 line (slice-local address) to
+// DRAM.
+func (e *engine) writeBack(si int, t int64, localLine uint64, dirty uint32) {
+	if dirty == 0 {
+		return
+	}
+	cnt := bits.OnesCount32(dirty)
+	first := bits.TrailingZeros32(dirty)
+	if first+cnt > 4 {
+		first = 4 - cnt
+	}
+	e.res.L2.WriteBackSectors += int64(cnt)
+	e.dramWriteSectors += int64(cnt)
+	gl := e.globalAddr(si, localLine+uint64(first)*32)
+	e.sendDRAM(t+e.l2Lat, memReq{kind: reqWrite, r: dram.Request{Addr: gl, Bytes: cnt * 32, Write: true}})
+}
+
+// sendDRAM puts a request on its way to its channel, arriving at t.
+func (e *engine) sendDRAM(t int64, m memReq) {
+	var tag int32
+	if n := len(e.freeReqs); n > 0 {
+		tag = e.freeReqs[n-1]
+		e.freeReqs = e.freeReqs[:n-1]
+	} else {
+		tag = int32(len(e.reqs))
+		e.reqs = append(e.reqs, memReq{})
+	}
+	m.r.Tag = int64(tag)
+	e.reqs[tag] = m
+	e.inFlight++
+	e.q.push(max(t, e.now), evDRAMPush, tag, 0)
+}
+
+// pushDRAM hands a request to its channel now, or queues it behind the
+// ones its full channel already refused.
+func (e *engine) pushDRAM(tag int32) {
+	r := e.reqs[tag].r
+	ch := e.mem.Channel(r.Addr)
+	if len(e.overflow[ch]) > 0 || !e.mem.Push(e.now, r) {
+		e.overflow[ch] = append(e.overflow[ch], tag)
+	}
+	e.scheduleDRAM()
+}
+
+func (e *engine) scheduleDRAM() {
+	if t := e.mem.NextEvent(); t < e.memAt {
+		e.memAt = t
+		e.q.push(max(t, e.now), evDRAM, 0, 0)
+	}
+}
+
+// advanceDRAM lets the memory do what is due, then refills its queues.
+func (e *engine) advanceDRAM() {
+	e.mem.Advance(e.now, e.dramDone)
+	for ch, q := range e.overflow {
+		n := 0
+		for n < len(q) && e.mem.Push(e.now, e.reqs[q[n]].r) {
+			n++
+		}
+		e.overflow[ch] = append(q[:0], q[n:]...)
+	}
+	e.scheduleDRAM()
+}
+
+// dramDone is called by the memory for each completed request.
+func (e *engine) dramDone(r dram.Request, finish int64) {
+	tag := int32(r.Tag)
+	m := e.reqs[tag]
+	e.freeReqs = append(e.freeReqs, tag)
+	e.inFlight--
+	e.lastEvent = max(e.lastEvent, finish)
+	switch m.kind {
+	case reqDirect:
+		e.deliver(m.token, finish+e.dramLat+e.icnt)
+	case reqL2Fill:
+		sl := &e.slices[m.slice]
+		ent := cache.MSHREntry(m.entry)
+		sl.finish[ent] = max(sl.finish[ent], finish)
+		sl.reads[ent]--
+		if sl.reads[ent] > 0 {
+			return
+		}
+		f := sl.finish[ent] + e.dramLat
+		sl.fill[ent] = f
+		for i := sl.whead[ent]; i >= 0; {
+			w := e.waiters[i]
+			e.deliver(w.token, f+e.icnt)
+			e.freeWaiters = append(e.freeWaiters, i)
+			i = w.next
+		}
+		sl.whead[ent], sl.wtail[ent] = -1, -1
+		// Accesses that waited for an MSHR entry go on once it frees.
+		q := sl.waitq
+		sl.waitq = nil
+		for _, w := range q {
+			if t, ok := e.l2Read(f, w.addr, w.size, w.sectors, w.token, int(w.ref)); ok {
+				e.deliver(w.token, t+e.icnt)
+			}
+		}
+	}
+}

@@ -1,0 +1,630 @@
+package validate
+
+import (
+	"fmt"
+	"slices"
+
+	"gpumemsim/arch"
+	"gpumemsim/traces"
+)
+
+// J14's access-pattern classes (models.md §1.1.2), as JangRef.Class spells
+// them. JangRandom needs a data-dependent subscript, which the kernel IR
+// cannot express yet; it is named here so that indirect indices join
+// without a new class.
+const (
+	JangTrueLinear         = "true linear"
+	JangFalseLinear        = "false linear"
+	JangTrueReverseLinear  = "true reverse linear"
+	JangFalseReverseLinear = "false reverse linear"
+	JangTrueShifted        = "true shifted"
+	JangFalseShifted       = "false shifted"
+	JangTrueOverlapping    = "true overlapping"
+	JangFalseOverlapping   = "false overlapping"
+	JangTrueNonUnitStride  = "true non-unit stride"
+	JangFalseNonUnitStride = "false non-unit stride"
+	JangTrueRandom         = "true random"
+	JangFalseRandom        = "false random"
+	// JangIntraThreadOnly: every inter-thread entry is zero, so all threads
+	// of a work group access the same address (J10 Table 1's last row).
+	JangIntraThreadOnly = "intra-thread only"
+	// JangTxNotInvolved: the tx column is zero but another thread
+	// dimension indexes the array, a broadcast across tx (B[i3][ty] in
+	// mapping α).
+	JangTxNotInvolved = "tx not involved"
+)
+
+// Memory spaces of J14's Algorithm 1.
+const (
+	JangGlobal   = "global"
+	JangTexture  = "texture"
+	JangLocal    = "local"
+	JangConstant = "constant"
+)
+
+// Array access kinds of Algorithm 1.
+const (
+	JangReadOnly  = "read-only"
+	JangReadWrite = "read-write"
+	JangWriteOnly = "write-only"
+)
+
+// JangConstantMemory is the constant memory of every CUDA device up to CC
+// 5.x (64 KiB, CUDA C Programming Guide, Table 12): Algorithm 1's "Small"
+// is an array that fits in it.
+const JangConstantMemory arch.Bytes = 64 << 10
+
+// jangPriority is Algorithm 1's final tie-break for an access kind: the
+// first space of the list that was selected wins.
+func jangPriority(access string) []string {
+	switch access {
+	case JangReadOnly:
+		return []string{JangTexture, JangGlobal, JangLocal, JangConstant}
+	case JangReadWrite:
+		return []string{JangGlobal, JangLocal}
+	}
+	return []string{JangTexture, JangGlobal, JangLocal}
+}
+
+// JangRef is one memory reference of a kernel under J14's model.
+type JangRef struct {
+	// Ref is the index in traces.Launch.Refs.
+	Ref   int    `json:"ref"`
+	Text  string `json:"text"`
+	Array string `json:"array"`
+	Op    string `json:"op"`
+	// M is the memory access matrix: one row per array dimension,
+	// outermost first; one column per loop of JangModel.Loops (outermost
+	// to innermost, source order). O is the offset vector. m = M·i + O, in
+	// elements, params substituted.
+	M [][]int64 `json:"m"`
+	O []int64   `json:"o"`
+	// Inter is the inter-thread pattern: the columns of the mapped loops,
+	// ordered tx, ty, tz (JangModel.InterAxes), each multiplied by its
+	// loop's step so that it counts elements per thread index. Intra is
+	// the intra-thread pattern: the columns of JangModel.IntraLoops.
+	Inter [][]int64 `json:"inter"`
+	Intra [][]int64 `json:"intra"`
+	// Class is one of the Jang* class names.
+	Class string `json:"class"`
+	// Coalesced is J14's coalescing verdict: only true (reverse) linear
+	// accesses count as coalesced; a tx-not-involved or intra-thread-only
+	// access costs nothing either (CostAxes is empty).
+	Coalesced bool `json:"coalesced"`
+	// SameAddress is Algorithm 1's "same-address read" condition and
+	// Prefetch its "data prefetch" condition (see NewJangModel).
+	SameAddress bool `json:"same_address"`
+	Prefetch    bool `json:"prefetch"`
+	// Selected is the memory space Algorithm 1 picks for this reference's
+	// instance; Space is the array's final space after the tie-break.
+	Selected []string `json:"selected"`
+	Space    string   `json:"space"`
+	// CostAxes are the thread dimensions whose extents multiply into the
+	// cost ("tx" = W, "ty" = H, "tz" = D); empty for a free access.
+	CostAxes []string `json:"cost_axes"`
+	// Cost is the expected uncoalesced accesses per work group and Gain
+	// the elements this reference prefetches into local memory, both at
+	// JangModel.Block. Gain is counted once per array, on its first
+	// prefetchable reference.
+	Cost int64 `json:"cost"`
+	Gain int64 `json:"gain"`
+
+	costAxis [3]bool
+	instance int // index of the first reference with the same (M, o)
+}
+
+// JangArray is one array under Algorithm 1.
+type JangArray struct {
+	Name string `json:"name"`
+	// Access is read-only (never stored), write-only (never loaded) or
+	// read-write.
+	Access string `json:"access"`
+	// Rank is the number of array dimensions; Bytes the array's size.
+	Rank  int        `json:"rank"`
+	Bytes arch.Bytes `json:"bytes"`
+	// Instances is the number of distinct (M, o) pairs (J14's SMA).
+	Instances int `json:"instances"`
+	// Selected lists the spaces Algorithm 1 selected over the instances,
+	// in the tie-break's priority order; Space is the winner.
+	Selected []string `json:"selected"`
+	Space    string   `json:"space"`
+	// Prefetch says local memory was selected: the data are staged in
+	// local memory from Space ("texture with local prefetch").
+	Prefetch bool `json:"prefetch"`
+	// Cost sums the instances' costs and Gain is the array's prefetch
+	// gain, at JangModel.Block.
+	Cost int64 `json:"cost"`
+	Gain int64 `json:"gain"`
+}
+
+// JangModel is J14's static model of one kernel under one mapping: the
+// access matrices, classes and memory spaces, which do not depend on the
+// work-group shape, and the cost and gain, which do (CostGain).
+type JangModel struct {
+	Kernel  string    `json:"kernel"`
+	Mapping string    `json:"mapping"`
+	Block   arch.Dim3 `json:"block"`
+	// Dims is the number of thread dimensions the mapping uses: 1 + the
+	// highest mapped axis.
+	Dims int `json:"dims"`
+	// Loops names the columns of M. InterAxes and InterLoops name the
+	// inter-thread columns (axis and loop), IntraLoops the intra-thread
+	// ones. ProblemSize lists the loops whose trip count depends on a
+	// kernel param: J14's "loop variable of the input problem size".
+	Loops       []string    `json:"loops"`
+	InterAxes   []string    `json:"inter_axes"`
+	InterLoops  []string    `json:"inter_loops"`
+	IntraLoops  []string    `json:"intra_loops"`
+	ProblemSize []string    `json:"problem_size_loops"`
+	Refs        []JangRef   `json:"refs"`
+	Arrays      []JangArray `json:"arrays"`
+	// Cost and Gain are the totals at Block (CostGain(Block)).
+	Cost int64 `json:"cost"`
+	Gain int64 `json:"gain"`
+	// ElemSize is the element size Algorithm 2 turns the gain into local
+	// memory with: the largest element among the prefetched arrays (among
+	// all arrays when none is prefetched).
+	ElemSize arch.Bytes `json:"elem_size"`
+	// Regs is the kernel's registers per thread (Algorithm 2's Eq. 1).
+	Regs int `json:"regs"`
+}
+
+// NewJangModel builds J14's model of a bound kernel. Decisions where J14
+// is silent or loose:
+//
+//   - M has one column per loop of the program in source order (outermost
+//     to innermost for a perfect nest); a loop that does not enclose the
+//     reference has a zero column.
+//   - The contiguous row ("last row") is the last array dimension for a
+//     row-major array and the first for a column-major one.
+//   - Classifier (models.md §1.1.2): all inter-thread columns zero →
+//     intra-thread only; else tx column zero → tx not involved; else one
+//     non-zero entry ±1 → (reverse) linear, another constant → non-unit
+//     stride, several non-zero entries → overlapping; "true" when the
+//     contiguous row of the tx column is non-zero (for one non-zero entry:
+//     when it sits in that row), "false" otherwise. Step 5 ("non-zero o⃗ →
+//     shifted") is narrowed to what J10 Table 1 lists as shifted: a linear
+//     (+1) pattern whose offset in the contiguous row is non-zero. An
+//     offset in an outer row (J[i1-1][i2]) moves whole rows and keeps the
+//     access linear, and a reverse linear access always carries an offset
+//     (A[N-1-i]) yet J14 prices it as coalesced.
+//   - A loop belongs to the input problem size when its lower bound, upper
+//     bound or step mentions a param or the variable of such a loop.
+//   - Same-address read: every inter-thread entry zero, at least one
+//     non-zero intra-thread column, and every non-zero intra-thread column
+//     belongs to a loop of fixed trip count.
+//   - Data prefetch: a load instance (prefetching stages reads) with an
+//     intra-thread column of a problem-size loop whose only non-zero entry
+//     is ±1 (a linear intra-thread walk, in any row: both A[i1][i3] and
+//     B[i3][i2] are prefetched in J14).
+//   - Algorithm 1's "Coalesced" is J10 Table 1's memory-selection column:
+//     true or false (reverse) linear, and tx not involved (J10 calls
+//     B[i3][ty] false linear), select global; shifted, overlapping,
+//     non-unit stride, random and intra-thread only do not.
+//   - The data-prefetch branch selects local memory and also the space the
+//     rest of the branch would select, the space the strip is copied from:
+//     that is how J14 Table 3 gets "x texture with local prefetch" and "A
+//     global with local prefetch" for matrix-vector.
+//   - A write-only array has no load instance, so it is never prefetched;
+//     an uncoalesced write-only instance selects texture as printed (though
+//     texture is read-only).
+//   - Cost and gain are per array over its distinct (M, o) instances, so
+//     a reference that is both read and written (C[i1][i2] += …) counts
+//     once, as in J14's per-array numbers.
+func NewJangModel(l *traces.Launch) (*JangModel, error) {
+	k := l.Kernel
+	m := &JangModel{Kernel: k.Name, Mapping: l.Mapping.String(), Block: l.Block, Regs: l.Regs}
+	nl := len(l.Loops)
+	axisLoop := [3]int{-1, -1, -1}
+	var intra []int
+	for v, lp := range l.Loops {
+		m.Loops = append(m.Loops, lp.Var)
+		if lp.Mapped {
+			axisLoop[lp.Axis] = v
+			m.Dims = max(m.Dims, int(lp.Axis)+1)
+		} else {
+			intra = append(intra, v)
+			m.IntraLoops = append(m.IntraLoops, lp.Var)
+		}
+	}
+	var inter []int
+	var interAxis []int
+	for ax, v := range axisLoop {
+		if v >= 0 {
+			inter = append(inter, v)
+			interAxis = append(interAxis, ax)
+			m.InterAxes = append(m.InterAxes, traces.Axis(ax).String())
+			m.InterLoops = append(m.InterLoops, l.Loops[v].Var)
+		}
+	}
+	problem := jangProblemSizeLoops(k.Program)
+	for v, p := range problem {
+		if p {
+			m.ProblemSize = append(m.ProblemSize, l.Loops[v].Var)
+		}
+	}
+
+	for i, r := range l.Refs {
+		forms, err := l.IndexForms(i)
+		if err != nil {
+			return nil, err
+		}
+		ba := jangArrayOf(l, r.Array)
+		jr := JangRef{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(), instance: i}
+		for _, f := range forms {
+			jr.M = append(jr.M, slices.Clone(f.Coef))
+			jr.O = append(jr.O, f.Const)
+		}
+		if len(jr.M) == 0 || len(jr.M[0]) != nl {
+			panic(fmt.Sprintf("validate: %s: index forms of %s do not match the %d loops", k.Name, r.Text, nl))
+		}
+		contiguous := len(jr.M) - 1
+		if ba.Layout == traces.ColMajor {
+			contiguous = 0
+		}
+		for d := range jr.M {
+			row := make([]int64, 0, len(inter))
+			for j, v := range inter {
+				row = append(row, jr.M[d][v]*l.Loops[v].Step)
+				if jr.M[d][v] != 0 {
+					jr.costAxis[interAxis[j]] = true
+				}
+			}
+			jr.Inter = append(jr.Inter, row)
+			irow := make([]int64, 0, len(intra))
+			for _, v := range intra {
+				irow = append(irow, jr.M[d][v])
+			}
+			jr.Intra = append(jr.Intra, irow)
+		}
+		txCol := make([]int64, len(jr.M))
+		if v := axisLoop[traces.AxisX]; v >= 0 {
+			for d := range jr.M {
+				txCol[d] = jr.M[d][v] * l.Loops[v].Step
+			}
+		}
+		interZero := !slices.Contains(jr.costAxis[:], true)
+		jr.Class = jangClassify(txCol, jr.O, contiguous, interZero)
+		jr.Coalesced = jr.Class == JangTrueLinear || jr.Class == JangTrueReverseLinear
+		if jr.Class == JangTrueLinear || jr.Class == JangTrueReverseLinear || !jangTxInvolved(txCol) {
+			jr.costAxis = [3]bool{}
+		}
+		for ax, on := range jr.costAxis {
+			if on {
+				jr.CostAxes = append(jr.CostAxes, traces.Axis(ax).String())
+			}
+		}
+		nonZeroIntra, fixedOnly, linearWalk := false, true, false
+		for _, v := range intra {
+			nz, ones := 0, 0
+			for d := range jr.M {
+				if c := jr.M[d][v]; c != 0 {
+					nz++
+					if c == 1 || c == -1 {
+						ones++
+					}
+				}
+			}
+			if nz == 0 {
+				continue
+			}
+			nonZeroIntra = true
+			if problem[v] {
+				fixedOnly = false
+				if nz == 1 && ones == 1 {
+					linearWalk = true
+				}
+			}
+		}
+		jr.SameAddress = interZero && nonZeroIntra && fixedOnly
+		jr.Prefetch = r.Op == traces.OpLoad && linearWalk && !jr.SameAddress
+		for j := range i {
+			p := &m.Refs[j]
+			if p.Array == jr.Array && slices.EqualFunc(p.M, jr.M, slices.Equal) && slices.Equal(p.O, jr.O) {
+				jr.instance = p.instance
+				break
+			}
+		}
+		m.Refs = append(m.Refs, jr)
+	}
+	// Instances: a shared (M, o) is a load instance if any of its
+	// references loads.
+	for i := range m.Refs {
+		if r := &m.Refs[i]; r.Prefetch {
+			m.Refs[r.instance].Prefetch = true
+		}
+	}
+	for i := range m.Refs {
+		r := &m.Refs[i]
+		r.Prefetch = m.Refs[r.instance].Prefetch
+	}
+
+	m.ElemSize = 0
+	for _, ba := range l.Arrays {
+		a := JangArray{Name: ba.Name, Rank: len(ba.Dims), Bytes: arch.Bytes(ba.Size)}
+		loads, stores := false, false
+		for _, r := range m.Refs {
+			if r.Array == ba.Name {
+				loads = loads || r.Op == traces.OpLoad.String()
+				stores = stores || r.Op == traces.OpStore.String()
+			}
+		}
+		switch {
+		case !loads && !stores:
+			continue
+		case !stores:
+			a.Access = JangReadOnly
+		case !loads:
+			a.Access = JangWriteOnly
+		default:
+			a.Access = JangReadWrite
+		}
+		selected := map[string]bool{}
+		for i := range m.Refs {
+			r := &m.Refs[i]
+			if r.Array != ba.Name || r.instance != i {
+				continue
+			}
+			a.Instances++
+			r.Selected = jangSelect(a.Access, r, a.Bytes <= JangConstantMemory)
+			for _, s := range r.Selected {
+				selected[s] = true
+			}
+		}
+		for _, s := range jangPriority(a.Access) {
+			if selected[s] {
+				a.Selected = append(a.Selected, s)
+			}
+		}
+		if len(a.Selected) != len(selected) {
+			panic(fmt.Sprintf("validate: %s: array %s (%s): spaces %v outside the tie-break list", k.Name, a.Name, a.Access, selected))
+		}
+		a.Space = a.Selected[0]
+		a.Prefetch = selected[JangLocal]
+		if a.Prefetch {
+			m.ElemSize = max(m.ElemSize, arch.Bytes(ba.Type.Size()))
+		}
+		for i := range m.Refs {
+			if r := &m.Refs[i]; r.Array == a.Name {
+				r.Space = a.Space
+				if r.Selected == nil {
+					r.Selected = m.Refs[r.instance].Selected
+				}
+			}
+		}
+		m.Arrays = append(m.Arrays, a)
+	}
+	if m.ElemSize == 0 {
+		for _, ba := range l.Arrays {
+			m.ElemSize = max(m.ElemSize, arch.Bytes(ba.Type.Size()))
+		}
+	}
+	m.evaluate(l.Block)
+	return m, nil
+}
+
+// evaluate fills the per-reference and per-array cost and gain at block.
+func (m *JangModel) evaluate(block arch.Dim3) {
+	m.Block = block
+	m.Cost, m.Gain = 0, 0
+	for i := range m.Arrays {
+		a := &m.Arrays[i]
+		a.Cost, a.Gain = 0, 0
+		gainDone := false
+		for j := range m.Refs {
+			r := &m.Refs[j]
+			if r.Array != a.Name {
+				continue
+			}
+			r.Cost = jangRefCost(r, block)
+			r.Gain = 0
+			if r.instance == j {
+				a.Cost += r.Cost
+			}
+			if r.Prefetch && !gainDone {
+				r.Gain = JangPrefetchGain(block, m.Dims, a.Rank)
+				a.Gain, gainDone = r.Gain, true
+			}
+		}
+		m.Cost += a.Cost
+		m.Gain += a.Gain
+	}
+}
+
+// CostGain is the model's JangCostGain: the kernel's total cost and gain
+// for one work-group shape (X = W, Y = H, Z = D). Pass m.CostGain to
+// JangSearch.
+func (m *JangModel) CostGain(block arch.Dim3) (cost, gain int64) {
+	for i := range m.Arrays {
+		a := &m.Arrays[i]
+		prefetch := false
+		for j := range m.Refs {
+			r := &m.Refs[j]
+			if r.Array != a.Name {
+				continue
+			}
+			if r.instance == j {
+				cost += jangRefCost(r, block)
+			}
+			prefetch = prefetch || r.Prefetch
+		}
+		if prefetch {
+			gain += JangPrefetchGain(block, m.Dims, a.Rank)
+		}
+	}
+	return cost, gain
+}
+
+// At returns a copy of the model with its cost and gain fields evaluated
+// at another work-group shape.
+func (m *JangModel) At(block arch.Dim3) *JangModel {
+	c := *m
+	c.Refs = slices.Clone(m.Refs)
+	c.Arrays = slices.Clone(m.Arrays)
+	c.evaluate(block)
+	return &c
+}
+
+// jangRefCost is the generalised cost rule of models.md §1.1.4: 0 for true
+// (reverse) linear and tx-not-involved accesses, else the product of the
+// extents of the thread dimensions whose columns are non-zero.
+func jangRefCost(r *JangRef, block arch.Dim3) int64 {
+	ext := [3]int{block.X, block.Y, block.Z}
+	cost, any := int64(1), false
+	for ax, on := range r.costAxis {
+		if on {
+			cost *= int64(ext[ax])
+			any = true
+		}
+	}
+	if !any {
+		return 0
+	}
+	return cost
+}
+
+func jangTxInvolved(txCol []int64) bool {
+	return slices.ContainsFunc(txCol, func(c int64) bool { return c != 0 })
+}
+
+// jangClassify applies the classifier of models.md §1.1.2 to the tx column
+// of the inter-thread matrix (in elements per thread index).
+func jangClassify(txCol, offset []int64, contiguous int, interZero bool) string {
+	if interZero {
+		return JangIntraThreadOnly
+	}
+	if !jangTxInvolved(txCol) {
+		return JangTxNotInvolved
+	}
+	nz, at := 0, -1
+	for d, c := range txCol {
+		if c != 0 {
+			nz++
+			at = d
+		}
+	}
+	trueVariant := txCol[contiguous] != 0
+	var cls string
+	switch {
+	case nz > 1:
+		cls = "overlapping"
+	case txCol[at] == 1:
+		cls = "linear"
+	case txCol[at] == -1:
+		cls = "reverse linear"
+	default:
+		cls = "non-unit stride"
+	}
+	if cls == "linear" && offset[contiguous] != 0 {
+		cls = "shifted"
+	}
+	if trueVariant {
+		return "true " + cls
+	}
+	return "false " + cls
+}
+
+// jangSelectsGlobal is Algorithm 1's "Coalesced" read as J10 Table 1's
+// memory-selection column.
+func jangSelectsGlobal(class string) bool {
+	switch class {
+	case JangTrueLinear, JangFalseLinear, JangTrueReverseLinear, JangFalseReverseLinear, JangTxNotInvolved:
+		return true
+	}
+	return false
+}
+
+// jangSelect is Algorithm 1 for one instance of an array.
+func jangSelect(access string, r *JangRef, small bool) []string {
+	backing := JangTexture
+	if jangSelectsGlobal(r.Class) {
+		backing = JangGlobal
+	}
+	if access == JangReadOnly {
+		switch {
+		case small && r.SameAddress:
+			return []string{JangConstant}
+		case r.Prefetch:
+			return []string{JangLocal, backing}
+		}
+		return []string{backing}
+	}
+	if r.Prefetch {
+		return []string{JangLocal, JangGlobal}
+	}
+	if access == JangWriteOnly && !jangSelectsGlobal(r.Class) {
+		return []string{JangTexture}
+	}
+	return []string{JangGlobal}
+}
+
+// jangProblemSizeLoops marks the loops whose trip count depends on the
+// input problem size: a bound or the step mentions a param, or the
+// variable of a loop so marked.
+func jangProblemSizeLoops(p *traces.Program) []bool {
+	marked := make([]bool, len(p.Loops))
+	var mentions func(e *traces.Expr) bool
+	mentions = func(e *traces.Expr) bool {
+		if e == nil {
+			return false
+		}
+		switch e.Kind {
+		case traces.ExprParam:
+			return true
+		case traces.ExprLoop:
+			return marked[e.Index]
+		}
+		return slices.ContainsFunc(e.Args, mentions)
+	}
+	// Bounds mention outer loops only, and p.Loops is in source order,
+	// so outer loops are marked first.
+	for i, lp := range p.Loops {
+		marked[i] = mentions(lp.Lower) || mentions(lp.Upper) || mentions(lp.Step)
+	}
+	return marked
+}
+
+func jangArrayOf(l *traces.Launch, name string) *traces.BoundArray {
+	for i := range l.Arrays {
+		if l.Arrays[i].Name == name {
+			return &l.Arrays[i]
+		}
+	}
+	panic(fmt.Sprintf("validate: %s: reference to undeclared array %s", l.Kernel.Name, name))
+}
+
+// JangEstimate is J14's model of a bound kernel on a device with
+// Algorithm 2's candidates.
+type JangEstimate struct {
+	Device string `json:"device"`
+	// Model is evaluated at the launch's block.
+	Model *JangModel `json:"model"`
+	// Candidates are JangSearch's over JangDefaultShapes(d, Model.Dims)
+	// with the kernel's registers and Model.ElemSize; invalid candidates
+	// (local memory does not fit) are included with Rank 0.
+	Candidates []JangCandidate `json:"candidates"`
+}
+
+// NewJangEstimate builds the model of l and runs Algorithm 2 on device d
+// through its CostGain. A kernel without a register count is searched
+// with 0 registers (the register file never limits it); a mapping of more
+// than two thread dimensions is an error, as J14 enumerates 1-D and 2-D
+// work groups only.
+func NewJangEstimate(d *arch.Device, l *traces.Launch) (*JangEstimate, error) {
+	m, err := NewJangModel(l)
+	if err != nil {
+		return nil, err
+	}
+	if m.Dims == 0 {
+		return nil, fmt.Errorf("%s: mapping %q maps no loop to a thread dimension", m.Kernel, m.Mapping)
+	}
+	shapes, err := JangDefaultShapes(d, m.Dims)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Kernel, err)
+	}
+	cands, err := JangSearch(d, shapes, m.Regs, m.ElemSize, m.CostGain)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Kernel, err)
+	}
+	return &JangEstimate{Device: d.Name, Model: m, Candidates: cands}, nil
+}
