@@ -154,6 +154,9 @@ func (m *MSHR) Merge(e MSHREntry, token uint64) bool {
 	return true
 }
 
+// InUse reports whether entry e is allocated.
+func (m *MSHR) InUse(e MSHREntry) bool { return e >= 0 && int(e) < len(m.counts) && m.counts[e] != 0 }
+
 // Line is the line entry e tracks.
 func (m *MSHR) Line(e MSHREntry) uint64 {
 	m.mustUse(e)
