@@ -248,6 +248,10 @@ type DRAMTiming struct {
 	CCD int `yaml:"tCCD" json:"tCCD"` // column command to column command
 	RRD int `yaml:"tRRD" json:"tRRD"` // activate to activate, different banks
 	WR  int `yaml:"tWR" json:"tWR"`   // write recovery
+	WL  int `yaml:"tWL" json:"tWL"`   // write latency: write command to its first data
+	// WTR is the write-to-read turnaround: end of a write's data to the
+	// next read command (GDDR datasheets' and GPGPU-Sim's tCDLR).
+	WTR int `yaml:"tWTR" json:"tWTR"`
 }
 
 // PeakDRAMBandwidth is the theoretical DRAM bandwidth in bytes per second:

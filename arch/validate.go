@@ -104,6 +104,8 @@ func (d *Device) Validate() error {
 	v.positive("dram.timing.tCCD", int64(m.Timing.CCD))
 	v.positive("dram.timing.tRRD", int64(m.Timing.RRD))
 	v.positive("dram.timing.tWR", int64(m.Timing.WR))
+	v.positive("dram.timing.tWL", int64(m.Timing.WL))
+	v.positive("dram.timing.tWTR", int64(m.Timing.WTR))
 	v.oneOf("dram.scheduler", m.Scheduler, SchedFRFCFS, SchedFCFS)
 	v.positive("dram.queue_depth", int64(m.QueueDepth))
 	v.positive("dram.latency", int64(m.Latency))

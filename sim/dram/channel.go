@@ -2,6 +2,13 @@ package dram
 
 import "math"
 
+// Directions of the data bus, as set by the last column command.
+const (
+	busIdle = iota // no column command yet
+	busRead
+	busWrite
+)
+
 // Kinds of DRAM command a bank's request needs next.
 const (
 	cmdColumn = iota
@@ -14,7 +21,11 @@ const (
 func (ch *channel) command(b *bank) (kind int, at int64) {
 	switch {
 	case b.openRow == b.cur.row:
-		return cmdColumn, max(b.colReady, ch.nextCol, b.since)
+		turn := ch.nextRead
+		if b.cur.req.Write {
+			turn = ch.nextWrite
+		}
+		return cmdColumn, max(b.colReady, ch.nextCol, turn, b.since)
 	case b.openRow < 0:
 		return cmdActivate, max(b.actReady, ch.nextAct, ch.nextRow, b.since)
 	default:
@@ -126,13 +137,30 @@ func (m *Memory) issueRow(ch *channel, b *bank, t int64) {
 func (m *Memory) issueColumn(ch *channel, b *bank, t int64) {
 	n := int64(b.cur.bursts)
 	last := t + (n-1)*m.tm.colSpacing
-	finish := last + m.tm.cl + m.tm.burst
 	ch.nextCol = last + m.tm.colSpacing
 	ch.stats.BusBusyTransfers += n * m.tm.burst
+	var finish int64
 	if b.cur.req.Write {
+		finish = last + m.tm.wl + m.tm.burst
 		b.preReady = max(b.preReady, finish+m.tm.wr)
+		ch.nextRead = max(ch.nextRead, last+m.tm.writeToRead)
 	} else {
+		finish = last + m.tm.cl + m.tm.burst
 		b.preReady = max(b.preReady, last+m.tm.burst)
+		ch.nextWrite = max(ch.nextWrite, last+m.tm.readToWrite)
+	}
+	dir := busRead
+	if b.cur.req.Write {
+		dir = busWrite
+	}
+	if ch.dir != dir {
+		if ch.dir != busIdle {
+			ch.stats.Turnarounds++
+		}
+		ch.dir = dir
+	}
+	if ch.inflight.n > 0 && ch.inflight.back().finish > finish {
+		panic("dram: turnaround rules let a request finish before an earlier one")
 	}
 	ch.inflight.push(completion{req: b.cur.req, seq: b.cur.seq, finish: finish, ch: ch.id})
 	b.busy = false

@@ -50,11 +50,19 @@
 //   - activate → activate of different banks of the channel: tRRD;
 //   - column command → column command anywhere on the channel: tCCD, and at
 //     least one burst, so bursts never overlap on the data bus;
-//   - read column command → its data on the bus: tCL; the data then occupies
-//     the bus for one burst per column command;
+//   - read column command → its data on the bus: tCL; write column command
+//     → its data: tWL; the data then occupy the bus for one burst per
+//     column command;
+//   - read column command → write column command anywhere on the channel:
+//     tCL + one burst + 2 − tWL, so the write's data start 2 cycles after
+//     the read's end (GPGPU-Sim's tRTW in memory_config::init);
+//   - write column command → read column command anywhere on the channel:
+//     tWL + one burst + tWTR, i.e. tWTR after the write's data end
+//     (GPGPU-Sim's tWTR, built from the datasheets' tCDLR);
 //   - last read burst issued → precharge of that bank: one burst time
 //     (GPGPU-Sim's RTPc = BL/data_command_freq_ratio in dram.cc);
-//   - end of a write's data → precharge of that bank: tWR.
+//   - end of a write's data → precharge of that bank: tWR (GPGPU-Sim's
+//     tWTP = tWL + burst + tWR from the write column command).
 //
 // A request of n bytes moves ceil(n / bus_bytes) transfers rounded up to
 // whole bursts of burst_length transfers, one column command per burst
@@ -65,13 +73,15 @@
 // back to back, tCCD (or one burst, if longer) apart.
 //
 // A read completes when its last transfer is done: column command + (bursts−1)
-// column spacings + tCL + one burst. The device description has no write
-// latency (tWL), no write-to-read turnaround (tWTR) and no tRC, so writes use
-// tCL as their data latency (bus ordering then follows command ordering),
-// there is no turnaround penalty, and tRC is the sum tRAS + tRP that the
-// rules above already imply. A write completes when its burst is done;
-// writes are posted, so the caller waits on them only for queue space and
-// bandwidth.
+// column spacings + tCL + one burst; a write likewise with tWL for tCL.
+// Writes are posted, so the caller waits on them only for queue space and
+// bandwidth. The two turnaround rules keep data in command order on the bus
+// even though tWL < tCL, so completions leave a channel in issue order.
+// The device description has no tRC (it is the sum tRAS + tRP that the
+// rules above already imply), no activate-to-write delay shorter than tRCD
+// (GPGPU-Sim's tRCDWR), no bank groups (tCCDL, tRTPL) and no refresh: no
+// citable GDDR3/GDDR5 tREFI and tRFC for these boards was found, and
+// GPGPU-Sim does not model refresh either.
 //
 // Row (activate, precharge) and column commands travel on separate command
 // buses, as in GPGPU-Sim's dual_bus_interface option: in one DRAM cycle a
@@ -79,6 +89,20 @@
 // command that becomes legal first goes first; among commands legal at the
 // same time, the oldest request's (GPGPU-Sim rotates a bank priority
 // instead; age keeps the choice independent of bank numbering).
+//
+// Nothing prefers a direction explicitly, but after a read another read is
+// legal tCCD later and a write only after the turnaround (and the reverse),
+// so while banks hold requests of the bus's current direction those go
+// first and reads and writes are grouped: a stream whose reads and writes
+// sit in different banks turns the bus around about once per queue-full of
+// requests. GPGPU-Sim's issue_col_command behaves the same way (a write
+// waits while RTWc counts down, a read while WTRc does). Its FR-FCFS
+// scheduler can also drain writes from a separate write queue between
+// watermarks (-dram_seperate_write_queue_enable), but that option is off
+// by default and in its tested configs, so it is not modelled. Requests
+// that share one bank are served one at a time in FR-FCFS order, so there
+// reads and writes alternate as they arrive and every switch pays the
+// turnaround.
 //
 // # Scheduling
 //
@@ -107,7 +131,10 @@
 // A long stream of 128-B reads that hit open rows keeps the bus busy with
 // back-to-back bursts, so each channel delivers bus_bytes × dram_data_rate
 // bytes per DRAM cycle, and the memory as a whole
-// [arch.Device.PeakDRAMBandwidth] when tCCD is at most one burst.
+// [arch.Device.PeakDRAMBandwidth] when tCCD is at most one burst. Mixing
+// in writes then costs the bus tCL + 2 − tWL idle cycles at each read to
+// write switch and tWL + tWTR at each write to read switch;
+// [ChannelStats.Turnarounds] counts the switches.
 //
 // Completions are reported in order of finish time (core cycles), then
 // channel, then arrival, so every run is reproducible bit for bit.

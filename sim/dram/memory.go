@@ -45,6 +45,9 @@ type ChannelStats struct {
 	// BusBusyTransfers counts the transfer slots the data bus was busy; a
 	// DRAM cycle is dram_data_rate slots.
 	BusBusyTransfers int64
+	// Turnarounds counts column commands whose direction (read or write)
+	// differs from the channel's previous column command's.
+	Turnarounds int64
 	// QueueFull counts Push calls refused because the queue was full.
 	QueueFull int64
 }
@@ -63,6 +66,7 @@ func (s *ChannelStats) add(o ChannelStats) {
 	s.Activates += o.Activates
 	s.Precharges += o.Precharges
 	s.BusBusyTransfers += o.BusBusyTransfers
+	s.Turnarounds += o.Turnarounds
 	s.QueueFull += o.QueueFull
 }
 
@@ -74,10 +78,14 @@ type Stats struct {
 
 // timing holds the DRAM timing in transfer slots.
 type timing struct {
-	cl, rcd, rp, ras, rrd, wr int64
-	burst                     int64 // slots one burst holds the data bus
-	colSpacing                int64 // slots between column commands: max(tCCD, burst)
-	rowCmd                    int64 // slots between row commands: one DRAM cycle
+	cl, wl, rcd, rp, ras, rrd, wr int64
+	burst                         int64 // slots one burst holds the data bus
+	colSpacing                    int64 // slots between column commands: max(tCCD, burst)
+	rowCmd                        int64 // slots between row commands: one DRAM cycle
+	// readToWrite is the least time from a read column command to a write
+	// column command, tCL + burst + 2 cycles − tWL; writeToRead from a
+	// write column command to a read one, tWL + burst + tWTR.
+	readToWrite, writeToRead int64
 }
 
 type entry struct {
@@ -127,6 +135,8 @@ func (r *ring) push(c completion) {
 
 func (r *ring) front() *completion { return &r.buf[r.head] }
 
+func (r *ring) back() *completion { return &r.buf[(r.head+r.n-1)%len(r.buf)] }
+
 func (r *ring) pop() completion {
 	c := r.buf[r.head]
 	r.head = (r.head + 1) % len(r.buf)
@@ -140,13 +150,17 @@ type channel struct {
 	banks []bank
 	pick  []int32 // per bank, scratch for the FR-FCFS choice
 	ready int     // free banks with waiting requests
-	// Channel-wide constraints, in slots.
-	nextCol, nextRow, nextAct int64
-	clock                     int64 // latest slot processed
-	lastArrival               int64
-	inflight                  ring
-	next                      int64 // next event slot, kept current
-	stats                     ChannelStats
+	// Channel-wide constraints, in slots: the earliest column command,
+	// the earliest read and write column commands (bus turnaround), the
+	// earliest row command and activate.
+	nextCol, nextRead, nextWrite int64
+	nextRow, nextAct             int64
+	dir                          int   // busIdle, busRead or busWrite
+	clock                        int64 // latest slot processed
+	lastArrival                  int64
+	inflight                     ring
+	next                         int64 // next event slot, kept current
+	stats                        ChannelStats
 }
 
 // Memory is the DRAM of one device: all its channels.
@@ -188,6 +202,7 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 		frfcfs:     dr.Scheduler == arch.SchedFRFCFS,
 		tm: timing{
 			cl:     int64(tg.CL) * rate,
+			wl:     int64(tg.WL) * rate,
 			rcd:    int64(tg.RCD) * rate,
 			rp:     int64(tg.RP) * rate,
 			ras:    int64(tg.RAS) * rate,
@@ -198,10 +213,14 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 		},
 	}
 	m.tm.colSpacing = max(int64(tg.CCD)*rate, m.tm.burst)
+	// GPGPU-Sim's memory_config::init: tRTW = CL + BL/ratio + 2 − WL and
+	// tWTR = WL + BL/ratio + tCDLR, in DRAM cycles; BL/ratio is one burst.
+	m.tm.readToWrite = m.tm.cl + m.tm.burst + 2*rate - m.tm.wl
+	m.tm.writeToRead = m.tm.wl + m.tm.burst + int64(tg.WTR)*rate
 	// A request is in flight from its first column command until its data
 	// are done, tCL plus at least one burst later, and column commands are
 	// colSpacing apart: this many fit; the ring grows if a guess falls short.
-	inflight := int((m.tm.cl+m.tm.burst)/m.tm.colSpacing) + 2
+	inflight := int((max(m.tm.cl, m.tm.wl)+m.tm.burst)/m.tm.colSpacing) + 2
 	m.chans = make([]channel, dr.Channels)
 	for i := range m.chans {
 		ch := &m.chans[i]
@@ -263,7 +282,8 @@ func check(d *arch.Device) error {
 	for _, p := range []struct {
 		name string
 		v    int
-	}{{"tCL", tg.CL}, {"tRCD", tg.RCD}, {"tRP", tg.RP}, {"tRAS", tg.RAS}, {"tCCD", tg.CCD}, {"tRRD", tg.RRD}, {"tWR", tg.WR}} {
+	}{{"tCL", tg.CL}, {"tRCD", tg.RCD}, {"tRP", tg.RP}, {"tRAS", tg.RAS}, {"tCCD", tg.CCD}, {"tRRD", tg.RRD}, {"tWR", tg.WR},
+		{"tWL", tg.WL}, {"tWTR", tg.WTR}} {
 		if p.v < 0 {
 			bad("timing.%s must not be negative, got %d", p.name, p.v)
 		}

@@ -14,7 +14,11 @@ import (
 // core clock = DRAM clock, so a core cycle is a DRAM cycle; a 64-bit channel
 // at 4 transfers per clock with BL 8 moves a 64-B burst in 2 cycles.
 //
-//	tCL 10, tRCD 12, tRP 11, tRAS 28, tCCD 2, tRRD 6, tWR 12
+//	tCL 10, tRCD 12, tRP 11, tRAS 28, tCCD 2, tRRD 6, tWR 12, tWL 3, tWTR 4
+//
+// so a write column command may follow a read one after
+// tCL + burst + 2 − tWL = 10 + 2 + 2 − 3 = 11 cycles, and a read one a
+// write one after tWL + burst + tWTR = 3 + 2 + 4 = 9.
 //
 // With one channel and 4 banks of 1-KiB rows, address
 // row·4096 + bank·1024 + column lies in that bank and row.
@@ -29,7 +33,7 @@ func testDevice(channels int, sched string) *arch.Device {
 			BusWidthBits: 64,
 			BurstLength:  8,
 			RowSize:      arch.KiB,
-			Timing:       arch.DRAMTiming{CL: 10, RCD: 12, RP: 11, RAS: 28, CCD: 2, RRD: 6, WR: 12},
+			Timing:       arch.DRAMTiming{CL: 10, RCD: 12, RP: 11, RAS: 28, CCD: 2, RRD: 6, WR: 12, WL: 3, WTR: 4},
 			Scheduler:    sched,
 			QueueDepth:   8,
 			Interleave:   256,
@@ -39,14 +43,15 @@ func testDevice(channels int, sched string) *arch.Device {
 
 // gtx480 follows GPGPU-Sim's GTX 480 config: 6 channels of 64 bits, GDDR5
 // at 924 MHz command clock with 4 transfers per clock, core at 700 MHz,
-// Hynix H5GQ1H24AFR timing.
+// Hynix H5GQ1H24AFR timing (WL=4, CDLR=5): read to write
+// 12 + 2 + 2 − 4 = 12 cycles, write to read 4 + 2 + 5 = 11.
 func gtx480(channels int) *arch.Device {
 	d := testDevice(channels, arch.SchedFRFCFS)
 	d.Clocks = arch.Clocks{Core: 700 * arch.MHz, DRAM: 924 * arch.MHz, DRAMDataRate: 4}
 	d.DRAM.Banks = 16
 	d.DRAM.RowSize = 2 * arch.KiB
 	d.DRAM.QueueDepth = 16
-	d.DRAM.Timing = arch.DRAMTiming{CL: 12, RCD: 12, RP: 12, RAS: 28, CCD: 2, RRD: 6, WR: 12}
+	d.DRAM.Timing = arch.DRAMTiming{CL: 12, RCD: 12, RP: 12, RAS: 28, CCD: 2, RRD: 6, WR: 12, WL: 4, WTR: 5}
 	return d
 }
 
@@ -116,7 +121,9 @@ func TestLatency(t *testing.T) {
 		{"read 64B idle bank", []push{{0, read(1, 0, 64)}}, []completed{{1, 12 + 10 + 2}}},
 		{"read 96B idle bank", []push{{0, read(1, 0, 96)}}, []completed{{1, 12 + 10 + 4}}},
 		{"read 128B idle bank", []push{{0, read(1, 0, 128)}}, []completed{{1, 12 + 10 + 4}}},
-		{"write 32B idle bank", []push{{0, write(1, 0, 32)}}, []completed{{1, 12 + 10 + 2}}},
+		// A write's data start tWL = 3 after its column command.
+		{"write 32B idle bank", []push{{0, write(1, 0, 32)}}, []completed{{1, 12 + 3 + 2}}},
+		{"write 128B idle bank", []push{{0, write(1, 0, 128)}}, []completed{{1, 12 + 2 + 3 + 2}}},
 		// Row hit right behind: first column commands at 12 and 14
 		// (128 B), the second request's at 16 and 18: data end 30.
 		{"row hit 128B back to back",
@@ -149,16 +156,43 @@ func TestLatency(t *testing.T) {
 			[]push{{0, read(1, addr(0, 0, 0), 32)}, {0, read(2, addr(1, 0, 0), 32)},
 				{0, read(3, addr(2, 0, 0), 32)}, {0, read(4, addr(3, 0, 0), 32)}},
 			[]completed{{1, 24}, {2, 30}, {3, 36}, {4, 42}}},
-		// A write holds the bus like a read: the row-hit read's column
-		// waits for tCCD after the write's at 12.
+		// Write to read: the write's column at 12, its data 15..17; the
+		// read's column waits tWL + burst + tWTR = 9, to 21 (not tCCD, 14).
 		{"write then row hit read",
 			[]push{{0, write(1, 0, 32)}, {0, read(2, 32, 32)}},
-			[]completed{{1, 24}, {2, 14 + 10 + 2}}},
-		// Write recovery: the write's data end at 24, precharge at
-		// 24+tWR = 36 (later than tRAS = 28), ACT 47, column 59.
+			[]completed{{1, 17}, {2, 21 + 10 + 2}}},
+		// Read to write: the read's column at 12, its data 22..24; the
+		// write's column waits tCL + burst + 2 − tWL = 11, to 23: its data
+		// 26..28 leave the bus idle 2 cycles after the read's.
+		{"read then row hit write",
+			[]push{{0, read(1, 0, 32)}, {0, write(2, 32, 32)}},
+			[]completed{{1, 24}, {2, 23 + 3 + 2}}},
+		// Same direction: writes are tCCD apart, columns at 12 and 14.
+		{"write then row hit write",
+			[]push{{0, write(1, 0, 32)}, {0, write(2, 32, 32)}},
+			[]completed{{1, 17}, {2, 14 + 3 + 2}}},
+		// Two bursts each: the turnaround counts from the last column
+		// command. Write columns 12, 14 (data end 19); read columns
+		// 14+9 = 23 and 25, data end 25+10+2 = 37.
+		{"128B write then 128B read",
+			[]push{{0, write(1, 0, 128)}, {0, read(2, 128, 128)}},
+			[]completed{{1, 19}, {2, 37}}},
+		// Read columns 12, 14 (data end 26); write columns 14+11 = 25
+		// and 27, data end 27+3+2 = 32.
+		{"128B read then 128B write",
+			[]push{{0, read(1, 0, 128)}, {0, write(2, 128, 128)}},
+			[]completed{{1, 26}, {2, 32}}},
+		// The turnaround is channel-wide: a read to another bank waits
+		// too. Write: ACT 0, column 12. Read: ACT at tRRD = 6, tRCD
+		// allows its column at 18, the turnaround only at 12+9 = 21.
+		{"write then read other bank",
+			[]push{{0, write(1, addr(0, 0, 0), 32)}, {0, read(2, addr(1, 0, 0), 32)}},
+			[]completed{{1, 17}, {2, 21 + 10 + 2}}},
+		// Write recovery: the write's data end at 17, precharge at
+		// max(17+tWR, tRAS) = max(29, 28) = 29, ACT 40, column 52.
 		{"write then conflict tWR",
 			[]push{{0, write(1, addr(0, 0, 0), 32)}, {0, read(2, addr(0, 1, 0), 32)}},
-			[]completed{{1, 24}, {2, 36 + 11 + 12 + 10 + 2}}},
+			[]completed{{1, 17}, {2, 29 + 11 + 12 + 10 + 2}}},
 	}
 	for _, tc := range tests {
 		m := newMemory(t, testDevice(1, arch.SchedFRFCFS))
@@ -361,6 +395,9 @@ func TestWriteStats(t *testing.T) {
 		Completed: 4, RowHits: 3, RowMisses: 1, Activates: 1,
 		// Bursts: 1 + 2 + 1 + 1 of 8 transfers each.
 		BusBusyTransfers: 5 * 8,
+		// One row, served oldest first: write, write, read, write turns
+		// the bus around twice.
+		Turnarounds: 2,
 	}
 	if s != want {
 		t.Errorf("Stats().Total = %+v; want %+v", s, want)
@@ -400,14 +437,19 @@ func TestDeterminism(t *testing.T) {
 			t.Errorf("%s: two identical runs gave different stats", sched)
 		}
 		// Conservation: every request completes once, no earlier than a
-		// row hit allows (tCL + one burst = 12 cycles after its push).
+		// row hit allows (tCL + one burst = 12 cycles after its push for
+		// a read, tWL + one burst = 5 for a write).
 		seen := make([]bool, len(pushes))
 		for _, c := range runs[0] {
 			if seen[c.tag] {
 				t.Fatalf("%s: request %d completed twice", sched, c.tag)
 			}
 			seen[c.tag] = true
-			if min := pushes[c.tag].at + 12; c.finish < min {
+			least := int64(12)
+			if pushes[c.tag].req.Write {
+				least = 5
+			}
+			if min := pushes[c.tag].at + least; c.finish < min {
 				t.Errorf("%s: request %d pushed at %d completed at %d; want >= %d", sched, c.tag, pushes[c.tag].at, c.finish, min)
 			}
 		}
@@ -439,12 +481,13 @@ func TestNewMemoryErrors(t *testing.T) {
 	d.DRAM.Interleave = 0
 	d.DRAM.QueueDepth = 0
 	d.DRAM.Timing.RP = -1
+	d.DRAM.Timing.WTR = -1
 	_, err := NewMemory(d)
 	if err == nil {
 		t.Fatalf("NewMemory(bad device) = nil error; want errors")
 	}
 	for _, want := range []string{"dram_data_rate", "channels", "banks", "bus_width_bits", "burst_length",
-		"row_size", "interleave", "queue_depth", `scheduler must be "frfcfs" or "fcfs", got "fifo"`, "timing.tRP"} {
+		"row_size", "interleave", "queue_depth", `scheduler must be "frfcfs" or "fcfs", got "fifo"`, "timing.tRP", "timing.tWTR"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("NewMemory(bad device) error does not mention %q:\n%v", want, err)
 		}
