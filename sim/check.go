@@ -99,6 +99,9 @@ func (e *engine) check() error {
 		refL2 += r.L2ReadSectors
 		refDRAM += r.DRAMReadSectors
 	}
+	if refL2 != res.L2.ReadSectors {
+		fail("L2: references account for %d read sectors of %d", refL2, res.L2.ReadSectors)
+	}
 	if refL1 != res.L1.Accesses {
 		fail("L1: references account for %d accesses of %d", refL1, res.L1.Accesses)
 	}
@@ -107,8 +110,11 @@ func (e *engine) check() error {
 	}
 	switch {
 	case e.slices == nil:
-		if refL2 != e.dramReadSectors {
-			fail("no L2: %d sectors requested, %d read from DRAM", refL2, e.dramReadSectors)
+		if want := res.Loads.Bytes / 32; want != e.dramReadSectors {
+			fail("no L2: load transactions of %d sectors, %d read from DRAM", want, e.dramReadSectors)
+		}
+		if want := res.Stores.Bytes / 32; want != e.dramWriteSectors {
+			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, e.dramWriteSectors)
 		}
 	case e.dev.Coalescer.CacheGlobalLoads:
 		if res.L2.ReadRequests != res.L1.Fills {

@@ -35,6 +35,7 @@ type warp struct {
 
 	block   int32 // index into sm.blocks
 	sched   int32
+	local   int32 // index in its scheduler's arrays
 	readyAt int64 // earliest issue of in (issue-slot and ordering rules)
 	// pending counts loads whose return time is not known yet;
 	// loadsDone is the latest known return.
@@ -45,11 +46,20 @@ type warp struct {
 	live      bool
 }
 
+// scheduler is one warp scheduler. The issue state of its warps is kept
+// in small parallel arrays so that picking a warp scans a few cache lines,
+// not whole warp contexts.
 type scheduler struct {
-	slots  []int32 // warp slots this scheduler owns
-	last   int     // index into slots of the last issued warp
-	free   int64   // next free issue slot, in units of 1/issuePerCycle cycle
-	wakeAt int64   // time of the pending evSchedule, or never
+	slots []int32 // warp slots this scheduler owns
+	// own is, per warp, the earliest cycle its own state lets it issue
+	// (never while it waits for a load of unknown time or has nothing to
+	// issue); mem says its next instruction needs the LSU.
+	own    []int64
+	mem    []bool
+	ages   []uint64
+	last   int   // index into slots of the last issued warp
+	free   int64 // next free issue slot, in units of 1/issuePerCycle cycle
+	wakeAt int64 // time of the pending evSchedule, or never
 }
 
 type blockCtx struct {
@@ -285,8 +295,13 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		s.scheds = make([]scheduler, dev.Scheduler.PerSM)
 		for w := range s.warps {
 			si := w % len(s.scheds)
+			sc := &s.scheds[si]
 			s.warps[w].sched = int32(si)
-			s.scheds[si].slots = append(s.scheds[si].slots, int32(w))
+			s.warps[w].local = int32(len(sc.slots))
+			sc.slots = append(sc.slots, int32(w))
+			sc.own = append(sc.own, never)
+			sc.mem = append(sc.mem, false)
+			sc.ages = append(sc.ages, 0)
 		}
 		for si := range s.scheds {
 			s.scheds[si].wakeAt = never
@@ -380,6 +395,8 @@ func (e *engine) launchBlock(s *smState, t int64) {
 		wp.age = e.age
 		wp.start = t
 		wp.live = true
+		s.scheds[wp.sched].ages[wp.local] = wp.age
+		e.refresh(s, wp)
 		if !wp.has {
 			e.finishWarp(s, slot, t)
 			continue
@@ -411,8 +428,12 @@ func (e *engine) finishWarp(s *smState, slot int, t int64) {
 	}
 }
 
-// wake makes sure scheduler si of s runs no later than t.
+// wake makes sure scheduler si of s runs no later than t (never: no
+// wake-up needed).
 func (e *engine) wake(s *smState, si int, t int64) {
+	if t == never {
+		return
+	}
 	sc := &s.scheds[si]
 	if t < e.now {
 		t = e.now
@@ -423,21 +444,32 @@ func (e *engine) wake(s *smState, si int, t int64) {
 	}
 }
 
-// eligible is the earliest cycle warp w can issue its next instruction,
-// or never while it waits for a load whose return time is unknown.
-func (e *engine) eligible(s *smState, w *warp) int64 {
+// refresh recomputes the issue state of warp w in its scheduler's arrays;
+// it is called whenever the warp's instruction or loads change.
+func (e *engine) refresh(s *smState, w *warp) {
+	sc := &s.scheds[w.sched]
+	k := w.local
 	if !w.has {
-		return never
+		sc.own[k] = never
+		return
 	}
 	t := w.readyAt
 	op := w.in.Op
 	if op != traces.OpLoad || e.dependent {
 		if w.pending > 0 {
-			return never
+			t = never
+		} else {
+			t = max(t, w.loadsDone)
 		}
-		t = max(t, w.loadsDone)
 	}
-	if op == traces.OpLoad || op == traces.OpStore {
+	sc.own[k] = t
+	sc.mem[k] = op == traces.OpLoad || op == traces.OpStore
+}
+
+// eligible is the earliest cycle warp k of sc can issue, or never.
+func (e *engine) eligible(s *smState, sc *scheduler, k int) int64 {
+	t := sc.own[k]
+	if sc.mem[k] {
 		if s.stalled {
 			return never
 		}
@@ -450,60 +482,93 @@ func (e *engine) eligible(s *smState, w *warp) int64 {
 // warp and no other event comes first.
 func (e *engine) schedule(s *smState, si int) {
 	sc := &s.scheds[si]
+	lrr := e.dev.Scheduler.Policy == arch.PolicyLRR
+	own, mem, ages := sc.own, sc.mem, sc.ages
+	n := len(own)
 	for {
 		t := e.now
-		slotT := (sc.free + e.ipc - 1) / e.ipc // first cycle with a free issue slot
-		pick, next := -1, int64(never)
-		n := len(sc.slots)
-		for k := range n {
-			i := k
-			if e.dev.Scheduler.Policy == arch.PolicyLRR {
-				i = (sc.last + 1 + k) % n
+		if slotT := (sc.free + e.ipc - 1) / e.ipc; slotT > t {
+			e.wake(s, si, e.nextIssue(s, sc))
+			return
+		}
+		gate := s.lsuFree // when a warp needing the LSU may go
+		if s.stalled {
+			gate = never
+		}
+		// One pass picks the warp to issue and notes when the others could
+		// go: the earliest own time of those needing no LSU and of those
+		// needing it (the pick may take the LSU).
+		pick := -1
+		scanned := true
+		otherALU, otherLSU := int64(never), int64(never)
+		if !lrr && sc.last >= 0 {
+			if at := own[sc.last]; at <= t && (!mem[sc.last] || gate <= t) {
+				// Greedy: the last warp while it can go on.
+				pick, scanned = sc.last, false
 			}
-			w := &s.warps[sc.slots[i]]
-			at := e.eligible(s, w)
-			if at == never {
-				continue
+		}
+		if scanned {
+			start := 0
+			if lrr {
+				start = sc.last + 1
 			}
-			at = max(at, slotT)
-			if at <= t && pick < 0 {
-				pick = i
-				if e.dev.Scheduler.Policy == arch.PolicyLRR {
-					continue
+			for k := range n {
+				i := start + k
+				if i >= n {
+					i -= n
 				}
-			}
-			if at <= t && e.dev.Scheduler.Policy == arch.PolicyGTO {
-				// greedy: keep the last warp; else the oldest
-				p := &s.warps[sc.slots[pick]]
-				switch {
-				case pick == sc.last:
-				case i == sc.last:
-					pick = i
-				case w.age < p.age:
-					pick = i
+				o := own[i]
+				at := o
+				if mem[i] {
+					at = max(o, gate)
 				}
-				continue
-			}
-			if at < next {
-				next = at
+				if at <= t && (pick < 0 || (!lrr && ages[i] < ages[pick])) {
+					if pick >= 0 {
+						o, i = own[pick], pick // the previous pick becomes an other
+					} else {
+						pick = i
+						continue
+					}
+					pick = start + k
+					if pick >= n {
+						pick -= n
+					}
+				}
+				if mem[i] {
+					otherLSU = min(otherLSU, o)
+				} else {
+					otherALU = min(otherALU, o)
+				}
 			}
 		}
 		if pick < 0 {
-			if next != never {
-				e.wake(s, si, next)
-			}
+			e.wake(s, si, e.nextIssue(s, sc))
 			return
 		}
-		// Warps passed over while ready must be rescanned after this issue.
 		sc.last = pick
-		slot := int(sc.slots[pick])
-		e.issue(s, sc, slot, t)
-		// Continue in place if this scheduler is again the earliest thing
-		// to happen; otherwise leave a wake-up and yield.
-		nt := e.nextIssue(s, sc)
+		e.issue(s, sc, int(sc.slots[pick]), t)
+		slotNext := (sc.free + e.ipc - 1) / e.ipc
+		nt := e.eligible(s, sc, pick)
+		switch {
+		case nt <= slotNext:
+			nt = slotNext
+		case scanned:
+			if otherLSU != never && !s.stalled {
+				otherLSU = max(otherLSU, s.lsuFree)
+			} else {
+				otherLSU = never
+			}
+			if nt = min(nt, otherALU, otherLSU); nt != never {
+				nt = max(nt, slotNext)
+			}
+		default:
+			nt = e.nextIssue(s, sc)
+		}
 		if nt == never {
 			return
 		}
+		// Continue in place if this scheduler is again the earliest thing
+		// to happen; otherwise leave a wake-up and yield.
 		if e.q.len() > 0 && e.q.peek() <= nt {
 			e.wake(s, si, nt)
 			return
@@ -514,17 +579,16 @@ func (e *engine) schedule(s *smState, si int) {
 
 // nextIssue is the earliest cycle scheduler sc can issue again.
 func (e *engine) nextIssue(s *smState, sc *scheduler) int64 {
-	slotT := (sc.free + e.ipc - 1) / e.ipc
 	next := int64(never)
-	for _, slot := range sc.slots {
-		if at := e.eligible(s, &s.warps[slot]); at < next {
+	for k := range sc.own {
+		if at := e.eligible(s, sc, k); at < next {
 			next = at
 		}
 	}
 	if next == never {
 		return never
 	}
-	return max(next, slotT)
+	return max(next, (sc.free+e.ipc-1)/e.ipc)
 }
 
 // issue issues the next instruction of the warp in slot at time t.
@@ -565,6 +629,7 @@ func (e *engine) issue(s *smState, sc *scheduler, slot int, t int64) {
 		}
 	}
 	w.has = w.cur.Next(&w.in)
+	e.refresh(s, w)
 	if !w.has && w.pending == 0 {
 		e.finishWarp(s, slot, max(w.readyAt, w.loadsDone))
 	}
@@ -581,6 +646,7 @@ func (e *engine) resolve(s *smState, slot int, t int64) {
 	if w.pending > 0 {
 		return
 	}
+	e.refresh(s, w)
 	if !w.has {
 		e.finishWarp(s, slot, max(w.readyAt, w.loadsDone))
 		return
@@ -819,8 +885,9 @@ func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, toke
 	n := int64(bits.OnesCount32(sec))
 	rs := &e.res.Refs[ref]
 	if e.slices == nil {
-		// No L2 for global memory: straight to DRAM.
-		rs.L2ReadSectors += n
+		// No L2 for global memory: straight to DRAM, which moves the whole
+		// transaction.
+		n = int64(size / 32)
 		rs.DRAMReadSectors += n
 		e.dramReadSectors += n
 		e.sendDRAM(ta, memReq{kind: reqDirect, token: token, r: dram.Request{Addr: addr, Bytes: int(size)}})
@@ -960,7 +1027,7 @@ func (e *engine) deliver(token uint64, t int64) {
 func (e *engine) write(ta int64, addr uint64, size uint32, sectors uint32) {
 	sec := sectorsOf(addr, size, sectors)
 	if e.slices == nil {
-		e.dramWriteSectors += int64(bits.OnesCount32(sec))
+		e.dramWriteSectors += int64(size / 32)
 		e.sendDRAM(ta, memReq{kind: reqWrite, r: dram.Request{Addr: addr, Bytes: int(size), Write: true}})
 		return
 	}

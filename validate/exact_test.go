@@ -89,6 +89,14 @@ func exactExampleCases() map[string][]exactCase {
 		"stride":        stride,
 		"copy-rowmajor": copies,
 		"copy-colmajor": copies,
+		"copy": {
+			{params: map[string]int64{"N": 5000}},
+			{params: map[string]int64{"N": 1000}, block: exactBlock(48, 1, 1)},
+		},
+		"latency-probe": {
+			{params: map[string]int64{"F": 4096, "S": 128, "R": 2}},
+			{params: map[string]int64{"F": 1000, "S": 4, "R": 1}},
+		},
 	}
 }
 

@@ -1,0 +1,215 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+
+	"gpumemsim/arch"
+)
+
+// Metric is one named number of a run, as a profiler would print it.
+type Metric struct {
+	Name        string  `json:"name"`
+	Value       float64 `json:"value"`
+	Unit        string  `json:"unit"`
+	Description string  `json:"description"`
+}
+
+// Metric styles: the names of nvprof (the default), of Nsight Compute,
+// and of GPGPU-Sim's statistics output.
+const (
+	StyleNvprof   = "nvprof"
+	StyleNCU      = "ncu"
+	StyleGPGPUSim = "gpgpusim"
+)
+
+// Styles lists the metric styles.
+func Styles() []string { return []string{StyleNvprof, StyleNCU, StyleGPGPUSim} }
+
+// Metrics turns a run's counters into named metrics for the device's
+// generation, in the order nvprof users expect. Rates are percentages
+// (0 to 100) except achieved_occupancy, a fraction as nvprof prints it.
+// Everything no profiler has is named sim_*.
+func Metrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
+	var ms []Metric
+	add := func(name string, v float64, unit, desc string) {
+		ms = append(ms, Metric{Name: name, Value: v, Unit: unit, Description: desc})
+	}
+	rule := dev.Coalescer.Rule
+	legacy := rule == arch.RuleCC10 || rule == arch.RuleCC13
+	ld, st := &r.Loads, &r.Stores
+
+	switch rule {
+	case arch.RuleCC10:
+		add("gld_coherent", float64(ld.Coalesced), "half-warps", "Coalesced global memory loads (CC 1.0/1.1 profiler counter; counted per half-warp request)")
+		add("gld_incoherent", float64(ld.HalfWarps-ld.Coalesced), "half-warps", "Non-coalesced global memory loads (counted per half-warp request)")
+		add("gst_coherent", float64(st.Coalesced), "half-warps", "Coalesced global memory stores (counted per half-warp request)")
+		add("gst_incoherent", float64(st.HalfWarps-st.Coalesced), "half-warps", "Non-coalesced global memory stores (counted per half-warp request)")
+	case arch.RuleCC13:
+		add("gld_request", float64(ld.Requests), "warps", "Global memory loads (increments per warp)")
+		add("gld_32b", float64(ld.Txn32), "transactions", "32-byte global memory load transactions")
+		add("gld_64b", float64(ld.Txn64), "transactions", "64-byte global memory load transactions")
+		add("gld_128b", float64(ld.Txn128), "transactions", "128-byte global memory load transactions")
+		add("gst_request", float64(st.Requests), "warps", "Global memory stores (increments per warp)")
+		add("gst_32b", float64(st.Txn32), "transactions", "32-byte global memory store transactions")
+		add("gst_64b", float64(st.Txn64), "transactions", "64-byte global memory store transactions")
+		add("gst_128b", float64(st.Txn128), "transactions", "128-byte global memory store transactions")
+	}
+	add("inst_executed_global_loads", float64(ld.Requests), "warp insts", "Warp level instructions for global loads")
+	add("inst_executed_global_stores", float64(st.Requests), "warp insts", "Warp level instructions for global stores")
+	add("gld_transactions", float64(ld.Transactions), "transactions", "Number of global memory load transactions")
+	add("gst_transactions", float64(st.Transactions), "transactions", "Number of global memory store transactions")
+	add("gld_transactions_per_request", ratio(ld.Transactions, ld.Requests), "", "Average number of global memory load transactions performed for each global memory load.")
+	add("gst_transactions_per_request", ratio(st.Transactions, st.Requests), "", "Average number of global memory store transactions performed for each global memory store")
+	add("gld_efficiency", 100*ratio(ld.RequestedBytes, ld.Bytes), "%", "Ratio of requested global memory load throughput to required global memory load throughput expressed as percentage.")
+	add("gst_efficiency", 100*ratio(st.RequestedBytes, st.Bytes), "%", "Ratio of requested global memory store throughput to required global memory store throughput expressed as percentage.")
+	if !legacy {
+		name, desc := "l1_cache_global_hit_rate", "Hit rate in L1 cache for global loads"
+		if rule == arch.RuleCC50 {
+			name, desc = "global_hit_rate", "Hit rate for global loads in unified l1/tex cache"
+		}
+		add(name, 100*ratio(r.L1.Hits, r.L1.Accesses), "%", desc)
+	}
+	if dev.L2.Present() {
+		add("l2_read_transactions", float64(r.L2.ReadSectors), "sectors", "Memory read transactions seen at L2 cache for all read requests")
+		add("l2_write_transactions", float64(r.L2.WriteSectors), "sectors", "Memory write transactions seen at L2 cache for all write requests")
+		name, desc := "l2_l1_read_hit_rate", "Hit rate at L2 cache for all read requests from L1 cache"
+		if rule == arch.RuleCC50 {
+			name, desc = "l2_tex_read_hit_rate", "Hit rate at L2 cache for all read requests from texture cache"
+		}
+		add(name, 100*ratio(r.L2.ReadHitSectors, r.L2.ReadSectors), "%", desc)
+	}
+	add("dram_read_transactions", float64(r.DRAM.ReadSectors), "sectors", "Device memory read transactions")
+	add("dram_write_transactions", float64(r.DRAM.WriteSectors), "sectors", "Device memory write transactions")
+	add("achieved_occupancy", r.AchievedOccupancy, "", "Ratio of the average active warps per active cycle to the maximum number of warps supported on a multiprocessor")
+
+	add("sim_cycles", float64(r.Cycles), "cycles", fmt.Sprintf("Simulated time in core cycles (%v)", dev.Clocks.Core))
+	add("sim_time_ms", r.TimeMS, "ms", "Simulated time at the core clock")
+	add("sim_warp_insts", float64(r.WarpInsts), "warp insts", "Warp instructions issued, memory and compute")
+	add("sim_ipc", ratio(r.WarpInsts, r.Cycles), "warp insts/cycle", "Warp instructions issued per core cycle, all SMs")
+	add("sim_theoretical_occupancy", r.Occupancy.Occupancy, "", "Occupancy from the occupancy calculator ("+r.Occupancy.LimitedBy+" limit)")
+	add("sim_active_blocks_per_sm", float64(r.Occupancy.ActiveBlocks), "blocks", "Resident blocks per SM allowed by the occupancy calculator")
+	add("sim_gld_sectors", float64(ld.Sectors), "sectors", "32-byte sectors touched by global load transactions")
+	add("sim_gst_sectors", float64(st.Sectors), "sectors", "32-byte sectors touched by global store transactions")
+	if dev.Coalescer.CacheGlobalLoads {
+		add("sim_l1_mshr_merges", float64(r.L1.MSHRMerges), "accesses", "L1 misses merged into a miss already in flight")
+		add("sim_l1_mshr_stalls", float64(r.L1.MSHRStalls), "stalls", "Times the load/store unit stopped for lack of an L1 MSHR entry or merge slot")
+	}
+	if dev.L2.Present() {
+		add("sim_l2_mshr_merges", float64(r.L2.MSHRMerges), "accesses", "L2 read misses merged into a DRAM read in flight")
+		add("sim_l2_write_back_sectors", float64(r.L2.WriteBackSectors), "sectors", "Dirty L2 sectors written back to DRAM on eviction")
+		add("sim_l2_dirty_sectors_at_end", float64(r.L2.DirtySectorsAtEnd), "sectors", "Dirty L2 sectors left unwritten when the kernel ends")
+	}
+	add("sim_dram_row_hit_rate", 100*ratio(r.DRAM.RowHits, r.DRAM.RowHits+r.DRAM.RowMisses), "%", "DRAM accesses that found their row open")
+	add("sim_dram_bandwidth_gbps", r.DRAMBandwidth/1e9, "GB/s", "DRAM bytes read and written per second of simulated time")
+	add("sim_dram_bandwidth_utilization", 100*r.DRAMBandwidth/dev.PeakDRAMBandwidth(), "%", "Achieved DRAM bandwidth over the peak")
+	add("sim_stall_memory", float64(r.Stalls.Memory), "warp-cycles", "Warp cycles waiting for loads")
+	add("sim_stall_issue", float64(r.Stalls.Issue), "warp-cycles", "Warp cycles ready but not issued (another warp issued, or the load/store unit was busy)")
+	add("sim_sm_idle_cycles", float64(r.Stalls.Idle), "SM-cycles", "SM cycles with no resident warp")
+
+	switch style {
+	case StyleNvprof, "":
+		return ms, nil
+	case StyleNCU:
+		return restyle(ms, ncuNames, r), nil
+	case StyleGPGPUSim:
+		return gpgpusimMetrics(r), nil
+	}
+	return nil, fmt.Errorf("unknown metric style %q; want %s", style, strings.Join(Styles(), ", "))
+}
+
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// ncuNames are the Nsight Compute spellings of nvprof metrics
+// (conventions.md §1.2, Accel-Sim's correl_mappings.py); ncu counts 32-byte
+// sectors where nvprof counted transactions, and rates in percent.
+var ncuNames = map[string]string{
+	"inst_executed_global_loads":   "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+	"inst_executed_global_stores":  "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
+	"gld_transactions":             "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+	"gst_transactions":             "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+	"gld_transactions_per_request": "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
+	"gst_transactions_per_request": "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
+	"gld_efficiency":               "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+	"gst_efficiency":               "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+	"l1_cache_global_hit_rate":     "l1tex__t_sector_hit_rate.pct",
+	"global_hit_rate":              "l1tex__t_sector_hit_rate.pct",
+	"l2_read_transactions":         "lts__t_sectors_op_read.sum",
+	"l2_write_transactions":        "lts__t_sectors_op_write.sum",
+	"l2_l1_read_hit_rate":          "lts__t_sector_op_read_hit_rate.pct",
+	"l2_tex_read_hit_rate":         "lts__t_sector_op_read_hit_rate.pct",
+	"dram_read_transactions":       "dram__sectors_read.sum",
+	"dram_write_transactions":      "dram__sectors_write.sum",
+	"achieved_occupancy":           "sm__warps_active.avg.pct_of_peak_sustained_active",
+}
+
+// restyle renames metrics to ncu's spellings, converting transaction
+// counts to sectors and occupancy to percent.
+func restyle(ms []Metric, names map[string]string, r *Result) []Metric {
+	var out []Metric
+	for _, m := range ms {
+		n, ok := names[m.Name]
+		if !ok {
+			out = append(out, m)
+			continue
+		}
+		switch m.Name {
+		case "gld_transactions":
+			m.Value, m.Unit = float64(r.Loads.Sectors), "sectors"
+		case "gst_transactions":
+			m.Value, m.Unit = float64(r.Stores.Sectors), "sectors"
+		case "gld_transactions_per_request":
+			m.Value = ratio(r.Loads.Sectors, r.Loads.Requests)
+		case "gst_transactions_per_request":
+			m.Value = ratio(r.Stores.Sectors, r.Stores.Requests)
+		case "achieved_occupancy":
+			m.Value, m.Unit = 100*m.Value, "%"
+		}
+		m.Name = n
+		out = append(out, m)
+	}
+	return out
+}
+
+// gpgpusimMetrics are the lines of GPGPU-Sim's statistics output that this
+// simulator can fill (conventions.md §1.4): miss rates are fractions,
+// occupancy a percent, L2 counts in sectors.
+func gpgpusimMetrics(r *Result) []Metric {
+	var ms []Metric
+	add := func(name string, v float64, unit, desc string) {
+		ms = append(ms, Metric{Name: name, Value: v, Unit: unit, Description: desc})
+	}
+	add("gpu_sim_cycle", float64(r.Cycles), "cycles", "Simulated core cycles")
+	add("gpgpu_n_tot_w_icount", float64(r.WarpInsts), "warp insts", "Warp instructions issued")
+	add("gpu_occupancy", 100*r.AchievedOccupancy, "%", "Achieved occupancy")
+	add("L1D_total_cache_accesses", float64(r.L1.Accesses), "accesses", "L1 data cache accesses (global loads)")
+	add("L1D_total_cache_misses", float64(r.L1.Misses), "accesses", "L1 data cache misses")
+	add("L1D_total_cache_miss_rate", ratio(r.L1.Misses, r.L1.Accesses), "", "L1 data cache miss rate")
+	add("Total_core_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]", float64(r.Loads.Transactions), "accesses", "Global load accesses at the SMs")
+	add("Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT]", float64(r.L1.Hits), "accesses", "Global load hits in L1")
+	add("Total_core_cache_stats_breakdown[GLOBAL_ACC_R][MSHR_HIT]", float64(r.L1.MSHRMerges), "accesses", "Global load misses merged in the L1 MSHRs")
+	l2acc := r.L2.ReadSectors + r.L2.WriteSectors
+	add("L2_total_cache_accesses", float64(l2acc), "sectors", "L2 accesses")
+	add("L2_total_cache_misses", float64(r.L2.ReadMissSectors), "sectors", "L2 read misses")
+	add("L2_total_cache_miss_rate", ratio(r.L2.ReadMissSectors, l2acc), "", "L2 miss rate")
+	add("L2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]", float64(r.L2.ReadSectors), "sectors", "Global reads at L2")
+	add("L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]", float64(r.L2.ReadHitSectors), "sectors", "Global read hits at L2")
+	add("L2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]", float64(r.L2.WriteSectors), "sectors", "Global writes at L2")
+	add("total dram reads", float64(r.DRAM.Reads), "requests", "DRAM read requests")
+	add("total dram writes", float64(r.DRAM.Writes), "requests", "DRAM write requests")
+	return ms
+}
+
+// MetricValues is the metrics as a name → value map, for JSON.
+func MetricValues(ms []Metric) map[string]float64 {
+	m := make(map[string]float64, len(ms))
+	for _, x := range ms {
+		m[x.Name] = x.Value
+	}
+	return m
+}

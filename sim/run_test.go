@@ -1,0 +1,236 @@
+package sim_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"gpumemsim/arch"
+	"gpumemsim/configs"
+	"gpumemsim/sim"
+	"gpumemsim/traces"
+)
+
+// long reports whether the slow, full-size checks were asked for.
+func long() bool { return os.Getenv("GPUMEMSIM_LONG") == "1" }
+
+func bind(t testing.TB, device, kernel, mapping, block string, params map[string]int64) (*arch.Device, *traces.Launch) {
+	t.Helper()
+	dev, err := configs.Load(device)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := traces.LoadKernel(kernel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m traces.Mapping
+	if mapping != "" {
+		if m, err = traces.ParseMapping(mapping); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var blk arch.Dim3
+	if block != "" {
+		if blk, err = arch.ParseDim3(block); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := traces.Bind(k, m, blk, params, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dev, l
+}
+
+func run(t testing.TB, dev *arch.Device, l *traces.Launch, opts sim.Options) *sim.Result {
+	t.Helper()
+	r, err := sim.Run(context.Background(), dev, l, opts)
+	if err != nil {
+		t.Fatalf("Run(%s, %s %s %v): %v", dev.Name, l.Kernel.Name, l.Mapping, l.Block, err)
+	}
+	return r
+}
+
+// Two runs of the same inputs give byte-identical JSON, whatever the
+// progress callback does.
+func TestDeterministic(t *testing.T) {
+	for _, device := range []string{"gt200", "fermi", "kepler", "maxwell"} {
+		dev, l := bind(t, device, "matmul", "i1=tx,i2=ty", "16x8", map[string]int64{"M": 96, "N": 80, "P": 48})
+		var out [2][]byte
+		for i := range out {
+			calls := 0
+			r := run(t, dev, l, sim.Options{Progress: func(done, total int64) { calls++ }})
+			ms, err := sim.Metrics(dev, r, sim.StyleNvprof)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out[i], err = json.Marshal(struct {
+				R *sim.Result
+				M []sim.Metric
+			}{r, ms}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(out[0], out[1]) {
+			t.Errorf("%s: two runs differ", device)
+		}
+	}
+}
+
+func TestCancel(t *testing.T) {
+	dev, l := bind(t, "fermi", "matmul", "", "", map[string]int64{"M": 512, "N": 512, "P": 512})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := sim.Run(ctx, dev, l, sim.Options{}); err != context.Canceled {
+		t.Errorf("Run with a cancelled context: error %v; want context.Canceled", err)
+	}
+}
+
+// The coalescer-level counts of a timed run equal those of sim.Count.
+func TestRunMatchesCount(t *testing.T) {
+	for _, device := range []string{"g80", "gt200", "fermi", "kepler", "maxwell"} {
+		dev, l := bind(t, device, "transpose", "", "", map[string]int64{"N": 100})
+		r := run(t, dev, l, sim.Options{})
+		c, err := sim.Count(context.Background(), dev, l, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range c.Refs {
+			if r.Refs[i].RefCounts != c.Refs[i] {
+				t.Errorf("%s ref %s: Run counted %+v; Count %+v", device, r.Refs[i].Ref, r.Refs[i].RefCounts, c.Refs[i])
+			}
+		}
+	}
+}
+
+// impliedLatency is the unloaded round trip the config implies for a load
+// served by level ("l1", "l2" or "dram"), in core cycles; for DRAM it is
+// the range from a row hit to a row conflict.
+func impliedLatency(d *arch.Device, level string) (lo, hi float64) {
+	icnt, l2 := float64(d.Interconnect.Latency), float64(d.L2.HitLatency)
+	switch level {
+	case "l1":
+		v := float64(d.L1.HitLatency)
+		return v, v
+	case "l2":
+		v := 2*icnt + l2
+		return v, v
+	}
+	tm := d.DRAM.Timing
+	ratio := float64(d.Clocks.Core) / float64(d.Clocks.DRAM)
+	burst := float64(d.DRAM.BurstLength) / float64(d.Clocks.DRAMDataRate)
+	base := 2*icnt + l2 + float64(d.DRAM.Latency)
+	return base + (float64(tm.CL)+burst)*ratio, base + (float64(tm.RP+tm.RCD+tm.CL)+burst)*ratio
+}
+
+// probe returns the cycles per dependent load of the latency probe at a
+// footprint of f bytes, with the warm-up pass removed, and the issue
+// cycles each iteration spends on non-memory instructions.
+func probe(t *testing.T, device string, f int64) (perLoad, overhead float64) {
+	t.Helper()
+	var cycles [2]int64
+	var loads [2]int64
+	var dev *arch.Device
+	var l *traces.Launch
+	for i, r := range []int64{1, 3} {
+		dev, l = bind(t, device, "latency-probe", "", "", map[string]int64{"F": f, "R": r})
+		res := run(t, dev, l, sim.Options{})
+		cycles[i], loads[i] = res.Cycles, res.Loads.Requests
+	}
+	// Each iteration is a load, then the compute its value feeds, which
+	// issues at issue_per_cycle instructions per cycle before the next
+	// load may go.
+	var in traces.WarpInst
+	cur := l.Warp(0, 0)
+	var compute int32
+	for n := 0; cur.Next(&in) && n < 8; n++ {
+		if in.Op == traces.OpCompute {
+			compute = in.Count
+		}
+	}
+	ipc := float64(dev.Scheduler.IssuePerCycle)
+	overhead = math.Ceil(float64(compute) / ipc)
+	return float64(cycles[1]-cycles[0]) / float64(loads[1]-loads[0]), overhead
+}
+
+// The latency probe sweeps footprints around each configured capacity:
+// below a level's capacity the time per load is that level's latency,
+// above it the next level's, each within 10% of what the config implies.
+func TestLatencyProbe(t *testing.T) {
+	for _, device := range []string{"g80", "gt200", "fermi", "fermi-l1-48k", "kepler", "maxwell"} {
+		dev, err := configs.Load(device)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type point struct {
+			footprint int64
+			level     string
+		}
+		var sweep []point
+		dram := []point{{4096, "dram"}}
+		switch {
+		case dev.L2.Present() && dev.Coalescer.CacheGlobalLoads:
+			l1, l2 := int64(dev.L1.Size), int64(dev.L2.Size)
+			sweep = []point{{l1 / 2, "l1"}, {l1 * 3 / 4, "l1"}, {l1 * 3 / 2, "l2"}, {l2 / 2, "l2"}, {l2 * 3 / 4, "l2"}, {l2 * 2, "dram"}}
+		case dev.L2.Present():
+			l2 := int64(dev.L2.Size)
+			sweep = []point{{4096, "l2"}, {l2 / 2, "l2"}, {l2 * 3 / 4, "l2"}, {l2 * 2, "dram"}}
+		default:
+			sweep = dram
+		}
+		for _, p := range sweep {
+			perLoad, overhead := probe(t, device, p.footprint)
+			got := perLoad - overhead
+			lo, hi := impliedLatency(dev, p.level)
+			if got < 0.9*lo || got > 1.1*hi {
+				t.Errorf("%s: footprint %v: %.1f cycles per load (%.1f after %g issue cycles); want the %s latency %.1f..%.1f ± 10%%",
+					device, arch.Bytes(p.footprint), perLoad, got, overhead, p.level, lo, hi)
+			} else {
+				t.Logf("%s: footprint %v: %.1f cycles per load, %s latency %.1f (config %.1f..%.1f)",
+					device, arch.Bytes(p.footprint), perLoad, p.level, got, lo, hi)
+			}
+		}
+	}
+}
+
+// A large streaming copy reaches 60% to 95% of the peak DRAM bandwidth.
+func TestBandwidthProbe(t *testing.T) {
+	n := int64(1 << 21)
+	if long() {
+		n = 1 << 24
+	}
+	for _, device := range []string{"g80", "gt200", "fermi", "fermi-m2050", "kepler", "maxwell"} {
+		dev, l := bind(t, device, "copy", "", "", map[string]int64{"N": n})
+		r := run(t, dev, l, sim.Options{})
+		frac := r.DRAMBandwidth / dev.PeakDRAMBandwidth()
+		if frac < 0.60 || frac > 0.95 {
+			t.Errorf("%s: copy of %d words reaches %.1f GB/s = %.1f%% of the peak %.1f GB/s; want 60%%..95%%",
+				device, n, r.DRAMBandwidth/1e9, 100*frac, dev.PeakDRAMBandwidth()/1e9)
+		} else {
+			t.Logf("%s: %.1f GB/s = %.1f%% of peak", device, r.DRAMBandwidth/1e9, 100*frac)
+		}
+	}
+}
+
+// J14's headline on the GTX 285: mapping α (i1→tx, i2→ty) of the serial
+// matmul is an order of magnitude slower than β (i1→ty, i2→tx). The paper
+// measures M=N=P=1024; the default run uses 256 (GPUMEMSIM_LONG=1: 1024).
+func TestJ14Headline(t *testing.T) {
+	n := int64(256)
+	if long() {
+		n = 1024
+	}
+	p := map[string]int64{"M": n, "N": n, "P": n}
+	dev, alpha := bind(t, "gt200", "matmul", "i1=tx,i2=ty", "16x16", p)
+	_, beta := bind(t, "gt200", "matmul", "i1=ty,i2=tx", "16x16", p)
+	ra, rb := run(t, dev, alpha, sim.Options{}), run(t, dev, beta, sim.Options{})
+	ratio := float64(ra.Cycles) / float64(rb.Cycles)
+	if ratio < 8 {
+		t.Errorf("gt200 matmul %d: α takes %d cycles, β %d: %.1f times; want at least 8", n, ra.Cycles, rb.Cycles, ratio)
+	}
+	t.Logf("gt200 matmul %d: α %d cycles, β %d cycles, ratio %.1f", n, ra.Cycles, rb.Cycles, ratio)
+}
