@@ -19,6 +19,7 @@ func BenchmarkCoalesce(b *testing.B) {
 		{"stride32", 4, affine(0, 128)},
 		{"broadcast", 4, affine(0, 0)},
 		{"unit16B", 16, affine(0, 16)},
+		{"block16x16", 4, func(l int) uint64 { return base + uint64(l/16)*4096 + 4*uint64(l%16) }},
 		{"random", 4, scattered},
 	}
 	rules := []struct {

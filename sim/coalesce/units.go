@@ -16,6 +16,17 @@ const (
 
 // appendUnits appends to dst one transaction of the given size (32, 64 or
 // 128) per size-aligned unit touched by the lanes in mask, in ascending
+// address order, with the lanes and sectors of each: through appendAffine
+// where it applies, else through appendGather.
+func appendUnits(dst []Txn, w *Warp, mask uint32, size uint64) []Txn {
+	if out, ok := appendAffine(dst, w, mask, size); ok {
+		return out
+	}
+	return appendGather(dst, w, mask, size)
+}
+
+// appendGather appends to dst one transaction of the given size (32, 64 or
+// 128) per size-aligned unit touched by the lanes in mask, in ascending
 // address order. A lane's bytes [a, a+Width) lie in one or two 32-B sectors;
 // each sector joins the unit that contains it. The transactions are built
 // in place in dst, so a caller with MaxTxns spare capacity allocates
@@ -24,7 +35,7 @@ const (
 // Affine patterns touch units in monotone order, so a new unit is compared
 // only with the latest one; other patterns fall back to a scan of the
 // request's units (at most 64) and a final insertion sort.
-func appendUnits(dst []Txn, w *Warp, mask uint32, size uint64) []Txn {
+func appendGather(dst []Txn, w *Warp, mask uint32, size uint64) []Txn {
 	start := len(dst)
 	// Each lane adds at most two units, and a warp's requests together at
 	// most MaxTxns: growing by exactly that keeps a caller with MaxTxns
