@@ -41,11 +41,13 @@ fuzz:
 	  done; \
 	done
 
-## run: the main job on embedded defaults
+## run: the main job on embedded defaults: J14's two thread mappings of the
+## serial matmul on the GTX 480, simulated
+RUN_SIZE ?= M=384,N=384,P=384
 run:
-	$(GO) run ./cmd/gpumemsim devices
+	$(GO) run ./cmd/gpumemsim run -device fermi -kernel matmul -map i1=ty,i2=tx -set $(RUN_SIZE)
 	@echo
-	$(GO) run ./cmd/gpumemsim occupancy -device gt200 -block 16x16 -regs 10
+	$(GO) run ./cmd/gpumemsim run -device fermi -kernel matmul -map i1=tx,i2=ty -set $(RUN_SIZE)
 
 clean:
 	$(GO) clean ./...

@@ -41,6 +41,11 @@ type warp struct {
 	// loadsDone is the latest known return.
 	pending   int32
 	loadsDone int64
+	// stores counts store transactions not acknowledged yet, with an
+	// unknown time; storesDone is the latest known acknowledgement. A warp
+	// exits only when its stores are acknowledged (as in GPGPU-Sim).
+	stores     int32
+	storesDone int64
 	age       uint64 // dispatch order, for greedy-then-oldest
 	start     int64  // dispatch time, for achieved occupancy
 	live      bool
@@ -126,7 +131,8 @@ type waiter struct {
 const (
 	reqL2Fill = iota // fills an L2 MSHR entry
 	reqDirect        // a load with no L2 in between: returns to a waiter token
-	reqWrite         // a write (store or write-back): nobody waits
+	reqWrite         // a write-back: nobody waits
+	reqStore         // a store with no L2 in between: acknowledged to a warp token
 )
 
 type memReq struct {
@@ -188,6 +194,7 @@ type engine struct {
 	channels   uint64
 	perChannel uint64 // slices per channel
 	dependent  bool
+	lookahead  int64 // how far a scheduler may run ahead of the event queue
 
 	progress func(done, total int64)
 	steps    int
@@ -252,6 +259,7 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		sliceShift:  uint64(dev.DRAM.Interleave),
 		channels:    uint64(dev.DRAM.Channels),
 		dependent:   l.Dependent,
+		lookahead:   int64(dev.Interconnect.Latency) / 2,
 		progress:    opts.Progress,
 		overflow:    make([][]int32, dev.DRAM.Channels),
 	}
@@ -391,6 +399,8 @@ func (e *engine) launchBlock(s *smState, t int64) {
 		wp.readyAt = t
 		wp.pending = 0
 		wp.loadsDone = t
+		wp.stores = 0
+		wp.storesDone = t
 		e.age++
 		wp.age = e.age
 		wp.start = t
@@ -567,9 +577,13 @@ func (e *engine) schedule(s *smState, si int) {
 		if nt == never {
 			return
 		}
-		// Continue in place if this scheduler is again the earliest thing
-		// to happen; otherwise leave a wake-up and yield.
-		if e.q.len() > 0 && e.q.peek() <= nt {
+		// Continue in place while this scheduler is within the lookahead of
+		// the earliest other event; otherwise leave a wake-up and yield.
+		// Nothing another component does can reach this SM sooner than the
+		// interconnect latency, so running ahead by less than that cannot
+		// deliver data late; it only lets this SM claim an L2 slot a few
+		// cycles before another SM whose request arrives at the same time.
+		if e.q.len() > 0 && e.q.peek()+e.lookahead <= nt {
 			e.wake(s, si, nt)
 			return
 		}
@@ -621,7 +635,7 @@ func (e *engine) issue(s *smState, sc *scheduler, slot int, t int64) {
 		rs := &res.Refs[in.Ref]
 		rs.record(warpIn, txns)
 		if in.Op == traces.OpStore {
-			e.storeTxns(s, in.Ref, txns, t)
+			e.storeTxns(s, slot, txns, t)
 		} else if !e.loadTxns(s, slot, in.Ref, txns, t) {
 			// Some transactions wait in the LSU; the warp may not use its
 			// loads before they have all been sent.
@@ -630,9 +644,24 @@ func (e *engine) issue(s *smState, sc *scheduler, slot int, t int64) {
 	}
 	w.has = w.cur.Next(&w.in)
 	e.refresh(s, w)
-	if !w.has && w.pending == 0 {
-		e.finishWarp(s, slot, max(w.readyAt, w.loadsDone))
+	e.tryFinish(s, slot)
+}
+
+// tryFinish retires the warp in slot if it has issued everything and
+// every load and store of it has completed.
+func (e *engine) tryFinish(s *smState, slot int) {
+	w := &s.warps[slot]
+	if !w.has && w.pending == 0 && w.stores == 0 {
+		e.finishWarp(s, slot, max(w.readyAt, w.loadsDone, w.storesDone))
 	}
+}
+
+// ack delivers the acknowledgement of a store transaction at t.
+func (e *engine) ack(s *smState, slot int, t int64) {
+	w := &s.warps[slot]
+	w.storesDone = max(w.storesDone, t)
+	w.stores--
+	e.tryFinish(s, slot)
 }
 
 // known records a load of warp w returning at t.
@@ -648,7 +677,7 @@ func (e *engine) resolve(s *smState, slot int, t int64) {
 	}
 	e.refresh(s, w)
 	if !w.has {
-		e.finishWarp(s, slot, max(w.readyAt, w.loadsDone))
+		e.tryFinish(s, slot)
 		return
 	}
 	e.wake(s, int(w.sched), max(w.readyAt, w.loadsDone))
@@ -822,9 +851,11 @@ func sectorMask(c *cache.Cache, tx *coalesce.Txn) uint32 {
 	return m
 }
 
-// storeTxns sends a store's transactions: they never wait for anything,
-// but they take LSU cycles and, on Fermi, evict matching L1 lines.
-func (e *engine) storeTxns(s *smState, ref int, txns []coalesce.Txn, t int64) {
+// storeTxns sends a store's transactions: the warp does not wait for
+// them, but they take LSU cycles, on Fermi evict matching L1 lines, and
+// must be acknowledged before the warp exits.
+func (e *engine) storeTxns(s *smState, slot int, txns []coalesce.Txn, t int64) {
+	w := &s.warps[slot]
 	for i := range txns {
 		tx := &txns[i]
 		ti := max(t, s.lsuFree)
@@ -834,7 +865,11 @@ func (e *engine) storeTxns(s *smState, ref int, txns []coalesce.Txn, t int64) {
 				e.res.L1.StoreEvictions++
 			}
 		}
-		e.write(ti+e.icnt, tx.Addr, tx.Size, uint32(tx.Sectors))
+		if at, ok := e.write(ti+e.icnt, tx.Addr, tx.Size, uint32(tx.Sectors), warpToken(s.id, slot)); ok {
+			w.storesDone = max(w.storesDone, at+e.icnt)
+		} else {
+			w.stores++
+		}
 	}
 }
 
@@ -1024,12 +1059,14 @@ func (e *engine) deliver(token uint64, t int64) {
 }
 
 // write sends a store transaction arriving at the L2 (or at DRAM) at ta.
-func (e *engine) write(ta int64, addr uint64, size uint32, sectors uint32) {
+// It returns when the write is done there and true, or false when that
+// depends on DRAM: the acknowledgement then goes to token later.
+func (e *engine) write(ta int64, addr uint64, size uint32, sectors uint32, token uint64) (int64, bool) {
 	sec := sectorsOf(addr, size, sectors)
 	if e.slices == nil {
 		e.dramWriteSectors += int64(size / 32)
-		e.sendDRAM(ta, memReq{kind: reqWrite, r: dram.Request{Addr: addr, Bytes: int(size), Write: true}})
-		return
+		e.sendDRAM(ta, memReq{kind: reqStore, token: token, r: dram.Request{Addr: addr, Bytes: int(size), Write: true}})
+		return 0, false
 	}
 	si, local := e.sliceOf(addr)
 	sl := &e.slices[si]
@@ -1046,6 +1083,7 @@ func (e *engine) write(ta int64, addr uint64, size uint32, sectors uint32) {
 	if r.Forward != 0 {
 		e.writeBack(si, start, local&^(e.l2Line-1), r.Forward)
 	}
+	return start + e.l2Lat, true
 }
 
 // writeBack sends the dirty sectors of an L2 line (slice-local address) to
@@ -1122,6 +1160,8 @@ func (e *engine) dramDone(r dram.Request, finish int64) {
 	switch m.kind {
 	case reqDirect:
 		e.deliver(m.token, finish+e.dramLat+e.icnt)
+	case reqStore:
+		e.ack(&e.sms[m.token>>32], int(m.token&0xFFFFFFFF), finish+e.dramLat+e.icnt)
 	case reqL2Fill:
 		sl := &e.slices[m.slice]
 		ent := cache.MSHREntry(m.entry)
