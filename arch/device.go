@@ -101,6 +101,11 @@ type Scheduler struct {
 	// IssuePerCycle is the number of warp instructions one scheduler may
 	// issue per core cycle.
 	IssuePerCycle int `yaml:"issue_per_cycle" json:"issue_per_cycle"`
+	// BlockLaunchLatency is the time, in core cycles, from a block slot
+	// freeing (or the kernel starting) to the first instruction of the
+	// block placed there: the thread-block launch latency of Accel-Sim's
+	// kernel_lat microbenchmark. Zero is allowed.
+	BlockLaunchLatency int `yaml:"block_launch_latency" json:"block_launch_latency"`
 }
 
 // Coalescing rules, one per compute-capability family.
@@ -220,6 +225,10 @@ type DRAM struct {
 	Channels int    `yaml:"channels" json:"channels"`
 	// Banks is the number of banks per channel.
 	Banks int `yaml:"banks" json:"banks"`
+	// BankGroups is the number of GDDR5 bank groups per channel; banks
+	// b·Banks/BankGroups to (b+1)·Banks/BankGroups−1 form group b
+	// (GPGPU-Sim's nbkgrp, higher bank bits). 1 for GDDR3.
+	BankGroups int `yaml:"bank_groups" json:"bank_groups"`
 	// BusWidthBits is the data-bus width of one channel.
 	BusWidthBits int `yaml:"bus_width_bits" json:"bus_width_bits"`
 	BurstLength  int `yaml:"burst_length" json:"burst_length"`
@@ -252,6 +261,12 @@ type DRAMTiming struct {
 	// WTR is the write-to-read turnaround: end of a write's data to the
 	// next read command (GDDR datasheets' and GPGPU-Sim's tCDLR).
 	WTR int `yaml:"tWTR" json:"tWTR"`
+	// CCDL is the column-to-column delay within one bank group (tCCD
+	// applies between groups); equal to CCD without bank groups.
+	CCDL int `yaml:"tCCDL" json:"tCCDL"`
+	// RTPL is the read-to-precharge delay within one bank group; 0 when
+	// the DRAM has no such rule (GPGPU-Sim's default).
+	RTPL int `yaml:"tRTPL" json:"tRTPL"`
 }
 
 // PeakDRAMBandwidth is the theoretical DRAM bandwidth in bytes per second:

@@ -66,6 +66,9 @@ func (d *Device) Validate() error {
 	v.oneOf("scheduler.policy", d.Scheduler.Policy, PolicyLRR, PolicyGTO)
 	v.positive("scheduler.schedulers_per_sm", int64(d.Scheduler.PerSM))
 	v.positive("scheduler.issue_per_cycle", int64(d.Scheduler.IssuePerCycle))
+	if d.Scheduler.BlockLaunchLatency < 0 {
+		v.add("scheduler.block_launch_latency", "must not be negative, got %d", d.Scheduler.BlockLaunchLatency)
+	}
 
 	v.oneOf("coalescer.rule", d.Coalescer.Rule, RuleCC10, RuleCC13, RuleCC20, RuleCC30, RuleCC50)
 	if d.Coalescer.CacheGlobalLoads && !d.L1.Present() {
@@ -91,6 +94,10 @@ func (d *Device) Validate() error {
 	v.required("dram.type", m.Type)
 	v.positive("dram.channels", int64(m.Channels))
 	v.positive("dram.banks", int64(m.Banks))
+	v.positive("dram.bank_groups", int64(m.BankGroups))
+	if m.Banks > 0 && m.BankGroups > 0 && m.Banks%m.BankGroups != 0 {
+		v.add("dram.bank_groups", "%d does not divide dram.banks %d", m.BankGroups, m.Banks)
+	}
 	v.positive("dram.bus_width_bits", int64(m.BusWidthBits))
 	if m.BusWidthBits > 0 && m.BusWidthBits%8 != 0 {
 		v.add("dram.bus_width_bits", "%d is not a whole number of bytes", m.BusWidthBits)
@@ -106,6 +113,10 @@ func (d *Device) Validate() error {
 	v.positive("dram.timing.tWR", int64(m.Timing.WR))
 	v.positive("dram.timing.tWL", int64(m.Timing.WL))
 	v.positive("dram.timing.tWTR", int64(m.Timing.WTR))
+	v.positive("dram.timing.tCCDL", int64(m.Timing.CCDL))
+	if m.Timing.RTPL < 0 {
+		v.add("dram.timing.tRTPL", "must not be negative, got %d", m.Timing.RTPL)
+	}
 	v.oneOf("dram.scheduler", m.Scheduler, SchedFRFCFS, SchedFCFS)
 	v.positive("dram.queue_depth", int64(m.QueueDepth))
 	v.positive("dram.latency", int64(m.Latency))

@@ -46,9 +46,9 @@ type warp struct {
 	// exits only when its stores are acknowledged (as in GPGPU-Sim).
 	stores     int32
 	storesDone int64
-	age       uint64 // dispatch order, for greedy-then-oldest
-	start     int64  // dispatch time, for achieved occupancy
-	live      bool
+	age        uint64 // dispatch order, for greedy-then-oldest
+	start      int64  // dispatch time, for achieved occupancy
+	live       bool
 }
 
 // scheduler is one warp scheduler. The issue state of its warps is kept
@@ -183,18 +183,19 @@ type engine struct {
 	lastEvent   int64 // latest completion of anything
 
 	// device constants in engine units
-	ipc        int64
-	icnt       int64
-	l1Lat      int64
-	l2Lat      int64
-	dramLat    int64
-	l1Line     uint64
-	l2Line     uint64
-	sliceShift uint64 // interleave
-	channels   uint64
-	perChannel uint64 // slices per channel
-	dependent  bool
-	lookahead  int64 // how far a scheduler may run ahead of the event queue
+	ipc         int64
+	icnt        int64
+	l1Lat       int64
+	l2Lat       int64
+	dramLat     int64
+	l1Line      uint64
+	l2Line      uint64
+	sliceShift  uint64 // interleave
+	channels    uint64
+	perChannel  uint64 // slices per channel
+	dependent   bool
+	lookahead   int64 // how far a scheduler may run ahead of the event queue
+	blockLaunch int64
 
 	progress func(done, total int64)
 	steps    int
@@ -260,6 +261,7 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		channels:    uint64(dev.DRAM.Channels),
 		dependent:   l.Dependent,
 		lookahead:   int64(dev.Interconnect.Latency) / 2,
+		blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),
 		progress:    opts.Progress,
 		overflow:    make([][]int32, dev.DRAM.Channels),
 	}
@@ -337,7 +339,7 @@ func (e *engine) run(ctx context.Context) error {
 	for round := 0; round < e.activeBlks; round++ {
 		for i := range e.sms {
 			if e.nextBlock < e.totalBlocks {
-				e.launchBlock(&e.sms[i], 0)
+				e.launchBlock(&e.sms[i], e.blockLaunch)
 			}
 		}
 	}
@@ -434,7 +436,7 @@ func (e *engine) finishWarp(s *smState, slot int, t int64) {
 		e.progress(int64(e.blocksDone), int64(e.totalBlocks))
 	}
 	if e.nextBlock < e.totalBlocks {
-		e.launchBlock(s, t)
+		e.launchBlock(s, t+e.blockLaunch)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"strconv"
 	"testing"
 
 	"gpumemsim/arch"
@@ -233,4 +234,44 @@ func TestJ14Headline(t *testing.T) {
 		t.Errorf("gt200 matmul %d: α takes %d cycles, β %d: %.1f times; want at least 8", n, ra.Cycles, rb.Cycles, ratio)
 	}
 	t.Logf("gt200 matmul %d: α %d cycles, β %d cycles, ratio %.1f", n, ra.Cycles, rb.Cycles, ratio)
+}
+
+// J14 Table 2 on the GTX 285: vector add with 3 registers, blocks of 512
+// down to 16 threads, measured 3.39, 3.38, 3.39, 3.60, 5.89, 11.61 ms at
+// N = 2^25. The default run uses N = 2^22 (GPUMEMSIM_LONG=1: 2^25); the
+// ratios are what the occupancy and issue-slot effects set, and the time of
+// the 128-thread blocks is scaled to 2^25 for the absolute check.
+func TestJ14Table2(t *testing.T) {
+	n := int64(1 << 22)
+	if long() {
+		n = 1 << 25
+	}
+	times := map[int]float64{}
+	for _, b := range []int{512, 256, 128, 64, 32, 16} {
+		dev, l := bind(t, "gt200", "vecadd", "", strconv.Itoa(b), map[string]int64{"N": n})
+		r := run(t, dev, l, sim.Options{Regs: 3})
+		times[b] = r.TimeMS
+	}
+	t128 := times[128]
+	lo, hi := min(times[512], times[256], times[128]), max(times[512], times[256], times[128])
+	if hi/lo > 1.05 {
+		t.Errorf("blocks of 512, 256, 128: %.4f, %.4f, %.4f ms differ by %.1f%%; want within 5%%", times[512], times[256], times[128], 100*(hi/lo-1))
+	}
+	for _, c := range []struct {
+		b      int
+		lo, hi float64
+		paper  float64
+	}{{64, 1.0, 1.2, 1.06}, {32, 1.4, 2.2, 1.74}, {16, 2.5, 4.5, 3.42}} {
+		r := times[c.b] / t128
+		if r < c.lo || r > c.hi {
+			t.Errorf("t(%d)/t(128) = %.2f; want %.1f..%.1f (J14 measured %.2f)", c.b, r, c.lo, c.hi, c.paper)
+		} else {
+			t.Logf("t(%d)/t(128) = %.2f (J14 measured %.2f)", c.b, r, c.paper)
+		}
+	}
+	full := t128 * float64(int64(1<<25)/n)
+	if full < 3.39/1.5 || full > 3.39*1.5 {
+		t.Errorf("blocks of 128 at 2^25 elements: %.3f ms; want within a factor of 1.5 of J14's 3.39 ms", full)
+	}
+	t.Logf("times (ms) at N=%d: %v; 128-thread blocks at 2^25: %.3f ms (J14: 3.39)", n, times, full)
 }

@@ -25,11 +25,11 @@ func (ch *channel) command(b *bank) (kind int, at int64) {
 		if b.cur.req.Write {
 			turn = ch.nextWrite
 		}
-		return cmdColumn, max(b.colReady, ch.nextCol, turn, b.since)
+		return cmdColumn, max(b.colReady, ch.nextCol, ch.groupCol[b.group], turn, b.since)
 	case b.openRow < 0:
 		return cmdActivate, max(b.actReady, ch.nextAct, ch.nextRow, b.since)
 	default:
-		return cmdPrecharge, max(b.preReady, ch.nextRow, b.since)
+		return cmdPrecharge, max(b.preReady, ch.groupPre[b.group], ch.nextRow, b.since)
 	}
 }
 
@@ -132,32 +132,34 @@ func (m *Memory) issueRow(ch *channel, b *bank, t int64) {
 	ch.stats.Activates++
 }
 
-// issueColumn issues all column commands of b's request, back to back, and
-// frees the bank.
+// issueColumn issues the next column command (one burst) of b's request
+// and frees the bank after the last one.
 func (m *Memory) issueColumn(ch *channel, b *bank, t int64) {
-	n := int64(b.cur.bursts)
-	last := t + (n-1)*m.tm.colSpacing
-	ch.nextCol = last + m.tm.colSpacing
-	ch.stats.BusBusyTransfers += n * m.tm.burst
+	ch.nextCol = t + m.tm.colSpacing
+	ch.groupCol[b.group] = t + m.tm.groupColSpacing
+	ch.stats.BusBusyTransfers += m.tm.burst
 	var finish int64
-	if b.cur.req.Write {
-		finish = last + m.tm.wl + m.tm.burst
-		b.preReady = max(b.preReady, finish+m.tm.wr)
-		ch.nextRead = max(ch.nextRead, last+m.tm.writeToRead)
-	} else {
-		finish = last + m.tm.cl + m.tm.burst
-		b.preReady = max(b.preReady, last+m.tm.burst)
-		ch.nextWrite = max(ch.nextWrite, last+m.tm.readToWrite)
-	}
 	dir := busRead
 	if b.cur.req.Write {
 		dir = busWrite
+		finish = t + m.tm.wl + m.tm.burst
+		b.preReady = max(b.preReady, finish+m.tm.wr)
+		ch.nextRead = max(ch.nextRead, t+m.tm.writeToRead)
+	} else {
+		finish = t + m.tm.cl + m.tm.burst
+		b.preReady = max(b.preReady, t+m.tm.burst)
+		ch.groupPre[b.group] = max(ch.groupPre[b.group], t+m.tm.rtpl)
+		ch.nextWrite = max(ch.nextWrite, t+m.tm.readToWrite)
 	}
 	if ch.dir != dir {
 		if ch.dir != busIdle {
 			ch.stats.Turnarounds++
 		}
 		ch.dir = dir
+	}
+	b.left--
+	if b.left > 0 {
+		return
 	}
 	if ch.inflight.n > 0 && ch.inflight.back().finish > finish {
 		panic("dram: turnaround rules let a request finish before an earlier one")
@@ -240,5 +242,6 @@ func (ch *channel) assign(e entry, t int64) {
 	b.waiting--
 	ch.ready--
 	b.cur = e
+	b.left = e.bursts
 	b.since = t
 }

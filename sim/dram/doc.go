@@ -37,6 +37,22 @@
 // (-gpgpu_mem_addr_mapping); the division form here is what lets a channel
 // count such as the K20c's 5 work.
 //
+// With G bank groups, bank b is in group b / (B/G): the banks of a group
+// are consecutive, as in GPGPU-Sim's dram.cc (get_bankgrp_number with the
+// default -dram_bnkgrp_indexing_policy 0 takes the higher bank bits). For
+// the GTX 480, GPGPU-Sim's mapping dramid@8;…RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS
+// takes the channel as (addr/256) mod 6 and the local address as here
+// (addrdec_tlx for a channel count that is not a power of two), then bank
+// bit 0 from local bit 8 and bank bits 1–3 from local bits 13–15, the row
+// from bits 16 and up. Its bank group (bank bits 2–3) is thus local bits
+// 14–15, exactly the group of the mapping here (R = 4 KiB, B = 16: bank
+// = local bits 12–15, group = bits 14–15), and so is the row. The two
+// differ only inside a group: GPGPU-Sim alternates two banks of the group
+// every 256 B over 8 KiB, this model fills one bank's 4-KiB row and then
+// the next; both activate one row per 4 KiB of a sequential stream, and
+// both keep such a stream in one bank group for 16 KiB of a channel's
+// space, so the simpler mapping is kept.
+//
 // # Banks and commands
 //
 // Each bank is precharged (no open row) or has one open row. The request a
@@ -50,6 +66,8 @@
 //   - activate → activate of different banks of the channel: tRRD;
 //   - column command → column command anywhere on the channel: tCCD, and at
 //     least one burst, so bursts never overlap on the data bus;
+//   - column command → column command in the same bank group: tCCDL
+//     (GPGPU-Sim's CCDLc, set by every read and write column command);
 //   - read column command → its data on the bus: tCL; write column command
 //     → its data: tWL; the data then occupy the bus for one burst per
 //     column command;
@@ -61,6 +79,8 @@
 //     (GPGPU-Sim's tWTR, built from the datasheets' tCDLR);
 //   - last read burst issued → precharge of that bank: one burst time
 //     (GPGPU-Sim's RTPc = BL/data_command_freq_ratio in dram.cc);
+//   - read column command → precharge of any bank of its bank group:
+//     tRTPL (GPGPU-Sim's RTPLc, kept per group);
 //   - end of a write's data → precharge of that bank: tWR (GPGPU-Sim's
 //     tWTP = tWL + burst + tWR from the write column command).
 //
@@ -69,17 +89,20 @@
 // (GPGPU-Sim's dram_t::issue_col_command moves one dram_atom_size per
 // column command). On a GTX 480 channel (64-bit bus, BL 8, 4 transfers per
 // DRAM clock) a burst is 64 B in 2 DRAM cycles, and a 128-B request is two
-// bursts, 4 DRAM cycles of the bus. The bursts of one request are issued
-// back to back, tCCD (or one burst, if longer) apart.
+// bursts, 4 DRAM cycles of the bus. Each burst is a column command of its
+// own, arbitrated with the other banks' (GPGPU-Sim's issue_col_command
+// moves one atom per call and keeps the request in its bank until all its
+// bytes have moved), so with bank groups the bursts of two requests in
+// different groups interleave tCCD apart while each group waits tCCDL.
 //
-// A read completes when its last transfer is done: column command + (bursts−1)
-// column spacings + tCL + one burst; a write likewise with tWL for tCL.
+// A read completes when its last transfer is done: its last column command
+// + tCL + one burst; a write likewise with tWL for tCL.
 // Writes are posted, so the caller waits on them only for queue space and
 // bandwidth. The two turnaround rules keep data in command order on the bus
 // even though tWL < tCL, so completions leave a channel in issue order.
 // The device description has no tRC (it is the sum tRAS + tRP that the
 // rules above already imply), no activate-to-write delay shorter than tRCD
-// (GPGPU-Sim's tRCDWR), no bank groups (tCCDL, tRTPL) and no refresh: no
+// (GPGPU-Sim's tRCDWR) and no refresh: no
 // citable GDDR3/GDDR5 tREFI and tRFC for these boards was found, and
 // GPGPU-Sim does not model refresh either.
 //
@@ -119,8 +142,8 @@
 //     waits until its bank is free, and those behind it wait too
 //     (GPGPU-Sim's scheduler_fifo).
 //
-// A bank is free again as soon as its request's column commands have been
-// issued, so it may prepare its next request (precharge, activate) while
+// A bank is free again as soon as its request's last column command has
+// been issued, so it may prepare its next request (precharge, activate) while
 // the data are still on the bus. Different banks overlap their precharges
 // and activates; all share the channel's data bus. A request counts as a row
 // hit when the bank it is given to already has its row open, and as a row
@@ -131,7 +154,10 @@
 // A long stream of 128-B reads that hit open rows keeps the bus busy with
 // back-to-back bursts, so each channel delivers bus_bytes × dram_data_rate
 // bytes per DRAM cycle, and the memory as a whole
-// [arch.Device.PeakDRAMBandwidth] when tCCD is at most one burst. Mixing
+// [arch.Device.PeakDRAMBandwidth] when tCCD is at most one burst and the
+// stream reaches at least two bank groups. A stream confined to one group
+// moves one burst per max(tCCD, tCCDL): on the GTX 480 (burst 2 cycles,
+// tCCDL 3) two thirds of the peak. Mixing
 // in writes then costs the bus tCL + 2 − tWL idle cycles at each read to
 // write switch and tWL + tWTR at each write to read switch;
 // [ChannelStats.Turnarounds] counts the switches.

@@ -19,8 +19,8 @@ func ExampleMemory() {
 	d := &arch.Device{
 		Clocks: arch.Clocks{Core: 700 * arch.MHz, DRAM: 924 * arch.MHz, DRAMDataRate: 4},
 		DRAM: arch.DRAM{
-			Channels: 6, Banks: 16, BusWidthBits: 64, BurstLength: 8, RowSize: 2 * arch.KiB,
-			Timing:    arch.DRAMTiming{CL: 12, RCD: 12, RP: 12, RAS: 28, CCD: 2, RRD: 6, WR: 12, WL: 4, WTR: 5},
+			Channels: 6, Banks: 16, BankGroups: 1, BusWidthBits: 64, BurstLength: 8, RowSize: 2 * arch.KiB,
+			Timing:    arch.DRAMTiming{CL: 12, RCD: 12, RP: 12, RAS: 28, CCD: 2, RRD: 6, WR: 12, WL: 4, WTR: 5, CCDL: 2},
 			Scheduler: arch.SchedFRFCFS, QueueDepth: 16, Interleave: 256,
 		},
 	}

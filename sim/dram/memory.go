@@ -81,6 +81,8 @@ type timing struct {
 	cl, wl, rcd, rp, ras, rrd, wr int64
 	burst                         int64 // slots one burst holds the data bus
 	colSpacing                    int64 // slots between column commands: max(tCCD, burst)
+	groupColSpacing               int64 // within one bank group: max(tCCDL, colSpacing)
+	rtpl                          int64 // read column command to precharge in its bank group
 	rowCmd                        int64 // slots between row commands: one DRAM cycle
 	// readToWrite is the least time from a read column command to a write
 	// column command, tCL + burst + 2 cycles − tWL; writeToRead from a
@@ -103,6 +105,8 @@ type bank struct {
 	colReady int64 // earliest column command: tRCD after the activate
 	preReady int64 // earliest precharge: tRAS, read-to-precharge, tWR
 	busy     bool  // cur is being served
+	group    int32 // bank group
+	left     int32 // column commands cur still needs
 	waiting  int32 // requests to this bank in the channel's queue
 	since    int64 // slot at which cur was given to the bank
 	cur      entry
@@ -155,12 +159,15 @@ type channel struct {
 	// earliest row command and activate.
 	nextCol, nextRead, nextWrite int64
 	nextRow, nextAct             int64
-	dir                          int   // busIdle, busRead or busWrite
-	clock                        int64 // latest slot processed
-	lastArrival                  int64
-	inflight                     ring
-	next                         int64 // next event slot, kept current
-	stats                        ChannelStats
+	// Per bank group: the earliest column command (tCCDL) and the
+	// earliest precharge (tRTPL).
+	groupCol, groupPre []int64
+	dir                int   // busIdle, busRead or busWrite
+	clock              int64 // latest slot processed
+	lastArrival        int64
+	inflight           ring
+	next               int64 // next event slot, kept current
+	stats              ChannelStats
 }
 
 // Memory is the DRAM of one device: all its channels.
@@ -213,6 +220,8 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 		},
 	}
 	m.tm.colSpacing = max(int64(tg.CCD)*rate, m.tm.burst)
+	m.tm.groupColSpacing = max(int64(tg.CCDL)*rate, m.tm.colSpacing)
+	m.tm.rtpl = int64(tg.RTPL) * rate
 	// GPGPU-Sim's memory_config::init: tRTW = CL + BL/ratio + 2 − WL and
 	// tWTR = WL + BL/ratio + tCDLR, in DRAM cycles; BL/ratio is one burst.
 	m.tm.readToWrite = m.tm.cl + m.tm.burst + 2*rate - m.tm.wl
@@ -227,9 +236,13 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 		ch.id = i
 		ch.queue = make([]entry, 0, dr.QueueDepth)
 		ch.banks = make([]bank, dr.Banks)
+		perGroup := dr.Banks / dr.BankGroups
 		for b := range ch.banks {
 			ch.banks[b].openRow = -1
+			ch.banks[b].group = int32(b / perGroup)
 		}
+		ch.groupCol = make([]int64, dr.BankGroups)
+		ch.groupPre = make([]int64, dr.BankGroups)
 		ch.pick = make([]int32, dr.Banks)
 		ch.inflight.buf = make([]completion, inflight)
 		ch.next = math.MaxInt64
@@ -260,6 +273,9 @@ func check(d *arch.Device) error {
 	if dr.Banks < 1 {
 		bad("banks must be at least 1, got %d", dr.Banks)
 	}
+	if dr.BankGroups < 1 || (dr.Banks >= 1 && dr.Banks%dr.BankGroups != 0) {
+		bad("bank_groups must be at least 1 and divide banks %d, got %d", dr.Banks, dr.BankGroups)
+	}
 	if dr.BusWidthBits < 8 || dr.BusWidthBits%8 != 0 {
 		bad("bus_width_bits must be a positive multiple of 8, got %d", dr.BusWidthBits)
 	}
@@ -283,7 +299,7 @@ func check(d *arch.Device) error {
 		name string
 		v    int
 	}{{"tCL", tg.CL}, {"tRCD", tg.RCD}, {"tRP", tg.RP}, {"tRAS", tg.RAS}, {"tCCD", tg.CCD}, {"tRRD", tg.RRD}, {"tWR", tg.WR},
-		{"tWL", tg.WL}, {"tWTR", tg.WTR}} {
+		{"tWL", tg.WL}, {"tWTR", tg.WTR}, {"tCCDL", tg.CCDL}, {"tRTPL", tg.RTPL}} {
 		if p.v < 0 {
 			bad("timing.%s must not be negative, got %d", p.name, p.v)
 		}

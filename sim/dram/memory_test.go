@@ -30,10 +30,11 @@ func testDevice(channels int, sched string) *arch.Device {
 			Type:         "GDDR5",
 			Channels:     channels,
 			Banks:        4,
+			BankGroups:   1,
 			BusWidthBits: 64,
 			BurstLength:  8,
 			RowSize:      arch.KiB,
-			Timing:       arch.DRAMTiming{CL: 10, RCD: 12, RP: 11, RAS: 28, CCD: 2, RRD: 6, WR: 12, WL: 3, WTR: 4},
+			Timing:       arch.DRAMTiming{CL: 10, RCD: 12, RP: 11, RAS: 28, CCD: 2, RRD: 6, WR: 12, WL: 3, WTR: 4, CCDL: 2},
 			Scheduler:    sched,
 			QueueDepth:   8,
 			Interleave:   256,
@@ -51,7 +52,7 @@ func gtx480(channels int) *arch.Device {
 	d.DRAM.Banks = 16
 	d.DRAM.RowSize = 2 * arch.KiB
 	d.DRAM.QueueDepth = 16
-	d.DRAM.Timing = arch.DRAMTiming{CL: 12, RCD: 12, RP: 12, RAS: 28, CCD: 2, RRD: 6, WR: 12, WL: 4, WTR: 5}
+	d.DRAM.Timing = arch.DRAMTiming{CL: 12, RCD: 12, RP: 12, RAS: 28, CCD: 2, RRD: 6, WR: 12, WL: 4, WTR: 5, CCDL: 2}
 	return d
 }
 
