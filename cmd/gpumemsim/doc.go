@@ -4,10 +4,15 @@
 //
 //	gpumemsim devices [-format text|json]
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
-//	gpumemsim occupancy -device NAME|FILE -block 16x16 [-regs N] [-smem BYTES] [-format text|json]
+//	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-format text|json]
+//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-set K=V,...] [-warps N] [-format text|json]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-format text|json]
+//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-format text|json|csv]
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
 // fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may
-// start from an embedded config with "base: fermi". Errors are printed as
+// start from an embedded config with "base: fermi". Kernels are named by a
+// shipped example or by the path of a kernel file. Errors are printed as
 // "gpumemsim: ..." and exit with status 1.
 package main

@@ -29,6 +29,10 @@ func commands() []command {
 	return []command{
 		{"devices", "list the device configs, or show one fully resolved", cmdDevices},
 		{"occupancy", "the CUDA occupancy calculator for a device and launch shape", cmdOccupancy},
+		{"run", "simulate a kernel and print profiler metrics and cycles", cmdRun},
+		{"estimate", "static cost models (Jang, Peng) and closed-form counts of a kernel", cmdEstimate},
+		{"validate", "rank launch configurations statically and by simulation, and compare", cmdValidate},
+		{"trace", "a kernel's warp instructions, their coalescing, and the profiler's counts", cmdTrace},
 	}
 }
 

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"gpumemsim/arch"
+	"gpumemsim/sim"
+	"gpumemsim/traces"
+)
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	lf := addLaunchFlags(fs)
+	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
+	format := fs.String("format", "text", "output format: text, json or csv")
+	style := fs.String("metrics", sim.StyleNvprof, "metric names: nvprof, ncu or gpgpusim")
+	if help, err := parseFlags(fs, args, 0); help || err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "text", "json", "csv"); err != nil {
+		return err
+	}
+	if err := checkStyle(*style); err != nil {
+		return err
+	}
+	if *regs < 0 {
+		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
+	}
+	dev, l, err := lf.load()
+	if err != nil {
+		return err
+	}
+	bar := newProgress(stderr, "simulating")
+	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.update})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	ms, err := sim.Metrics(dev, res, *style)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "json":
+		return writeJSON(stdout, runJSON(dev, l, res, ms))
+	case "csv":
+		return writeRunCSV(stdout, dev, l, ms)
+	}
+	return writeRunText(stdout, dev, l, res, ms, *style)
+}
+
+func checkStyle(style string) error {
+	for _, s := range sim.Styles() {
+		if s == style {
+			return nil
+		}
+	}
+	return fmt.Errorf("-metrics: want nvprof, ncu or gpgpusim; got %q", style)
+}
+
+type launchInfo struct {
+	Mapping string `json:"mapping"`
+	Block   string `json:"block"`
+	Grid    string `json:"grid"`
+	Params  string `json:"params"`
+	Regs    int    `json:"regs"`
+}
+
+func launchOf(l *traces.Launch, res *sim.Result) launchInfo {
+	return launchInfo{Mapping: l.Mapping.String(), Block: dimText(l.Block), Grid: dimText(l.Grid()),
+		Params: paramString(l), Regs: l.Regs}
+}
+
+// dimText writes a shape without trailing unit extents: 16x16, 256.
+func dimText(d arch.Dim3) string {
+	switch {
+	case d.Z > 1:
+		return fmt.Sprintf("%dx%dx%d", d.X, d.Y, d.Z)
+	case d.Y > 1:
+		return fmt.Sprintf("%dx%d", d.X, d.Y)
+	}
+	return strconv.Itoa(d.X)
+}
+
+func runJSON(dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric) any {
+	return struct {
+		Device     string             `json:"device"`
+		Kernel     string             `json:"kernel"`
+		Launch     launchInfo         `json:"launch"`
+		Metrics    map[string]float64 `json:"metrics"`
+		References []sim.RefStats     `json:"references"`
+	}{dev.Name, l.Kernel.Name, launchOf(l, res), sim.MetricValues(ms), res.Refs}
+}
+
+func writeRunCSV(w io.Writer, dev *arch.Device, l *traces.Launch, ms []sim.Metric) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"Device", "Kernel", "Invocations", "Metric Name", "Metric Description", "Min", "Max", "Avg"})
+	kernel := fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, l.Mapping.String(), dimText(l.Block))
+	for _, m := range ms {
+		v := formatValue(m)
+		cw.Write([]string{dev.Board + " (" + dev.Name + ")", kernel, "1", m.Name, m.Description, v, v, v})
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func formatValue(m sim.Metric) string {
+	v := strconv.FormatFloat(m.Value, 'f', -1, 64)
+	if m.Value != float64(int64(m.Value)) {
+		v = strconv.FormatFloat(m.Value, 'f', 6, 64)
+	}
+	if m.Unit == "%" {
+		v += "%"
+	}
+	return v
+}
+
+func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric, style string) error {
+	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
+	fmt.Fprintf(w, "Kernel   %s  map %s  block %s  grid %s  %s\n", l.Kernel.Name, l.Mapping.String(), dimText(l.Block), dimText(l.Grid()), paramString(l))
+	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
+	if style == sim.StyleGPGPUSim {
+		for _, m := range ms {
+			fmt.Fprintf(w, "%s = %s\n", m.Name, formatValue(m))
+		}
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "Metric Name\tMetric Description\tValue")
+	for _, m := range ms {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.Name, m.Description, formatValue(m))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Reference\tOp\tRequests\tTransactions\tTxn/Req\tL1 hit\tL2 hit\tDRAM sectors\t")
+	for _, r := range res.Refs {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%s\t%s\t%d\t\n", r.Ref, r.Op, r.Requests, r.Transactions,
+			float64(r.Transactions)/float64(max(r.Requests, 1)), pct(r.L1Hits, r.L1Hits+r.L1Misses),
+			pct(r.L2HitSectors, r.L2ReadSectors), r.DRAMReadSectors)
+	}
+	return tw.Flush()
+}
+
+func pct(a, b int64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+}

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"testing"
+)
+
+func TestRunGolden(t *testing.T) {
+	small := "M=64,N=64,P=64"
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"run-matmul-fermi", []string{"run", "-device", "fermi", "-kernel", "matmul", "-set", small}},
+		{"run-matmul-gt200-alpha", []string{"run", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-set", small}},
+		{"run-vecadd-maxwell-csv", []string{"run", "-device", "maxwell", "-kernel", "vecadd", "-set", "N=65536", "-format", "csv"}},
+		{"run-vecadd-kepler-ncu", []string{"run", "-device", "kepler", "-kernel", "vecadd", "-set", "N=65536", "-metrics", "ncu"}},
+		{"run-vecadd-fermi-gpgpusim", []string{"run", "-device", "fermi", "-kernel", "vecadd", "-set", "N=65536", "-metrics", "gpgpusim"}},
+		{"run-err-metrics", []string{"run", "-metrics", "nsight"}},
+		{"run-err-format", []string{"run", "-format", "xml"}},
+		{"run-err-regs", []string{"run", "-device", "fermi", "-regs", "64", "-set", small}},
+		{"run-err-set", []string{"run", "-set", "M=abc"}},
+		{"estimate-matmul-alpha", []string{"estimate", "-device", "gt200", "-kernel", "matmul-naive", "-map", "i1=tx,i2=ty", "-block", "32x8", "-set", small}},
+		{"estimate-matvec", []string{"estimate", "-device", "gt200", "-kernel", "matvec", "-set", "N=256"}},
+		{"validate-vecadd-gt200", []string{"validate", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536"}},
+		{"validate-matmul-maps", []string{"validate", "-device", "fermi", "-kernel", "matmul", "-maps", "all", "-blocks", "16x16,32x8,8x32", "-set", small, "-format", "csv"}},
+		{"validate-err-maps", []string{"validate", "-maps", "some"}},
+		{"validate-err-blocks", []string{"validate", "-blocks", "16x"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+	}
+}
+
+// The JSON of run carries the fields programs rely on, and two runs print
+// the same bytes.
+func TestRunJSON(t *testing.T) {
+	args := []string{"run", "-device", "fermi", "-kernel", "transpose", "-set", "N=96", "-format", "json"}
+	var out [2]bytes.Buffer
+	for i := range out {
+		if err := run(context.Background(), args, &out[i], &out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
+		t.Error("two runs print different JSON")
+	}
+	var v struct {
+		Device     string             `json:"device"`
+		Kernel     string             `json:"kernel"`
+		Launch     map[string]any     `json:"launch"`
+		Metrics    map[string]float64 `json:"metrics"`
+		References []map[string]any   `json:"references"`
+	}
+	if err := json.Unmarshal(out[0].Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Device != "fermi" || v.Kernel != "transpose" || v.Launch["mapping"] == nil {
+		t.Errorf("run -format json: device %q, kernel %q, launch %v", v.Device, v.Kernel, v.Launch)
+	}
+	for _, k := range []string{"sim_cycles", "sim_time_ms", "gld_transactions", "dram_read_transactions", "achieved_occupancy"} {
+		if _, ok := v.Metrics[k]; !ok {
+			t.Errorf("run -format json: metrics lack %s", k)
+		}
+	}
+	// transpose at N=96 on fermi: one load and one store reference, each
+	// requested once per warp: 96·96/32 = 288 requests.
+	if len(v.References) != 2 || v.References[0]["requests"] != 288.0 {
+		t.Errorf("run -format json: references %v; want 2 with 288 requests each", v.References)
+	}
+}
+
+// validate's JSON has rows with the static and simulated ranks and a
+// summary, and does not depend on the order parallel runs finish in.
+func TestValidateJSON(t *testing.T) {
+	args := []string{"validate", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536", "-format", "json"}
+	var out [2]bytes.Buffer
+	for i := range out {
+		if err := run(context.Background(), args, &out[i], &out[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
+		t.Error("two validate runs print different JSON")
+	}
+	var v struct {
+		Rows []struct {
+			Mapping    string  `json:"mapping"`
+			Block      string  `json:"block"`
+			StaticRank int     `json:"static_rank"`
+			SimCycles  int64   `json:"sim_cycles"`
+			SimTimeMS  float64 `json:"sim_time_ms"`
+		} `json:"rows"`
+		Summary map[string]any `json:"summary"`
+	}
+	if err := json.Unmarshal(out[0].Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	// J14 Table 2's OR column: 512, 256, 128, 64, 32, 16 rank 3, 2, 1, 4, 5, 5.
+	want := []struct {
+		block string
+		rank  int
+	}{{"512", 3}, {"256", 2}, {"128", 1}, {"64", 4}, {"32", 5}, {"16", 5}}
+	if len(v.Rows) != len(want) {
+		t.Fatalf("validate vecadd: %d rows; want %d", len(v.Rows), len(want))
+	}
+	for i, w := range want {
+		r := v.Rows[i]
+		if r.Block != w.block || r.StaticRank != w.rank || r.Mapping != "i=tx" || r.SimCycles <= 0 || r.SimTimeMS <= 0 {
+			t.Errorf("row %d: %+v; want block %s, static rank %d, mapping i=tx, positive time", i, r, w.block, w.rank)
+		}
+	}
+	for _, k := range []string{"spearman", "kendall_tau_b", "top1_agree", "regret"} {
+		if _, ok := v.Summary[k]; !ok {
+			t.Errorf("validate summary lacks %s", k)
+		}
+	}
+}
+
+// J14's point, on Fermi: with every assignment of the loops to thread
+// dimensions, the mapping that puts tx on the contiguous dimension
+// (i1=ty,i2=tx) wins in the static model and in the simulation.
+func TestValidateMatmulMaps(t *testing.T) {
+	args := []string{"validate", "-device", "fermi", "-kernel", "matmul", "-maps", "all", "-set", "M=96,N=96,P=96", "-format", "json"}
+	var out bytes.Buffer
+	if err := run(context.Background(), args, &out, &out); err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Rows []struct {
+			Mapping    string `json:"mapping"`
+			Block      string `json:"block"`
+			StaticRank int    `json:"static_rank"`
+			SimCycles  int64  `json:"sim_cycles"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	bestStatic, bestSim := 0, 0
+	seen := map[string]bool{}
+	for i, r := range v.Rows {
+		seen[r.Mapping] = true
+		if r.StaticRank < v.Rows[bestStatic].StaticRank {
+			bestStatic = i
+		}
+		if r.SimCycles < v.Rows[bestSim].SimCycles {
+			bestSim = i
+		}
+	}
+	if !seen["i1=ty,i2=tx"] || !seen["i1=tx,i2=ty"] {
+		t.Fatalf("validate -maps all: mappings %v; want both assignments of i1, i2", seen)
+	}
+	if m := v.Rows[bestStatic].Mapping; m != "i1=ty,i2=tx" {
+		t.Errorf("static model prefers %s %s; want i1=ty,i2=tx", m, v.Rows[bestStatic].Block)
+	}
+	if m := v.Rows[bestSim].Mapping; m != "i1=ty,i2=tx" {
+		t.Errorf("simulation prefers %s %s; want i1=ty,i2=tx", m, v.Rows[bestSim].Block)
+	}
+}

@@ -1,0 +1,621 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/bits"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"gpumemsim/arch"
+	"gpumemsim/configs"
+	"gpumemsim/sim"
+	"gpumemsim/sim/coalesce"
+	"gpumemsim/traces"
+)
+
+func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-set K=V,...] [-warps N] [-format text|json]", stderr)
+	device := fs.String("device", "fermi", "device `name` or YAML file")
+	kernel := fs.String("kernel", "matmul", "kernel: a shipped example ("+strings.Join(traces.Examples(), ", ")+") or a YAML `file`")
+	mapFlag := fs.String("map", "", "loops to thread dimensions, `i1=ty,i2=tx` (default: the kernel's mapping)")
+	blockFlag := fs.String("block", "", "block shape `XxYxZ`, x fastest (default: the kernel's block)")
+	setFlag := fs.String("set", "", "parameter overrides `K=V,...` (default: the kernel's values)")
+	shown := fs.Int("warps", 8, "how many memory warp instructions of block 0 to show")
+	format := fs.String("format", "text", "output format: text or json")
+	if help, err := parseFlags(fs, args, 0); help || err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "text", "json"); err != nil {
+		return err
+	}
+	if *shown < 0 {
+		return fmt.Errorf("-warps: must not be negative; got %d", *shown)
+	}
+	var mapping traces.Mapping
+	if *mapFlag != "" {
+		m, err := traces.ParseMapping(*mapFlag)
+		if err != nil {
+			return fmt.Errorf("-map: %v", err)
+		}
+		mapping = m
+	}
+	var block arch.Dim3
+	if *blockFlag != "" {
+		b, err := arch.ParseDim3(*blockFlag)
+		if err != nil {
+			return fmt.Errorf("-block: %v", err)
+		}
+		block = b
+	}
+	params, err := parseSet(*setFlag)
+	if err != nil {
+		return fmt.Errorf("-set: %v", err)
+	}
+	d, err := configs.Load(*device)
+	if err != nil {
+		return err
+	}
+	k, err := traces.LoadKernel(*kernel)
+	if err != nil {
+		return err
+	}
+	l, err := bindLaunch(k, mapping, block, params, d)
+	if err != nil {
+		return err
+	}
+	co, err := sim.NewCoalescer(d)
+	if err != nil {
+		return err
+	}
+	insts := firstInsts(l, co, *shown)
+	counts, err := sim.Count(ctx, d, l, nil)
+	if err != nil {
+		return err
+	}
+	metrics := profilerMetrics(d.Coalescer.Rule, counts)
+	if *format == "json" {
+		return writeJSON(stdout, traceJSON(d, l, insts, metrics, counts))
+	}
+	return writeTraceText(stdout, d, l, insts, *shown, metrics, counts)
+}
+
+// parseSet reads parameter overrides written "M=256,N=512".
+func parseSet(s string) (map[string]int64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	params := map[string]int64{}
+	for _, part := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(part, "=")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("want NAME=VALUE pairs such as M=256,N=256; got %q", part)
+		}
+		if _, dup := params[name]; dup {
+			return nil, fmt.Errorf("param %s set twice", name)
+		}
+		v, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%s: the value must be an integer", name, val)
+		}
+		params[name] = v
+	}
+	return params, nil
+}
+
+// bindLaunch binds the kernel and, when that fails, names the flag at
+// fault: each override is tried alone against the kernel's defaults. Only
+// then is the launch checked against the device.
+func bindLaunch(k *traces.Kernel, m traces.Mapping, block arch.Dim3, params map[string]int64, d *arch.Device) (*traces.Launch, error) {
+	if _, err := traces.Bind(k, m, block, params, nil); err != nil {
+		if m != nil {
+			if _, e := traces.Bind(k, m, arch.Dim3{}, nil, nil); e != nil {
+				return nil, fmt.Errorf("-map: %v", e)
+			}
+		}
+		if block != (arch.Dim3{}) {
+			if _, e := traces.Bind(k, nil, block, nil, nil); e != nil {
+				return nil, fmt.Errorf("-block: %v", e)
+			}
+		}
+		if params != nil {
+			if _, e := traces.Bind(k, nil, arch.Dim3{}, params, nil); e != nil {
+				return nil, fmt.Errorf("-set: %v", e)
+			}
+		}
+		return nil, err
+	}
+	l, err := traces.Bind(k, m, block, params, d)
+	if err != nil && block != (arch.Dim3{}) {
+		if _, e := traces.Bind(k, m, arch.Dim3{}, params, d); e == nil {
+			return nil, fmt.Errorf("-block: %v", err)
+		}
+	}
+	return l, err
+}
+
+// shownInst is one instruction of the classroom view: a copy of the warp
+// instruction and, for memory instructions, its transactions.
+type shownInst struct {
+	in   traces.WarpInst
+	txns []coalesce.Txn
+}
+
+// firstInsts returns the first n memory instructions of block 0, warp 0's
+// in issue order, then warp 1's, and so on, with the compute instructions
+// between them.
+func firstInsts(l *traces.Launch, co *sim.Coalescer, n int) []shownInst {
+	var out []shownInst
+	if n == 0 || l.Blocks() == 0 {
+		return nil
+	}
+	var cur traces.WarpCursor
+	var in traces.WarpInst
+	mem := 0
+	for w := range l.WarpsPerBlock() {
+		cur.Reset(l, 0, w)
+		for cur.Next(&in) {
+			s := shownInst{in: in}
+			if in.Op == traces.OpLoad || in.Op == traces.OpStore {
+				_, txns := co.Coalesce(&in)
+				s.txns = append([]coalesce.Txn(nil), txns...)
+				mem++
+			}
+			out = append(out, s)
+			if mem == n {
+				return out
+			}
+		}
+	}
+	return out
+}
+
+// metric is one profiler counter.
+type metric struct {
+	name  string
+	value float64
+	desc  string
+}
+
+// profilerMetrics names the counts as the profiler of the rule's devices
+// did: the CUDA 2.x/3.x Visual Profiler on CC 1.x, nvprof on CC 2.0 and
+// later.
+func profilerMetrics(rule string, c *sim.Counts) []metric {
+	ld, st := &c.Loads, &c.Stores
+	n := func(v int64) float64 { return float64(v) }
+	switch rule {
+	case arch.RuleCC10:
+		const unit = " (unit: half-warp requests)"
+		return []metric{
+			{"gld_coherent", n(ld.Coalesced), "global load half-warps coalesced into 64- or 128-byte transactions" + unit},
+			{"gld_incoherent", n(ld.HalfWarps - ld.Coalesced), "global load half-warps served by one 32-byte transaction per thread" + unit},
+			{"gst_coherent", n(st.Coalesced), "global store half-warps coalesced into 64- or 128-byte transactions" + unit},
+			{"gst_incoherent", n(st.HalfWarps - st.Coalesced), "global store half-warps served by one 32-byte transaction per thread" + unit},
+		}
+	case arch.RuleCC13:
+		return []metric{
+			{"gld_request", n(ld.Requests), "global load instructions (unit: warp instructions)"},
+			{"gld_32b", n(ld.Txn32), "32-byte global load transactions (unit: transactions)"},
+			{"gld_64b", n(ld.Txn64), "64-byte global load transactions (unit: transactions)"},
+			{"gld_128b", n(ld.Txn128), "128-byte global load transactions (unit: transactions)"},
+			{"gst_request", n(st.Requests), "global store instructions (unit: warp instructions)"},
+			{"gst_32b", n(st.Txn32), "32-byte global store transactions (unit: transactions)"},
+			{"gst_64b", n(st.Txn64), "64-byte global store transactions (unit: transactions)"},
+			{"gst_128b", n(st.Txn128), "128-byte global store transactions (unit: transactions)"},
+		}
+	}
+	return []metric{
+		{"inst_executed_global_loads", n(ld.Requests), "global load instructions (unit: warp instructions)"},
+		{"inst_executed_global_stores", n(st.Requests), "global store instructions (unit: warp instructions)"},
+		{"gld_transactions", n(ld.Transactions), "global load transactions (unit: transactions)"},
+		{"gst_transactions", n(st.Transactions), "global store transactions (unit: transactions)"},
+		{"gld_transactions_per_request", ratio(ld.Transactions, ld.Requests), "gld_transactions / inst_executed_global_loads (unit: transactions per warp instruction)"},
+		{"gst_transactions_per_request", ratio(st.Transactions, st.Requests), "gst_transactions / inst_executed_global_stores (unit: transactions per warp instruction)"},
+		{"gld_efficiency", efficiency(ld), "requested / transferred global load bytes x 100 (unit: percent; above 100 when lanes share words, as nvprof counts)"},
+		{"gst_efficiency", efficiency(st), "requested / transferred global store bytes x 100 (unit: percent; above 100 when lanes share words, as nvprof counts)"},
+	}
+}
+
+// ratio is a/b, 0 when b is 0 (the profiler's convention for no requests).
+func ratio(a, b int64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// efficiency is nvprof's gld_efficiency: requested bytes over the bytes
+// of the transactions, in percent.
+func efficiency(c *sim.RefCounts) float64 {
+	return 100 * ratio(c.RequestedBytes, c.Bytes)
+}
+
+// formatFloat prints a metric with at most two decimals and no trailing
+// zeros.
+func formatFloat(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 2, 64)
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+// laneRanges writes a lane (or sector) mask as ranges: "0-15,20,22-23".
+func laneRanges(m uint32) string {
+	if m == 0 {
+		return "none"
+	}
+	var b strings.Builder
+	for m != 0 {
+		lo := bits.TrailingZeros32(m)
+		hi := lo + bits.TrailingZeros32(^(m >> lo))
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		if hi-1 == lo {
+			fmt.Fprintf(&b, "%d", lo)
+		} else {
+			fmt.Fprintf(&b, "%d-%d", lo, hi-1)
+		}
+		if hi == 32 {
+			break
+		}
+		m &^= 1<<hi - 1
+	}
+	return b.String()
+}
+
+// progression reports whether the active lanes of mask hold
+// base + stride·(lane-lo), returning base and stride.
+func progression(in *traces.WarpInst, mask uint32, lo int) (base uint64, stride int64, ok bool) {
+	mask &= in.Active
+	l0 := bits.TrailingZeros32(mask)
+	rest := mask &^ (1 << l0)
+	if rest == 0 {
+		return 0, 0, false // a single lane is no progression
+	}
+	l1 := bits.TrailingZeros32(rest)
+	d := int64(in.Addr[l1] - in.Addr[l0])
+	if d%int64(l1-l0) != 0 {
+		return 0, 0, false
+	}
+	stride = d / int64(l1-l0)
+	base = in.Addr[l0] - uint64(stride*int64(l0-lo))
+	for m := rest; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		if in.Addr[l] != base+uint64(stride*int64(l-lo)) {
+			return 0, 0, false
+		}
+	}
+	return base, stride, true
+}
+
+// progressionText writes base + stride×lane, the lane counted from lo.
+func progressionText(base uint64, stride int64, lo int) string {
+	lane := "lane"
+	if lo > 0 {
+		lane = fmt.Sprintf("(lane-%d)", lo)
+	}
+	if stride < 0 {
+		return fmt.Sprintf("%#x - %d×%s", base, -stride, lane)
+	}
+	return fmt.Sprintf("%#x + %d×%s", base, stride, lane)
+}
+
+// addressPattern describes the active lanes' addresses: one progression
+// over the warp, else one per half-warp, else "" (the caller lists them).
+func addressPattern(in *traces.WarpInst) string {
+	if in.Active&(in.Active-1) == 0 {
+		l := bits.TrailingZeros32(in.Active)
+		return fmt.Sprintf("lane %d: %#x", l, in.Addr[l])
+	}
+	if base, stride, ok := progression(in, 0xFFFFFFFF, 0); ok {
+		return progressionText(base, stride, 0)
+	}
+	var parts []string
+	for _, lo := range []int{0, 16} {
+		half := uint32(0xFFFF) << lo & in.Active
+		switch {
+		case half == 0:
+			continue
+		case half&(half-1) == 0:
+			l := bits.TrailingZeros32(half)
+			parts = append(parts, fmt.Sprintf("lane %d: %#x", l, in.Addr[l]))
+		default:
+			base, stride, ok := progression(in, half, lo)
+			if !ok {
+				return ""
+			}
+			parts = append(parts, fmt.Sprintf("lanes %d-%d: %s", lo, lo+15, progressionText(base, stride, lo)))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// plural writes n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func activeText(active uint32) string {
+	n := bits.OnesCount32(active)
+	if n == traces.WarpSize {
+		return "32 lanes"
+	}
+	return fmt.Sprintf("%d of 32 lanes active (mask %#08x: lanes %s)", n, active, laneRanges(active))
+}
+
+func describeDevice(d *arch.Device) string {
+	path := ""
+	switch d.Coalescer.Rule {
+	case arch.RuleCC20, arch.RuleCC30:
+		if sim.LoadPath(d) == coalesce.L1 {
+			path = ", loads cached in L1 (128-B lines)"
+		} else {
+			path = ", loads cached in L2 only (32-B segments)"
+		}
+	}
+	return fmt.Sprintf("%s (%s, compute capability %s, coalescer %s%s)", d.Name, d.Board, d.ComputeCapability, d.Coalescer.Rule, path)
+}
+
+func arrayShape(a traces.BoundArray) string {
+	var b strings.Builder
+	b.WriteString(a.Type.String())
+	for _, n := range a.Dims {
+		fmt.Fprintf(&b, "[%d]", n)
+	}
+	if a.Layout == traces.ColMajor {
+		b.WriteString(" col-major")
+	}
+	return b.String()
+}
+
+func paramsText(ps []traces.Param) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = fmt.Sprintf("%s=%d", p.Name, p.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+func writeTraceText(w io.Writer, d *arch.Device, l *traces.Launch, insts []shownInst, n int, metrics []metric, c *sim.Counts) error {
+	k := l.Kernel
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "device\t%s\n", describeDevice(d))
+	fmt.Fprintf(tw, "kernel\t%s (%s; positions below are line:col there): %s\n", k.Name, k.File, strings.TrimSpace(k.Description))
+	fmt.Fprintf(tw, "mapping\t%s\n", l.Mapping)
+	fmt.Fprintf(tw, "block\t%s (%d threads, %d warps)\n", l.Block, l.Block.Threads(), l.WarpsPerBlock())
+	fmt.Fprintf(tw, "grid\t%s (%s)\n", l.Grid(), plural(l.Blocks(), "block"))
+	fmt.Fprintf(tw, "params\t%s\n", paramsText(l.Params))
+	for i, a := range l.Arrays {
+		label := ""
+		if i == 0 {
+			label = "arrays"
+		}
+		fmt.Fprintf(tw, "%s\t%s %s at %#x (%s)\n", label, a.Name, arrayShape(a), a.Base, arch.Bytes(a.Size))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if n > 0 {
+		fmt.Fprintf(w, "\nBlock 0, the first %d memory instructions in issue order (warp 0's, then warp 1's, ...); compute instructions are one line each, not counted:\n", n)
+		mem := 0
+		for i := range insts {
+			s := &insts[i]
+			if s.in.Op == traces.OpCompute {
+				fmt.Fprintf(w, "      warp %d  compute %d\n", s.in.Warp, s.in.Count)
+				continue
+			}
+			mem++
+			writeInst(w, l, mem, s)
+		}
+		if mem < n {
+			fmt.Fprintf(w, "  (block 0 has only %d memory instructions)\n", mem)
+		}
+	}
+	fmt.Fprintf(w, "\nTotals over the whole kernel (%s):\n", plural(l.Blocks(), "block"))
+	if err := writeRefTable(w, d, l, c); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nProfiler metrics (%s):\n", d.Coalescer.Rule)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "METRIC\tVALUE\tDESCRIPTION")
+	for _, m := range metrics {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.name, formatFloat(m.value), m.desc)
+	}
+	return tw.Flush()
+}
+
+func writeInst(w io.Writer, l *traces.Launch, i int, s *shownInst) {
+	in := &s.in
+	r := &l.Refs[in.Ref]
+	fmt.Fprintf(w, "#%-4d warp %d  %s %s (%d:%d)  %d B per lane, %s\n", i, in.Warp, in.Op, r.Text, r.Line, r.Col, in.Width, activeText(in.Active))
+	if p := addressPattern(in); p != "" {
+		fmt.Fprintf(w, "      addresses  %s\n", p)
+	} else {
+		fmt.Fprintln(w, "      addresses")
+		var line []string
+		for m := in.Active; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			line = append(line, fmt.Sprintf("%2d:%#x", l, in.Addr[l]))
+			if len(line) == 4 || m&(m-1) == 0 {
+				fmt.Fprintf(w, "        %s\n", strings.Join(line, "  "))
+				line = line[:0]
+			}
+		}
+	}
+	var moved int
+	for _, t := range s.txns {
+		moved += int(t.Size)
+	}
+	requested := bits.OnesCount32(in.Active) * int(in.Width)
+	fmt.Fprintf(w, "      %s, %d B moved for %d B requested\n", plural(len(s.txns), "transaction"), moved, requested)
+	for _, t := range s.txns {
+		fmt.Fprintf(w, "        %#x  %3d B  sectors %-7s  lanes %s\n", t.Addr, t.Size, laneRanges(uint32(t.Sectors)), laneRanges(t.Lanes))
+	}
+}
+
+func writeRefTable(w io.Writer, d *arch.Device, l *traces.Launch, c *sim.Counts) error {
+	cc10 := d.Coalescer.Rule == arch.RuleCC10
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "REF\tAT\tOP\tREQUESTS\tTRANSACTIONS\t32B\t64B\t128B\tBYTES\tREQUESTED\tTXN/REQ\tEFFICIENCY %\t"
+	if cc10 {
+		head += "HALF-WARPS\tCOALESCED\t"
+	}
+	fmt.Fprintln(tw, head)
+	row := func(name, at, op string, r *sim.RefCounts) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t", name, at, op,
+			r.Requests, r.Transactions, r.Txn32, r.Txn64, r.Txn128, r.Bytes, r.RequestedBytes,
+			formatFloat(ratio(r.Transactions, r.Requests)), formatFloat(efficiency(r)))
+		if cc10 {
+			fmt.Fprintf(tw, "%d\t%d\t", r.HalfWarps, r.Coalesced)
+		}
+		fmt.Fprintln(tw)
+	}
+	for i := range l.Refs {
+		r := &l.Refs[i]
+		row(r.Text, fmt.Sprintf("%d:%d", r.Line, r.Col), r.Op.String(), &c.Refs[i])
+	}
+	row("all loads", "", "load", &c.Loads)
+	row("all stores", "", "store", &c.Stores)
+	return tw.Flush()
+}
+
+// ordered is a JSON object whose keys keep their order.
+type ordered []keyValue
+
+type keyValue struct {
+	key   string
+	value any
+}
+
+// MarshalJSON writes the pairs as one object, in order.
+func (o ordered) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, kv := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, err := json.Marshal(kv.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(kv.value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+type launchJSON struct {
+	Mapping       string  `json:"mapping"`
+	Block         string  `json:"block"`
+	Grid          string  `json:"grid"`
+	Blocks        int     `json:"blocks"`
+	WarpsPerBlock int     `json:"warps_per_block"`
+	Params        ordered `json:"params"`
+}
+
+type txnJSON struct {
+	Addr    uint64 `json:"addr"`
+	Size    uint32 `json:"size"`
+	Sectors uint8  `json:"sectors"`
+	Lanes   uint32 `json:"lanes"`
+}
+
+type instJSON struct {
+	Block  int    `json:"block"`
+	Warp   int    `json:"warp"`
+	Op     string `json:"op"`
+	Ref    string `json:"ref,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Col    int    `json:"col,omitempty"`
+	Width  int    `json:"width,omitempty"`
+	Active uint32 `json:"active"`
+	// Count is the instructions of a compute step.
+	Count int32 `json:"count,omitempty"`
+	// Addresses has one entry per lane, null for inactive lanes.
+	Addresses    []*uint64 `json:"addresses,omitempty"`
+	Pattern      string    `json:"pattern,omitempty"`
+	Transactions []txnJSON `json:"transactions,omitempty"`
+}
+
+type refJSON struct {
+	Ref   string `json:"ref"`
+	Array string `json:"array"`
+	Line  int    `json:"line"`
+	Col   int    `json:"col"`
+	Op    string `json:"op"`
+	Width int    `json:"width"`
+	sim.RefCounts
+	TxnPerRequest float64 `json:"transactions_per_request"`
+	Efficiency    float64 `json:"efficiency"`
+}
+
+func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []metric, c *sim.Counts) any {
+	params := make(ordered, len(l.Params))
+	for i, p := range l.Params {
+		params[i] = keyValue{p.Name, p.Value}
+	}
+	warps := make([]instJSON, 0, len(insts))
+	for i := range insts {
+		in := &insts[i].in
+		j := instJSON{Block: in.Block, Warp: in.Warp, Op: in.Op.String(), Active: in.Active}
+		if in.Op == traces.OpCompute {
+			j.Count = in.Count
+			warps = append(warps, j)
+			continue
+		}
+		r := &l.Refs[in.Ref]
+		j.Ref, j.Line, j.Col, j.Width = r.Text, r.Line, r.Col, int(in.Width)
+		j.Addresses = make([]*uint64, traces.WarpSize)
+		for lane := range traces.WarpSize {
+			if in.Active&(1<<lane) != 0 {
+				a := in.Addr[lane]
+				j.Addresses[lane] = &a
+			}
+		}
+		j.Pattern = addressPattern(in)
+		j.Transactions = []txnJSON{}
+		for _, t := range insts[i].txns {
+			j.Transactions = append(j.Transactions, txnJSON{t.Addr, t.Size, t.Sectors, t.Lanes})
+		}
+		warps = append(warps, j)
+	}
+	ms := make(ordered, len(metrics))
+	for i, m := range metrics {
+		ms[i] = keyValue{m.name, m.value}
+	}
+	refs := make([]refJSON, len(l.Refs))
+	for i := range l.Refs {
+		r, rc := &l.Refs[i], &c.Refs[i]
+		refs[i] = refJSON{r.Text, r.Array, r.Line, r.Col, r.Op.String(), r.Width, *rc,
+			ratio(rc.Transactions, rc.Requests), efficiency(rc)}
+	}
+	return struct {
+		Device            string     `json:"device"`
+		ComputeCapability string     `json:"compute_capability"`
+		Coalescer         string     `json:"coalescer"`
+		Kernel            string     `json:"kernel"`
+		Launch            launchJSON `json:"launch"`
+		Warps             []instJSON `json:"warps"`
+		Metrics           ordered    `json:"metrics"`
+		References        []refJSON  `json:"references"`
+	}{
+		d.Name, d.ComputeCapability, d.Coalescer.Rule, l.Kernel.Name,
+		launchJSON{l.Mapping.String(), l.Block.String(), l.Grid().String(), l.Blocks(), l.WarpsPerBlock(), params},
+		warps, ms, refs,
+	}
+}

@@ -1,0 +1,329 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"gpumemsim/arch"
+	"gpumemsim/sim"
+	"gpumemsim/traces"
+	"gpumemsim/validate"
+)
+
+// config is one (mapping, block) configuration of a validate run.
+type config struct {
+	mapping traces.Mapping
+	cand    validate.JangCandidate
+	launch  *traces.Launch
+	res     *sim.Result
+	metrics map[string]float64
+	simRank int
+}
+
+func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-format text|json|csv]", stderr)
+	lf := addLaunchFlags(fs)
+	blocks := fs.String("blocks", "jang", "candidate blocks: `jang` (Algorithm 2's) or a list such as 32x8,16x16")
+	maps := fs.String("maps", "", "`all`: every assignment of the mapped loops to thread dimensions")
+	format := fs.String("format", "text", "output format: text, json or csv")
+	if help, err := parseFlags(fs, args, 0); help || err != nil {
+		return err
+	}
+	if err := checkFormat(*format, "text", "json", "csv"); err != nil {
+		return err
+	}
+	if *maps != "" && *maps != "all" {
+		return fmt.Errorf("-maps: want all; got %q", *maps)
+	}
+	if *maps == "all" && *lf.mapping != "" {
+		return fmt.Errorf("-maps all and -map exclude each other")
+	}
+	var shapes []arch.Dim3
+	if *blocks != "jang" {
+		for _, s := range strings.Split(*blocks, ",") {
+			b, err := arch.ParseDim3(strings.TrimSpace(s))
+			if err != nil {
+				return fmt.Errorf("-blocks: want jang or a list of shapes such as 32x8,16x16: %v", err)
+			}
+			shapes = append(shapes, b)
+		}
+	}
+	dev, base, err := lf.load()
+	if err != nil {
+		return err
+	}
+	mappings := []traces.Mapping{base.Mapping}
+	if *maps == "all" {
+		mappings = permutedMappings(base.Mapping)
+	}
+	params := map[string]int64{}
+	for _, p := range base.Params {
+		params[p.Name] = p.Value
+	}
+
+	// The static model: Algorithm 2's candidates (or the given shapes) for
+	// every mapping, ranked together.
+	var cfgs []*config
+	anyGain := false
+	for _, m := range mappings {
+		l, err := traces.Bind(base.Kernel, m, base.Block, params, dev)
+		if err != nil {
+			return err
+		}
+		model, err := validate.NewJangModel(l)
+		if err != nil {
+			return err
+		}
+		var cands []validate.JangCandidate
+		if shapes == nil {
+			est, err := validate.NewJangEstimate(dev, l)
+			if err != nil {
+				return err
+			}
+			cands = est.Candidates
+		} else {
+			for _, b := range shapes {
+				cs, err := validate.JangSearch(dev, []arch.Dim3{b}, model.Regs, model.ElemSize, model.CostGain)
+				if err != nil {
+					return fmt.Errorf("-blocks %v: %w", b, err)
+				}
+				cands = append(cands, cs...)
+			}
+		}
+		for _, c := range cands {
+			anyGain = anyGain || (c.Valid && c.Gain > 0)
+			cfgs = append(cfgs, &config{mapping: m, cand: c})
+		}
+	}
+	all := make([]validate.JangCandidate, len(cfgs))
+	for i, c := range cfgs {
+		all[i] = c.cand
+	}
+	validate.RankJang(all, anyGain)
+	var runs []*config
+	for i, c := range cfgs {
+		c.cand = all[i]
+		if c.cand.Valid {
+			runs = append(runs, c)
+		}
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("no candidate configuration of %s runs on %s", base.Kernel.Name, dev.Name)
+	}
+
+	if err := simulateAll(ctx, dev, base, params, runs, stderr); err != nil {
+		return err
+	}
+	rankBySim(runs)
+	static := make([]float64, len(runs))
+	simulated := make([]float64, len(runs))
+	for i, c := range runs {
+		static[i] = float64(c.cand.Rank)
+		simulated[i] = float64(c.res.Cycles)
+	}
+	cmp, err := validate.Compare(static, simulated)
+	if err != nil {
+		return err
+	}
+	switch *format {
+	case "json":
+		return writeJSON(stdout, validateJSON(dev, base, runs, cmp))
+	case "csv":
+		return writeValidateCSV(stdout, runs)
+	}
+	writeHeader(stdout, dev, base)
+	return writeValidateText(stdout, runs, cmp)
+}
+
+// permutedMappings returns every assignment of m's loops to the first
+// len(m) thread dimensions, starting with m itself.
+func permutedMappings(m traces.Mapping) []traces.Mapping {
+	out := []traces.Mapping{m}
+	axes := make([]traces.Axis, len(m))
+	for i := range axes {
+		axes[i] = traces.Axis(i)
+	}
+	var perm func(k int)
+	perm = func(k int) {
+		if k == len(axes) {
+			nm := make(traces.Mapping, len(m))
+			for i, lm := range m {
+				nm[i] = traces.LoopMap{Loop: lm.Loop, Axis: axes[i]}
+			}
+			if !slices.ContainsFunc(out, func(o traces.Mapping) bool { return o.String() == nm.String() }) {
+				out = append(out, nm)
+			}
+			return
+		}
+		for i := k; i < len(axes); i++ {
+			axes[k], axes[i] = axes[i], axes[k]
+			perm(k + 1)
+			axes[k], axes[i] = axes[i], axes[k]
+		}
+	}
+	perm(0)
+	return out
+}
+
+// simulateAll runs every configuration, in parallel on all cores; results
+// land in their own slots, so the output does not depend on the order in
+// which the runs finish.
+func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, stderr io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	bar := newProgress(stderr, "simulating configurations")
+	defer bar.finish()
+	jobs := make(chan *config)
+	var mu sync.Mutex
+	var firstErr error
+	done := int64(0)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(runs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for c := range jobs {
+				err := simulateOne(ctx, dev, base, params, c)
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				done++
+				bar.update(done, int64(len(runs)))
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, c := range runs {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- c
+	}
+	close(jobs)
+	wg.Wait()
+	if firstErr != nil {
+		return firstErr
+	}
+	return ctx.Err()
+}
+
+func simulateOne(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, c *config) error {
+	l, err := traces.Bind(base.Kernel, c.mapping, c.cand.Block, params, dev)
+	if err != nil {
+		return err
+	}
+	res, err := sim.Run(ctx, dev, l, sim.Options{})
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", c.mapping, dimText(c.cand.Block), err)
+	}
+	ms, err := sim.Metrics(dev, res, sim.StyleNvprof)
+	if err != nil {
+		return err
+	}
+	c.launch, c.res, c.metrics = l, res, sim.MetricValues(ms)
+	return nil
+}
+
+// rankBySim gives dense ranks by simulated cycles, 1 the fastest.
+func rankBySim(runs []*config) {
+	cycles := make([]int64, len(runs))
+	for i, c := range runs {
+		cycles[i] = c.res.Cycles
+	}
+	slices.Sort(cycles)
+	cycles = slices.Compact(cycles)
+	for _, c := range runs {
+		c.simRank, _ = slices.BinarySearch(cycles, c.res.Cycles)
+		c.simRank++
+	}
+}
+
+// wgsText writes a work group as J14 prints it: ty×tx (threads).
+func wgsText(b arch.Dim3) string {
+	if b.Y == 1 && b.Z == 1 {
+		return strconv.Itoa(b.X)
+	}
+	return fmt.Sprintf("%d×%d (%d)", b.Y, b.X, b.Threads())
+}
+
+func writeValidateText(w io.Writer, runs []*config, cmp validate.Comparison) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "#\tMapping\tWGS (ty×tx)\tAWG\tOC\tCost\tGain\tOR\tSim cycles\tSim ms\tSim rank\tgld_transactions\tdram_read_transactions\t")
+	for i, c := range runs {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.0f%%\t%d\t%d\t%d\t%d\t%.4f\t%d\t%.0f\t%.0f\t\n", i+1, c.mapping, wgsText(c.cand.Block),
+			c.cand.AWG, 100*c.cand.Occupancy, c.cand.Cost, c.cand.Gain, c.cand.Rank, c.res.Cycles, c.res.TimeMS, c.simRank,
+			c.metrics["gld_transactions"], c.metrics["dram_read_transactions"])
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	pick, best := runs[cmp.StaticPick], runs[cmp.SimulatedBest]
+	fmt.Fprintf(w, "\nStatic rank (OR) against simulated cycles, n = %d:\n", cmp.N)
+	fmt.Fprintf(w, "  Spearman ρ %s   Kendall τ-b %s   Pearson r %s\n", num(cmp.Spearman), num(cmp.KendallTauB), num(cmp.Pearson))
+	fmt.Fprintf(w, "  static pick: #%d %s %s; simulated best: #%d %s %s; top-1 agreement: %v; regret %s\n",
+		cmp.StaticPick+1, pick.mapping, dimText(pick.cand.Block), cmp.SimulatedBest+1, best.mapping, dimText(best.cand.Block),
+		cmp.Top1Agree, num(cmp.Regret))
+	for _, warn := range cmp.Warnings {
+		fmt.Fprintf(w, "  warning: %v\n", warn)
+	}
+	return nil
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+
+type validateRow struct {
+	Mapping    string             `json:"mapping"`
+	Block      string             `json:"block"`
+	AWG        int                `json:"awg"`
+	Occupancy  float64            `json:"occupancy"`
+	Cost       int64              `json:"cost"`
+	Gain       int64              `json:"gain"`
+	StaticRank int                `json:"static_rank"`
+	SimCycles  int64              `json:"sim_cycles"`
+	SimTimeMS  float64            `json:"sim_time_ms"`
+	SimRank    int                `json:"sim_rank"`
+	Metrics    map[string]float64 `json:"metrics"`
+}
+
+func rowsOf(runs []*config) []validateRow {
+	rows := make([]validateRow, len(runs))
+	for i, c := range runs {
+		rows[i] = validateRow{Mapping: c.mapping.String(), Block: dimText(c.cand.Block), AWG: c.cand.AWG,
+			Occupancy: c.cand.Occupancy, Cost: c.cand.Cost, Gain: c.cand.Gain, StaticRank: c.cand.Rank,
+			SimCycles: c.res.Cycles, SimTimeMS: c.res.TimeMS, SimRank: c.simRank, Metrics: c.metrics}
+	}
+	return rows
+}
+
+func validateJSON(dev *arch.Device, base *traces.Launch, runs []*config, cmp validate.Comparison) any {
+	return struct {
+		Device  string              `json:"device"`
+		Kernel  string              `json:"kernel"`
+		Params  string              `json:"params"`
+		Rows    []validateRow       `json:"rows"`
+		Summary validate.Comparison `json:"summary"`
+	}{dev.Name, base.Kernel.Name, paramString(base), rowsOf(runs), cmp}
+}
+
+func writeValidateCSV(w io.Writer, runs []*config) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"mapping", "block", "awg", "occupancy", "cost", "gain", "static_rank", "sim_cycles", "sim_time_ms", "sim_rank", "gld_transactions", "dram_read_transactions"})
+	for _, r := range rowsOf(runs) {
+		cw.Write([]string{r.Mapping, r.Block, strconv.Itoa(r.AWG), strconv.FormatFloat(r.Occupancy, 'f', -1, 64),
+			strconv.FormatInt(r.Cost, 10), strconv.FormatInt(r.Gain, 10), strconv.Itoa(r.StaticRank),
+			strconv.FormatInt(r.SimCycles, 10), strconv.FormatFloat(r.SimTimeMS, 'f', -1, 64), strconv.Itoa(r.SimRank),
+			strconv.FormatFloat(r.Metrics["gld_transactions"], 'f', -1, 64), strconv.FormatFloat(r.Metrics["dram_read_transactions"], 'f', -1, 64)})
+	}
+	cw.Flush()
+	return cw.Error()
+}

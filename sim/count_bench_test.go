@@ -1,0 +1,136 @@
+package sim_test
+
+import (
+	"context"
+	"testing"
+
+	"gpumemsim/arch"
+	"gpumemsim/configs"
+	"gpumemsim/sim"
+	"gpumemsim/traces"
+)
+
+// coalesceLaunch streams every warp instruction of l through co with a
+// reused cursor, the work of sim.Count without its bookkeeping, and
+// returns the memory instructions and transactions.
+func coalesceLaunch(l *traces.Launch, co *sim.Coalescer, cur *traces.WarpCursor, in *traces.WarpInst) (insts, txns int64) {
+	for b := range l.Blocks() {
+		for w := range l.WarpsPerBlock() {
+			cur.Reset(l, b, w)
+			for cur.Next(in) {
+				if in.Op == traces.OpCompute {
+					continue
+				}
+				_, t := co.Coalesce(in)
+				insts++
+				txns += int64(len(t))
+			}
+		}
+	}
+	return insts, txns
+}
+
+// countBenches are the kernels of the trace benchmarks, small enough for
+// one iteration to take well under a second.
+var countBenches = []struct {
+	name, kernel string
+	params       map[string]int64
+}{
+	{"matmul", "matmul", map[string]int64{"M": 256, "N": 256, "P": 256}}, // 2^20 memory instructions
+	{"vecadd", "vecadd", map[string]int64{"N": 1 << 20}},                 // 3·2^15
+	{"transpose", "transpose", map[string]int64{"N": 1024}},              // 2^16
+}
+
+func bindCount(tb testing.TB, device, kernel string, params map[string]int64) (*arch.Device, *traces.Launch) {
+	tb.Helper()
+	dev, err := configs.Load(device)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	k, err := traces.LoadKernel(kernel)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	l, err := traces.Bind(k, nil, arch.Dim3{}, params, dev)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return dev, l
+}
+
+// BenchmarkTraceCoalesce measures trace generation plus coalescing on one
+// core (fermi's rule), in memory warp instructions per second. Each
+// iteration is a whole kernel through one reused cursor and coalescer, so
+// allocs/op is the allocations of that many warp instructions: 0.
+func BenchmarkTraceCoalesce(b *testing.B) {
+	for _, bc := range countBenches {
+		b.Run(bc.name, func(b *testing.B) {
+			dev, l := bindCount(b, "fermi", bc.kernel, bc.params)
+			co, err := sim.NewCoalescer(dev)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var cur traces.WarpCursor
+			var in traces.WarpInst
+			coalesceLaunch(l, co, &cur, &in) // the cursor's first Reset sizes it
+			b.ReportAllocs()
+			var insts int64
+			for b.Loop() {
+				n, _ := coalesceLaunch(l, co, &cur, &in)
+				insts += n
+			}
+			b.ReportMetric(float64(insts)/b.Elapsed().Seconds(), "warp-insts/s")
+		})
+	}
+}
+
+// BenchmarkCount measures sim.Count itself (trace, coalescing and the
+// per-reference counts), which allocates a handful of objects per kernel
+// and none per warp instruction.
+func BenchmarkCount(b *testing.B) {
+	for _, bc := range countBenches {
+		b.Run(bc.name, func(b *testing.B) {
+			dev, l := bindCount(b, "fermi", bc.kernel, bc.params)
+			b.ReportAllocs()
+			var insts int64
+			for b.Loop() {
+				c, err := sim.Count(context.Background(), dev, l, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				insts += c.Loads.Requests + c.Stores.Requests
+			}
+			b.ReportMetric(float64(insts)/b.Elapsed().Seconds(), "warp-insts/s")
+		})
+	}
+}
+
+// sim.Count allocates per kernel, never per warp instruction: matmul at
+// n = 32 and n = 64 (8 times the instructions) make the same number of
+// allocations, and the reused trace-and-coalesce loop makes none.
+func TestCountAllocs(t *testing.T) {
+	allocs := func(n int64) (count, loop float64) {
+		dev, l := bindCount(t, "fermi", "matmul", map[string]int64{"M": n, "N": n, "P": n})
+		count = testing.AllocsPerRun(3, func() {
+			if _, err := sim.Count(context.Background(), dev, l, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		co, err := sim.NewCoalescer(dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cur traces.WarpCursor
+		var in traces.WarpInst
+		loop = testing.AllocsPerRun(3, func() { coalesceLaunch(l, co, &cur, &in) })
+		return count, loop
+	}
+	small, smallLoop := allocs(32) // 2·32³/32 = 2048 memory instructions
+	large, largeLoop := allocs(64) // 16384
+	if small != large {
+		t.Errorf("sim.Count allocations: %g for matmul n=32, %g for n=64; want equal (none per warp instruction)", small, large)
+	}
+	if smallLoop != 0 || largeLoop != 0 {
+		t.Errorf("trace and coalesce with a reused cursor: %g and %g allocations per kernel; want 0", smallLoop, largeLoop)
+	}
+}
