@@ -38,6 +38,14 @@ type RefCounts struct {
 	Coalesced int64 `json:"coalesced_half_warps"`
 }
 
+// TransactionsPerRequest is nvprof's transactions per request (0 with no
+// requests).
+func (c *RefCounts) TransactionsPerRequest() float64 { return ratio(c.Transactions, c.Requests) }
+
+// Efficiency is nvprof's gld_efficiency/gst_efficiency: the bytes the lanes
+// requested over the bytes of the transactions, in percent.
+func (c *RefCounts) Efficiency() float64 { return 100 * ratio(c.RequestedBytes, c.Bytes) }
+
 func (c *RefCounts) add(o *RefCounts) {
 	c.Requests += o.Requests
 	c.Transactions += o.Transactions

@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"gpumemsim/arch"
-	"gpumemsim/configs"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -41,23 +39,6 @@ var countBenches = []struct {
 	{"transpose", "transpose", map[string]int64{"N": 1024}},              // 2^16
 }
 
-func bindCount(tb testing.TB, device, kernel string, params map[string]int64) (*arch.Device, *traces.Launch) {
-	tb.Helper()
-	dev, err := configs.Load(device)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	k, err := traces.LoadKernel(kernel)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	l, err := traces.Bind(k, nil, arch.Dim3{}, params, dev)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return dev, l
-}
-
 // BenchmarkTraceCoalesce measures trace generation plus coalescing on one
 // core (fermi's rule), in memory warp instructions per second. Each
 // iteration is a whole kernel through one reused cursor and coalescer, so
@@ -65,7 +46,7 @@ func bindCount(tb testing.TB, device, kernel string, params map[string]int64) (*
 func BenchmarkTraceCoalesce(b *testing.B) {
 	for _, bc := range countBenches {
 		b.Run(bc.name, func(b *testing.B) {
-			dev, l := bindCount(b, "fermi", bc.kernel, bc.params)
+			dev, l := bind(b, "fermi", bc.kernel, "", "", bc.params)
 			co, err := sim.NewCoalescer(dev)
 			if err != nil {
 				b.Fatal(err)
@@ -90,7 +71,7 @@ func BenchmarkTraceCoalesce(b *testing.B) {
 func BenchmarkCount(b *testing.B) {
 	for _, bc := range countBenches {
 		b.Run(bc.name, func(b *testing.B) {
-			dev, l := bindCount(b, "fermi", bc.kernel, bc.params)
+			dev, l := bind(b, "fermi", bc.kernel, "", "", bc.params)
 			b.ReportAllocs()
 			var insts int64
 			for b.Loop() {
@@ -110,7 +91,7 @@ func BenchmarkCount(b *testing.B) {
 // allocations, and the reused trace-and-coalesce loop makes none.
 func TestCountAllocs(t *testing.T) {
 	allocs := func(n int64) (count, loop float64) {
-		dev, l := bindCount(t, "fermi", "matmul", map[string]int64{"M": n, "N": n, "P": n})
+		dev, l := bind(t, "fermi", "matmul", "", "", map[string]int64{"M": n, "N": n, "P": n})
 		count = testing.AllocsPerRun(3, func() {
 			if _, err := sim.Count(context.Background(), dev, l, nil); err != nil {
 				t.Fatal(err)

@@ -285,20 +285,7 @@ func wantCopyColMajor(rule string, rows, cols int64) []countWant {
 // and counts it.
 func countKernel(t testing.TB, dev *arch.Device, kernel, mapping string, params map[string]int64) (*traces.Launch, *sim.Counts) {
 	t.Helper()
-	k, err := traces.LoadKernel(kernel)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m traces.Mapping
-	if mapping != "" {
-		if m, err = traces.ParseMapping(mapping); err != nil {
-			t.Fatal(err)
-		}
-	}
-	l, err := traces.Bind(k, m, arch.Dim3{}, params, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := bindOn(t, dev, kernel, mapping, "", params)
 	c, err := sim.Count(context.Background(), dev, l, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -38,31 +38,10 @@ func Metrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	rule := dev.Coalescer.Rule
 	legacy := rule == arch.RuleCC10 || rule == arch.RuleCC13
 	ld, st := &r.Loads, &r.Stores
-
-	switch rule {
-	case arch.RuleCC10:
-		add("gld_coherent", float64(ld.Coalesced), "half-warps", "Coalesced global memory loads (CC 1.0/1.1 profiler counter; counted per half-warp request)")
-		add("gld_incoherent", float64(ld.HalfWarps-ld.Coalesced), "half-warps", "Non-coalesced global memory loads (counted per half-warp request)")
-		add("gst_coherent", float64(st.Coalesced), "half-warps", "Coalesced global memory stores (counted per half-warp request)")
-		add("gst_incoherent", float64(st.HalfWarps-st.Coalesced), "half-warps", "Non-coalesced global memory stores (counted per half-warp request)")
-	case arch.RuleCC13:
-		add("gld_request", float64(ld.Requests), "warps", "Global memory loads (increments per warp)")
-		add("gld_32b", float64(ld.Txn32), "transactions", "32-byte global memory load transactions")
-		add("gld_64b", float64(ld.Txn64), "transactions", "64-byte global memory load transactions")
-		add("gld_128b", float64(ld.Txn128), "transactions", "128-byte global memory load transactions")
-		add("gst_request", float64(st.Requests), "warps", "Global memory stores (increments per warp)")
-		add("gst_32b", float64(st.Txn32), "transactions", "32-byte global memory store transactions")
-		add("gst_64b", float64(st.Txn64), "transactions", "64-byte global memory store transactions")
-		add("gst_128b", float64(st.Txn128), "transactions", "128-byte global memory store transactions")
-	}
-	add("inst_executed_global_loads", float64(ld.Requests), "warp insts", "Warp level instructions for global loads")
-	add("inst_executed_global_stores", float64(st.Requests), "warp insts", "Warp level instructions for global stores")
-	add("gld_transactions", float64(ld.Transactions), "transactions", "Number of global memory load transactions")
-	add("gst_transactions", float64(st.Transactions), "transactions", "Number of global memory store transactions")
-	add("gld_transactions_per_request", ratio(ld.Transactions, ld.Requests), "", "Average number of global memory load transactions performed for each global memory load.")
-	add("gst_transactions_per_request", ratio(st.Transactions, st.Requests), "", "Average number of global memory store transactions performed for each global memory store")
-	add("gld_efficiency", 100*ratio(ld.RequestedBytes, ld.Bytes), "%", "Ratio of requested global memory load throughput to required global memory load throughput expressed as percentage.")
-	add("gst_efficiency", 100*ratio(st.RequestedBytes, st.Bytes), "%", "Ratio of requested global memory store throughput to required global memory store throughput expressed as percentage.")
+	// On CC 1.x the profiler had only the legacy counters; the nvprof
+	// names follow them there too, so devices can be compared.
+	ms = append(ms, legacyMetrics(rule, ld, st)...)
+	ms = append(ms, nvprofCountMetrics(ld, st)...)
 	if !legacy {
 		name, desc := "l1_cache_global_hit_rate", "Hit rate in L1 cache for global loads"
 		if rule == arch.RuleCC50 {
@@ -116,6 +95,55 @@ func Metrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 		return gpgpusimMetrics(r), nil
 	}
 	return nil, fmt.Errorf("unknown metric style %q; want %s", style, strings.Join(Styles(), ", "))
+}
+
+// CountMetrics names the coalescer's counts as the profiler of the rule's
+// devices did: the CUDA Visual Profiler's legacy counters on CC 1.x, nvprof
+// on CC 2.0 and later.
+func CountMetrics(rule string, ld, st *RefCounts) []Metric {
+	if rule == arch.RuleCC10 || rule == arch.RuleCC13 {
+		return legacyMetrics(rule, ld, st)
+	}
+	return nvprofCountMetrics(ld, st)
+}
+
+func legacyMetrics(rule string, ld, st *RefCounts) []Metric {
+	n := func(v int64) float64 { return float64(v) }
+	switch rule {
+	case arch.RuleCC10:
+		return []Metric{
+			{"gld_coherent", n(ld.Coalesced), "half-warps", "Global load half-warps coalesced into 64- or 128-byte transactions (CC 1.0/1.1 counter)"},
+			{"gld_incoherent", n(ld.HalfWarps - ld.Coalesced), "half-warps", "Global load half-warps served by one 32-byte transaction per thread"},
+			{"gst_coherent", n(st.Coalesced), "half-warps", "Global store half-warps coalesced into 64- or 128-byte transactions"},
+			{"gst_incoherent", n(st.HalfWarps - st.Coalesced), "half-warps", "Global store half-warps served by one 32-byte transaction per thread"},
+		}
+	case arch.RuleCC13:
+		return []Metric{
+			{"gld_request", n(ld.Requests), "warp insts", "Global memory loads (increments per warp)"},
+			{"gld_32b", n(ld.Txn32), "transactions", "32-byte global memory load transactions"},
+			{"gld_64b", n(ld.Txn64), "transactions", "64-byte global memory load transactions"},
+			{"gld_128b", n(ld.Txn128), "transactions", "128-byte global memory load transactions"},
+			{"gst_request", n(st.Requests), "warp insts", "Global memory stores (increments per warp)"},
+			{"gst_32b", n(st.Txn32), "transactions", "32-byte global memory store transactions"},
+			{"gst_64b", n(st.Txn64), "transactions", "64-byte global memory store transactions"},
+			{"gst_128b", n(st.Txn128), "transactions", "128-byte global memory store transactions"},
+		}
+	}
+	return nil
+}
+
+func nvprofCountMetrics(ld, st *RefCounts) []Metric {
+	n := func(v int64) float64 { return float64(v) }
+	return []Metric{
+		{"inst_executed_global_loads", n(ld.Requests), "warp insts", "Warp level instructions for global loads"},
+		{"inst_executed_global_stores", n(st.Requests), "warp insts", "Warp level instructions for global stores"},
+		{"gld_transactions", n(ld.Transactions), "transactions", "Number of global memory load transactions"},
+		{"gst_transactions", n(st.Transactions), "transactions", "Number of global memory store transactions"},
+		{"gld_transactions_per_request", ld.TransactionsPerRequest(), "transactions per warp inst", "Average number of global memory load transactions performed for each global memory load."},
+		{"gst_transactions_per_request", st.TransactionsPerRequest(), "transactions per warp inst", "Average number of global memory store transactions performed for each global memory store"},
+		{"gld_efficiency", ld.Efficiency(), "%", "Ratio of requested global memory load throughput to required global memory load throughput expressed as percentage (every lane's bytes count, so broadcasts exceed 100%)."},
+		{"gst_efficiency", st.Efficiency(), "%", "Ratio of requested global memory store throughput to required global memory store throughput expressed as percentage."},
+	}
 }
 
 func ratio(a, b int64) float64 {

@@ -4,40 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"gpumemsim/arch"
-	"gpumemsim/configs"
 	"gpumemsim/sim"
-	"gpumemsim/traces"
 )
-
-func bindBench(b *testing.B, device, kernel, mapping, block string, params map[string]int64) (*arch.Device, *traces.Launch) {
-	b.Helper()
-	dev, err := configs.Load(device)
-	if err != nil {
-		b.Fatal(err)
-	}
-	k, err := traces.LoadKernel(kernel)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var m traces.Mapping
-	if mapping != "" {
-		if m, err = traces.ParseMapping(mapping); err != nil {
-			b.Fatal(err)
-		}
-	}
-	var blk arch.Dim3
-	if block != "" {
-		if blk, err = arch.ParseDim3(block); err != nil {
-			b.Fatal(err)
-		}
-	}
-	l, err := traces.Bind(k, m, blk, params, dev)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return dev, l
-}
 
 // BenchmarkRun reports simulated warp memory instructions per second of
 // the full hierarchy on one core.
@@ -52,7 +20,7 @@ func BenchmarkRun(b *testing.B) {
 		{"vecadd/fermi", "fermi", "vecadd", "", "", map[string]int64{"N": 1 << 20}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			dev, l := bindBench(b, bc.device, bc.kernel, bc.mapping, bc.block, bc.params)
+			dev, l := bind(b, bc.device, bc.kernel, bc.mapping, bc.block, bc.params)
 			b.ReportAllocs()
 			var insts int64
 			for b.Loop() {

@@ -18,12 +18,20 @@ import (
 // long reports whether the slow, full-size checks were asked for.
 func long() bool { return os.Getenv("GPUMEMSIM_LONG") == "1" }
 
+// bind loads a device and binds a shipped kernel on it; empty mapping and
+// block take the kernel's.
 func bind(t testing.TB, device, kernel, mapping, block string, params map[string]int64) (*arch.Device, *traces.Launch) {
 	t.Helper()
 	dev, err := configs.Load(device)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dev, bindOn(t, dev, kernel, mapping, block, params)
+}
+
+// bindOn binds a shipped kernel on dev.
+func bindOn(t testing.TB, dev *arch.Device, kernel, mapping, block string, params map[string]int64) *traces.Launch {
+	t.Helper()
 	k, err := traces.LoadKernel(kernel)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +52,7 @@ func bind(t testing.TB, device, kernel, mapping, block string, params map[string
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dev, l
+	return l
 }
 
 func run(t testing.TB, dev *arch.Device, l *traces.Launch, opts sim.Options) *sim.Result {

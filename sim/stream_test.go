@@ -54,7 +54,7 @@ func TestCountStreamsMatmul4096(t *testing.T) {
 		t.Skip("takes minutes: set GPUMEMSIM_LONG=1 to count matmul at 4096³ and check its resident set")
 	}
 	const n = 4096
-	dev, l := bindCount(t, "fermi", "matmul", map[string]int64{"M": n, "N": n, "P": n})
+	dev, l := bind(t, "fermi", "matmul", "", "", map[string]int64{"M": n, "N": n, "P": n})
 	start := time.Now()
 	c, err := sim.Count(context.Background(), dev, l, nil)
 	if err != nil {

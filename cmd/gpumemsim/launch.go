@@ -19,7 +19,7 @@ type launchFlags struct {
 func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 	return &launchFlags{
 		device:  fs.String("device", "fermi", "device `name` or YAML file"),
-		kernel:  fs.String("kernel", "matmul", "kernel `name` (a shipped example) or YAML file"),
+		kernel:  fs.String("kernel", "matmul", "kernel: a shipped example ("+strings.Join(traces.Examples(), ", ")+") or a YAML `file`"),
 		mapping: fs.String("map", "", "loop to thread mapping, e.g. `i1=ty,i2=tx` (default: the kernel file's)"),
 		block:   fs.String("block", "", "block shape `XxYxZ`, x fastest, e.g. 16x16 (default: the kernel file's)"),
 		set:     fs.String("set", "", "parameter overrides `K=V,...`, e.g. M=2048,N=2048"),
@@ -49,39 +49,70 @@ func (f *launchFlags) load() (*arch.Device, *traces.Launch, error) {
 			return nil, nil, fmt.Errorf("-block: %v", err)
 		}
 	}
-	params, err := parseParams(*f.set)
+	params, err := parseSet(*f.set)
 	if err != nil {
 		return nil, nil, fmt.Errorf("-set: %v", err)
 	}
-	l, err := traces.Bind(k, m, block, params, dev)
+	l, err := bindLaunch(k, m, block, params, dev)
 	if err != nil {
 		return nil, nil, err
 	}
 	return dev, l, nil
 }
 
-// parseParams reads "K=V,K=V" with integer values.
-func parseParams(s string) (map[string]int64, error) {
+// parseSet reads parameter overrides written "M=256,N=512".
+func parseSet(s string) (map[string]int64, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	out := map[string]int64{}
-	for _, kv := range strings.Split(s, ",") {
-		k, v, ok := strings.Cut(kv, "=")
-		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
-		if !ok || k == "" {
-			return nil, fmt.Errorf("want K=V pairs separated by commas, e.g. M=2048,N=2048; got %q", kv)
+	params := map[string]int64{}
+	for _, part := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(part, "=")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("want NAME=VALUE pairs such as M=256,N=256; got %q", part)
 		}
-		n, err := strconv.ParseInt(v, 0, 64)
+		if _, dup := params[name]; dup {
+			return nil, fmt.Errorf("param %s set twice", name)
+		}
+		v, err := strconv.ParseInt(val, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%s: want an integer, got %q", k, v)
+			return nil, fmt.Errorf("%s=%s: the value must be an integer", name, val)
 		}
-		if _, dup := out[k]; dup {
-			return nil, fmt.Errorf("%s is set twice", k)
-		}
-		out[k] = n
+		params[name] = v
 	}
-	return out, nil
+	return params, nil
+}
+
+// bindLaunch binds the kernel and, when that fails, names the flag at
+// fault: each override is tried alone against the kernel's defaults. Only
+// then is the launch checked against the device.
+func bindLaunch(k *traces.Kernel, m traces.Mapping, block arch.Dim3, params map[string]int64, d *arch.Device) (*traces.Launch, error) {
+	if _, err := traces.Bind(k, m, block, params, nil); err != nil {
+		if m != nil {
+			if _, e := traces.Bind(k, m, arch.Dim3{}, nil, nil); e != nil {
+				return nil, fmt.Errorf("-map: %v", e)
+			}
+		}
+		if block != (arch.Dim3{}) {
+			if _, e := traces.Bind(k, nil, block, nil, nil); e != nil {
+				return nil, fmt.Errorf("-block: %v", e)
+			}
+		}
+		if params != nil {
+			if _, e := traces.Bind(k, nil, arch.Dim3{}, params, nil); e != nil {
+				return nil, fmt.Errorf("-set: %v", e)
+			}
+		}
+		return nil, err
+	}
+	l, err := traces.Bind(k, m, block, params, d)
+	if err != nil && block != (arch.Dim3{}) {
+		if _, e := traces.Bind(k, m, arch.Dim3{}, params, d); e == nil {
+			return nil, fmt.Errorf("-block: %v", err)
+		}
+	}
+	return l, err
 }
 
 // paramString writes a launch's parameters as K=V,... in declaration

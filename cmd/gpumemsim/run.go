@@ -143,7 +143,7 @@ func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Resu
 	fmt.Fprintln(tw, "Reference\tOp\tRequests\tTransactions\tTxn/Req\tL1 hit\tL2 hit\tDRAM sectors\t")
 	for _, r := range res.Refs {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%s\t%s\t%d\t\n", r.Ref, r.Op, r.Requests, r.Transactions,
-			float64(r.Transactions)/float64(max(r.Requests, 1)), pct(r.L1Hits, r.L1Hits+r.L1Misses),
+			r.TransactionsPerRequest(), pct(r.L1Hits, r.L1Hits+r.L1Misses),
 			pct(r.L2HitSectors, r.L2ReadSectors), r.DRAMReadSectors)
 	}
 	return tw.Flush()

@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"gpumemsim/arch"
-	"gpumemsim/configs"
 	"gpumemsim/sim"
 	"gpumemsim/sim/coalesce"
 	"gpumemsim/traces"
@@ -20,11 +19,7 @@ import (
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-set K=V,...] [-warps N] [-format text|json]", stderr)
-	device := fs.String("device", "fermi", "device `name` or YAML file")
-	kernel := fs.String("kernel", "matmul", "kernel: a shipped example ("+strings.Join(traces.Examples(), ", ")+") or a YAML `file`")
-	mapFlag := fs.String("map", "", "loops to thread dimensions, `i1=ty,i2=tx` (default: the kernel's mapping)")
-	blockFlag := fs.String("block", "", "block shape `XxYxZ`, x fastest (default: the kernel's block)")
-	setFlag := fs.String("set", "", "parameter overrides `K=V,...` (default: the kernel's values)")
+	lf := addLaunchFlags(fs)
 	shown := fs.Int("warps", 8, "how many memory warp instructions of block 0 to show")
 	format := fs.String("format", "text", "output format: text or json")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
@@ -36,35 +31,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *shown < 0 {
 		return fmt.Errorf("-warps: must not be negative; got %d", *shown)
 	}
-	var mapping traces.Mapping
-	if *mapFlag != "" {
-		m, err := traces.ParseMapping(*mapFlag)
-		if err != nil {
-			return fmt.Errorf("-map: %v", err)
-		}
-		mapping = m
-	}
-	var block arch.Dim3
-	if *blockFlag != "" {
-		b, err := arch.ParseDim3(*blockFlag)
-		if err != nil {
-			return fmt.Errorf("-block: %v", err)
-		}
-		block = b
-	}
-	params, err := parseSet(*setFlag)
-	if err != nil {
-		return fmt.Errorf("-set: %v", err)
-	}
-	d, err := configs.Load(*device)
-	if err != nil {
-		return err
-	}
-	k, err := traces.LoadKernel(*kernel)
-	if err != nil {
-		return err
-	}
-	l, err := bindLaunch(k, mapping, block, params, d)
+	d, l, err := lf.load()
 	if err != nil {
 		return err
 	}
@@ -77,66 +44,11 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	metrics := profilerMetrics(d.Coalescer.Rule, counts)
+	metrics := sim.CountMetrics(d.Coalescer.Rule, &counts.Loads, &counts.Stores)
 	if *format == "json" {
 		return writeJSON(stdout, traceJSON(d, l, insts, metrics, counts))
 	}
 	return writeTraceText(stdout, d, l, insts, *shown, metrics, counts)
-}
-
-// parseSet reads parameter overrides written "M=256,N=512".
-func parseSet(s string) (map[string]int64, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	params := map[string]int64{}
-	for _, part := range strings.Split(s, ",") {
-		name, val, ok := strings.Cut(part, "=")
-		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("want NAME=VALUE pairs such as M=256,N=256; got %q", part)
-		}
-		if _, dup := params[name]; dup {
-			return nil, fmt.Errorf("param %s set twice", name)
-		}
-		v, err := strconv.ParseInt(val, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s=%s: the value must be an integer", name, val)
-		}
-		params[name] = v
-	}
-	return params, nil
-}
-
-// bindLaunch binds the kernel and, when that fails, names the flag at
-// fault: each override is tried alone against the kernel's defaults. Only
-// then is the launch checked against the device.
-func bindLaunch(k *traces.Kernel, m traces.Mapping, block arch.Dim3, params map[string]int64, d *arch.Device) (*traces.Launch, error) {
-	if _, err := traces.Bind(k, m, block, params, nil); err != nil {
-		if m != nil {
-			if _, e := traces.Bind(k, m, arch.Dim3{}, nil, nil); e != nil {
-				return nil, fmt.Errorf("-map: %v", e)
-			}
-		}
-		if block != (arch.Dim3{}) {
-			if _, e := traces.Bind(k, nil, block, nil, nil); e != nil {
-				return nil, fmt.Errorf("-block: %v", e)
-			}
-		}
-		if params != nil {
-			if _, e := traces.Bind(k, nil, arch.Dim3{}, params, nil); e != nil {
-				return nil, fmt.Errorf("-set: %v", e)
-			}
-		}
-		return nil, err
-	}
-	l, err := traces.Bind(k, m, block, params, d)
-	if err != nil && block != (arch.Dim3{}) {
-		if _, e := traces.Bind(k, m, arch.Dim3{}, params, d); e == nil {
-			return nil, fmt.Errorf("-block: %v", err)
-		}
-	}
-	return l, err
 }
 
 // shownInst is one instruction of the classroom view: a copy of the warp
@@ -173,66 +85,6 @@ func firstInsts(l *traces.Launch, co *sim.Coalescer, n int) []shownInst {
 		}
 	}
 	return out
-}
-
-// metric is one profiler counter.
-type metric struct {
-	name  string
-	value float64
-	desc  string
-}
-
-// profilerMetrics names the counts as the profiler of the rule's devices
-// did: the CUDA 2.x/3.x Visual Profiler on CC 1.x, nvprof on CC 2.0 and
-// later.
-func profilerMetrics(rule string, c *sim.Counts) []metric {
-	ld, st := &c.Loads, &c.Stores
-	n := func(v int64) float64 { return float64(v) }
-	switch rule {
-	case arch.RuleCC10:
-		const unit = " (unit: half-warp requests)"
-		return []metric{
-			{"gld_coherent", n(ld.Coalesced), "global load half-warps coalesced into 64- or 128-byte transactions" + unit},
-			{"gld_incoherent", n(ld.HalfWarps - ld.Coalesced), "global load half-warps served by one 32-byte transaction per thread" + unit},
-			{"gst_coherent", n(st.Coalesced), "global store half-warps coalesced into 64- or 128-byte transactions" + unit},
-			{"gst_incoherent", n(st.HalfWarps - st.Coalesced), "global store half-warps served by one 32-byte transaction per thread" + unit},
-		}
-	case arch.RuleCC13:
-		return []metric{
-			{"gld_request", n(ld.Requests), "global load instructions (unit: warp instructions)"},
-			{"gld_32b", n(ld.Txn32), "32-byte global load transactions (unit: transactions)"},
-			{"gld_64b", n(ld.Txn64), "64-byte global load transactions (unit: transactions)"},
-			{"gld_128b", n(ld.Txn128), "128-byte global load transactions (unit: transactions)"},
-			{"gst_request", n(st.Requests), "global store instructions (unit: warp instructions)"},
-			{"gst_32b", n(st.Txn32), "32-byte global store transactions (unit: transactions)"},
-			{"gst_64b", n(st.Txn64), "64-byte global store transactions (unit: transactions)"},
-			{"gst_128b", n(st.Txn128), "128-byte global store transactions (unit: transactions)"},
-		}
-	}
-	return []metric{
-		{"inst_executed_global_loads", n(ld.Requests), "global load instructions (unit: warp instructions)"},
-		{"inst_executed_global_stores", n(st.Requests), "global store instructions (unit: warp instructions)"},
-		{"gld_transactions", n(ld.Transactions), "global load transactions (unit: transactions)"},
-		{"gst_transactions", n(st.Transactions), "global store transactions (unit: transactions)"},
-		{"gld_transactions_per_request", ratio(ld.Transactions, ld.Requests), "gld_transactions / inst_executed_global_loads (unit: transactions per warp instruction)"},
-		{"gst_transactions_per_request", ratio(st.Transactions, st.Requests), "gst_transactions / inst_executed_global_stores (unit: transactions per warp instruction)"},
-		{"gld_efficiency", efficiency(ld), "requested / transferred global load bytes x 100 (unit: percent; above 100 when lanes share words, as nvprof counts)"},
-		{"gst_efficiency", efficiency(st), "requested / transferred global store bytes x 100 (unit: percent; above 100 when lanes share words, as nvprof counts)"},
-	}
-}
-
-// ratio is a/b, 0 when b is 0 (the profiler's convention for no requests).
-func ratio(a, b int64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return float64(a) / float64(b)
-}
-
-// efficiency is nvprof's gld_efficiency: requested bytes over the bytes
-// of the transactions, in percent.
-func efficiency(c *sim.RefCounts) float64 {
-	return 100 * ratio(c.RequestedBytes, c.Bytes)
 }
 
 // formatFloat prints a metric with at most two decimals and no trailing
@@ -384,7 +236,7 @@ func paramsText(ps []traces.Param) string {
 	return strings.Join(parts, " ")
 }
 
-func writeTraceText(w io.Writer, d *arch.Device, l *traces.Launch, insts []shownInst, n int, metrics []metric, c *sim.Counts) error {
+func writeTraceText(w io.Writer, d *arch.Device, l *traces.Launch, insts []shownInst, n int, metrics []sim.Metric, c *sim.Counts) error {
 	k := l.Kernel
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "device\t%s\n", describeDevice(d))
@@ -427,7 +279,11 @@ func writeTraceText(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "METRIC\tVALUE\tDESCRIPTION")
 	for _, m := range metrics {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.name, formatFloat(m.value), m.desc)
+		desc := m.Description
+		if m.Unit != "" {
+			desc += " (unit: " + m.Unit + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.Name, formatFloat(m.Value), desc)
 	}
 	return tw.Flush()
 }
@@ -472,7 +328,7 @@ func writeRefTable(w io.Writer, d *arch.Device, l *traces.Launch, c *sim.Counts)
 	row := func(name, at, op string, r *sim.RefCounts) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t", name, at, op,
 			r.Requests, r.Transactions, r.Txn32, r.Txn64, r.Txn128, r.Bytes, r.RequestedBytes,
-			formatFloat(ratio(r.Transactions, r.Requests)), formatFloat(efficiency(r)))
+			formatFloat(r.TransactionsPerRequest()), formatFloat(r.Efficiency()))
 		if cc10 {
 			fmt.Fprintf(tw, "%d\t%d\t", r.HalfWarps, r.Coalesced)
 		}
@@ -564,7 +420,7 @@ type refJSON struct {
 	Efficiency    float64 `json:"efficiency"`
 }
 
-func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []metric, c *sim.Counts) any {
+func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []sim.Metric, c *sim.Counts) any {
 	params := make(ordered, len(l.Params))
 	for i, p := range l.Params {
 		params[i] = keyValue{p.Name, p.Value}
@@ -596,13 +452,13 @@ func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []me
 	}
 	ms := make(ordered, len(metrics))
 	for i, m := range metrics {
-		ms[i] = keyValue{m.name, m.value}
+		ms[i] = keyValue{m.Name, m.Value}
 	}
 	refs := make([]refJSON, len(l.Refs))
 	for i := range l.Refs {
 		r, rc := &l.Refs[i], &c.Refs[i]
 		refs[i] = refJSON{r.Text, r.Array, r.Line, r.Col, r.Op.String(), r.Width, *rc,
-			ratio(rc.Transactions, rc.Requests), efficiency(rc)}
+			rc.TransactionsPerRequest(), rc.Efficiency()}
 	}
 	return struct {
 		Device            string     `json:"device"`
