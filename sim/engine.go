@@ -56,11 +56,14 @@ type warp struct {
 // not whole warp contexts.
 type scheduler struct {
 	slots []int32 // warp slots this scheduler owns
-	// own is, per warp, the earliest cycle its own state lets it issue
-	// (never while it waits for a load of unknown time or has nothing to
-	// issue); mem says its next instruction needs the LSU.
-	own    []int64
-	mem    []bool
+	// Per warp, the earliest cycle its own state lets it issue (never
+	// while it waits for a load of unknown time or has nothing to issue),
+	// split by whether its next instruction needs the LSU: alu holds it
+	// for warps that do not (never for those that do), lsu for warps that
+	// do. Keeping the classes apart lets one branch-free pass find the
+	// earliest time of each.
+	alu    []int64
+	lsu    []int64
 	ages   []uint64
 	last   int   // index into slots of the last issued warp
 	free   int64 // next free issue slot, in units of 1/issuePerCycle cycle
@@ -183,19 +186,26 @@ type engine struct {
 	lastEvent   int64 // latest completion of anything
 
 	// device constants in engine units
-	ipc         int64
-	icnt        int64
-	l1Lat       int64
-	l2Lat       int64
-	dramLat     int64
-	l1Line      uint64
-	l2Line      uint64
-	sliceShift  uint64 // interleave
-	channels    uint64
-	perChannel  uint64 // slices per channel
-	dependent   bool
-	lookahead   int64 // how far a scheduler may run ahead of the event queue
-	blockLaunch int64
+	ipc      int64
+	icnt     int64
+	l1Lat    int64
+	l2Lat    int64
+	dramLat  int64
+	l1Line   uint64
+	l1Sector uint64 // the L1's SectorBytes
+	// l1Unsectored: the L1's sectors are as large as its lines
+	l1Unsectored bool
+	l2Line       uint64
+	sliceShift   uint64 // interleave
+	// interleaveShift is log2 of the interleave when it is a power of
+	// two, else -1.
+	interleaveShift int
+	channels        uint64
+	perChannel      uint64 // slices per channel
+	dependent       bool
+	lrr             bool  // loose round robin, else greedy-then-oldest
+	lookahead       int64 // how far a scheduler may run ahead of the event queue
+	blockLaunch     int64
 
 	progress func(done, total int64)
 	steps    int
@@ -260,6 +270,7 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		sliceShift:  uint64(dev.DRAM.Interleave),
 		channels:    uint64(dev.DRAM.Channels),
 		dependent:   l.Dependent,
+		lrr:         dev.Scheduler.Policy == arch.PolicyLRR,
 		lookahead:   int64(dev.Interconnect.Latency) / 2,
 		blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),
 		progress:    opts.Progress,
@@ -274,6 +285,10 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 			return nil, fmt.Errorf("device %s: l2.slices (%d) must be a multiple of dram.channels (%d)", dev.Name, dev.L2.Slices, dev.DRAM.Channels)
 		}
 		e.perChannel = uint64(dev.L2.Slices / dev.DRAM.Channels)
+		e.interleaveShift = -1
+		if il := e.sliceShift; il&(il-1) == 0 {
+			e.interleaveShift = bits.TrailingZeros64(il)
+		}
 		e.l2Line = uint64(dev.L2.Line)
 		if dev.L2.Line > dev.DRAM.Interleave {
 			return nil, fmt.Errorf("device %s: l2.line (%v) must not exceed dram.interleave (%v)", dev.Name, dev.L2.Line, dev.DRAM.Interleave)
@@ -303,14 +318,21 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 			s.freeBlk = append(s.freeBlk, int32(b))
 		}
 		s.scheds = make([]scheduler, dev.Scheduler.PerSM)
+		per := (len(s.warps) + len(s.scheds) - 1) / len(s.scheds)
+		for si := range s.scheds {
+			sc := &s.scheds[si]
+			sc.slots = make([]int32, 0, per)
+			sc.alu, sc.lsu = make([]int64, 0, per), make([]int64, 0, per)
+			sc.ages = make([]uint64, 0, per)
+		}
 		for w := range s.warps {
 			si := w % len(s.scheds)
 			sc := &s.scheds[si]
 			s.warps[w].sched = int32(si)
 			s.warps[w].local = int32(len(sc.slots))
 			sc.slots = append(sc.slots, int32(w))
-			sc.own = append(sc.own, never)
-			sc.mem = append(sc.mem, false)
+			sc.alu = append(sc.alu, never)
+			sc.lsu = append(sc.lsu, never)
 			sc.ages = append(sc.ages, 0)
 		}
 		for si := range s.scheds {
@@ -328,6 +350,9 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 				return nil, fmt.Errorf("device %s: l1: %w", dev.Name, err)
 			}
 			s.l1fill = make([]int64, dev.L1.MSHREntries)
+			g := s.l1.Geometry()
+			e.l1Sector = uint64(g.SectorBytes)
+			e.l1Unsectored = g.SectorBytes >= g.LineBytes
 		}
 	}
 	return e, nil
@@ -462,7 +487,7 @@ func (e *engine) refresh(s *smState, w *warp) {
 	sc := &s.scheds[w.sched]
 	k := w.local
 	if !w.has {
-		sc.own[k] = never
+		sc.alu[k], sc.lsu[k] = never, never
 		return
 	}
 	t := w.readyAt
@@ -474,29 +499,97 @@ func (e *engine) refresh(s *smState, w *warp) {
 			t = max(t, w.loadsDone)
 		}
 	}
-	sc.own[k] = t
-	sc.mem[k] = op == traces.OpLoad || op == traces.OpStore
+	if op == traces.OpLoad || op == traces.OpStore {
+		sc.alu[k], sc.lsu[k] = never, t
+	} else {
+		sc.alu[k], sc.lsu[k] = t, never
+	}
 }
 
 // eligible is the earliest cycle warp k of sc can issue, or never.
 func (e *engine) eligible(s *smState, sc *scheduler, k int) int64 {
-	t := sc.own[k]
-	if sc.mem[k] {
-		if s.stalled {
-			return never
-		}
-		t = max(t, s.lsuFree)
+	return earliest(sc.alu[k], sc.lsu[k], s)
+}
+
+// earliest is the earliest issue time of a warp, or of a set of warps,
+// whose earliest own times are a without the LSU and l with it.
+func earliest(a, l int64, s *smState) int64 {
+	if s.stalled || l == never {
+		return a
 	}
-	return t
+	return min(a, max(l, s.lsuFree))
+}
+
+// scan is one branch-free pass over the warps of sc at cycle t. It picks
+// the warp to issue among those that can issue at t (those needing the
+// LSU only when gate <= t): with lrr the first from start on in cyclic
+// order, else the oldest; pick is -1 when none can. It returns the
+// smallest own time of each class (a without the LSU, l with it).
+func scan(sc *scheduler, t, gate int64, lrr bool, start int) (pick int, a, l int64) {
+	alu, lsu, ages := sc.alu, sc.lsu, sc.ages
+	n := len(alu)
+	lsu = lsu[:n]
+	ages = ages[:n]
+	tl := t
+	if gate > t {
+		tl = -1
+	}
+	a, l = never, never
+	best := uint64(math.MaxUint64)
+	pick = -1
+	// Own times are in [0, never] and t, tl in [-1, never), so the
+	// differences below cannot overflow; their sign bit says "not yet".
+	if lrr {
+		for k := range n {
+			ak, lk := alu[k], lsu[k]
+			a = min(a, ak)
+			l = min(l, lk)
+			late := uint64(t-ak) & uint64(tl-lk) >> 63
+			d := k - start
+			key := uint64(d+n&(d>>63)) | -late
+			if key < best {
+				best, pick = key, k
+			}
+		}
+	} else {
+		for k := range n {
+			ak, lk := alu[k], lsu[k]
+			a = min(a, ak)
+			l = min(l, lk)
+			late := uint64(t-ak) & uint64(tl-lk) >> 63
+			key := ages[k] | -late
+			if key < best {
+				best, pick = key, k
+			}
+		}
+	}
+	if best == math.MaxUint64 {
+		pick = -1
+	}
+	return pick, a, l
+}
+
+// others is the smallest of the own times in times other than that of
+// warp pick, given that the smallest of all is m.
+func others(times []int64, pick int, m int64) int64 {
+	if times[pick] != m || m == never {
+		return m
+	}
+	o := int64(never)
+	for k, v := range times {
+		if k != pick {
+			o = min(o, v)
+		}
+	}
+	return o
 }
 
 // schedule lets scheduler si of s issue as long as it has an eligible
 // warp and no other event comes first.
 func (e *engine) schedule(s *smState, si int) {
 	sc := &s.scheds[si]
-	lrr := e.dev.Scheduler.Policy == arch.PolicyLRR
-	own, mem, ages := sc.own, sc.mem, sc.ages
-	n := len(own)
+	lrr := e.lrr
+	alu, lsu := sc.alu, sc.lsu
 	for {
 		t := e.now
 		if slotT := (sc.free + e.ipc - 1) / e.ipc; slotT > t {
@@ -507,14 +600,14 @@ func (e *engine) schedule(s *smState, si int) {
 		if s.stalled {
 			gate = never
 		}
-		// One pass picks the warp to issue and notes when the others could
-		// go: the earliest own time of those needing no LSU and of those
-		// needing it (the pick may take the LSU).
+		// The warp to issue, and when the others could go: the earliest
+		// own time of those needing no LSU and of those needing it (the
+		// pick may take the LSU).
 		pick := -1
 		scanned := true
 		otherALU, otherLSU := int64(never), int64(never)
 		if !lrr && sc.last >= 0 {
-			if at := own[sc.last]; at <= t && (!mem[sc.last] || gate <= t) {
+			if alu[sc.last] <= t || (lsu[sc.last] <= t && gate <= t) {
 				// Greedy: the last warp while it can go on.
 				pick, scanned = sc.last, false
 			}
@@ -524,38 +617,16 @@ func (e *engine) schedule(s *smState, si int) {
 			if lrr {
 				start = sc.last + 1
 			}
-			for k := range n {
-				i := start + k
-				if i >= n {
-					i -= n
+			var a, l int64
+			pick, a, l = scan(sc, t, gate, lrr, start)
+			if pick < 0 {
+				if next := earliest(a, l, s); next != never {
+					e.wake(s, si, max(next, (sc.free+e.ipc-1)/e.ipc))
 				}
-				o := own[i]
-				at := o
-				if mem[i] {
-					at = max(o, gate)
-				}
-				if at <= t && (pick < 0 || (!lrr && ages[i] < ages[pick])) {
-					if pick >= 0 {
-						o, i = own[pick], pick // the previous pick becomes an other
-					} else {
-						pick = i
-						continue
-					}
-					pick = start + k
-					if pick >= n {
-						pick -= n
-					}
-				}
-				if mem[i] {
-					otherLSU = min(otherLSU, o)
-				} else {
-					otherALU = min(otherALU, o)
-				}
+				return
 			}
-		}
-		if pick < 0 {
-			e.wake(s, si, e.nextIssue(s, sc))
-			return
+			otherALU = others(alu, pick, a)
+			otherLSU = others(lsu, pick, l)
 		}
 		sc.last = pick
 		e.issue(s, sc, int(sc.slots[pick]), t)
@@ -595,12 +666,13 @@ func (e *engine) schedule(s *smState, si int) {
 
 // nextIssue is the earliest cycle scheduler sc can issue again.
 func (e *engine) nextIssue(s *smState, sc *scheduler) int64 {
-	next := int64(never)
-	for k := range sc.own {
-		if at := e.eligible(s, sc, k); at < next {
-			next = at
-		}
+	a, l := int64(never), int64(never)
+	lsu := sc.lsu[:len(sc.alu)]
+	for k, v := range sc.alu {
+		a = min(a, v)
+		l = min(l, lsu[k])
 	}
+	next := earliest(a, l, s)
 	if next == never {
 		return never
 	}
@@ -757,7 +829,7 @@ func (e *engine) loadTxn(s *smState, slot, ref int, tx *coalesce.Txn, ti int64) 
 	rs := &e.res.Refs[ref]
 	w := &s.warps[slot]
 	line := tx.Addr &^ (e.l1Line - 1)
-	mask := sectorMask(s.l1, tx)
+	mask := sectorMask(s.l1, e.l1Unsectored, tx)
 	if ent, ok := s.l1mshr.Lookup(line); ok {
 		f := s.l1fill[ent]
 		if f >= 0 && f <= ti {
@@ -801,7 +873,7 @@ func (e *engine) loadTxn(s *smState, slot, ref int, tx *coalesce.Txn, ti int64) 
 		res.Evictions++
 	}
 	ent, _ := s.l1mshr.Allocate(line, warpToken(s.id, slot))
-	addr, size := span(line, r.Fetch, uint64(s.l1.Geometry().SectorBytes))
+	addr, size := span(line, r.Fetch, e.l1Sector)
 	t, ok := e.l2Read(ti+e.icnt, addr, size, 0, l1Token(s.id, ent), ref)
 	if ok {
 		s.l1fill[ent] = t + e.icnt
@@ -835,10 +907,10 @@ func (e *engine) reapL1(s *smState, ti int64) int64 {
 	return first
 }
 
-// sectorMask is the sectors of c's line that transaction tx touches.
-func sectorMask(c *cache.Cache, tx *coalesce.Txn) uint32 {
-	g := c.Geometry()
-	if g.SectorBytes >= g.LineBytes {
+// sectorMask is the sectors of c's line that transaction tx touches;
+// unsectored is whether c's sectors are as large as its lines.
+func sectorMask(c *cache.Cache, unsectored bool, tx *coalesce.Txn) uint32 {
+	if unsectored {
 		return 1
 	}
 	var m uint32
@@ -863,7 +935,7 @@ func (e *engine) storeTxns(s *smState, slot int, txns []coalesce.Txn, t int64) {
 		ti := max(t, s.lsuFree)
 		s.lsuFree = ti + 1
 		if s.l1 != nil {
-			if r, ok := s.l1.Write(tx.Addr, sectorMask(s.l1, tx)); ok && r.Evicted {
+			if r, ok := s.l1.Write(tx.Addr, sectorMask(s.l1, e.l1Unsectored, tx)); ok && r.Evicted {
 				e.res.L1.StoreEvictions++
 			}
 		}
@@ -876,14 +948,22 @@ func (e *engine) storeTxns(s *smState, slot int, txns []coalesce.Txn, t int64) {
 }
 
 // sliceOf maps an address to its L2 slice and to the slice-local address
-// (the slice's own bits squeezed out, so its sets are all used).
+// (the slice's own bits squeezed out, so its sets are all used). It
+// divides once per step and shifts where the interleave is a power of
+// two; the values are those of plain division.
 func (e *engine) sliceOf(addr uint64) (int, uint64) {
-	chunk := addr / e.sliceShift
-	ch := chunk % e.channels
+	var chunk, off uint64
+	if e.interleaveShift >= 0 {
+		chunk, off = addr>>e.interleaveShift, addr&(e.sliceShift-1)
+	} else {
+		chunk = addr / e.sliceShift
+		off = addr - chunk*e.sliceShift
+	}
 	q := chunk / e.channels
-	sub := q % e.perChannel
-	local := (q/e.perChannel)*e.sliceShift + addr%e.sliceShift
-	return int(ch*e.perChannel + sub), local
+	ch := chunk - q*e.channels
+	hi := q / e.perChannel
+	sub := q - hi*e.perChannel
+	return int(ch*e.perChannel + sub), hi*e.sliceShift + off
 }
 
 // globalAddr inverts sliceOf.

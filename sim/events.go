@@ -21,7 +21,10 @@ func (x *event) before(y *event) bool {
 	return x.t < y.t || (x.t == y.t && x.seq < y.seq)
 }
 
-// eventQueue is a binary min-heap of events ordered by (t, seq).
+// eventQueue is a 4-ary min-heap of events ordered by (t, seq). The order
+// is total (seq is unique), so the order of pops does not depend on the
+// shape of the heap; four children per node halve its depth against a
+// binary heap, and sifting moves a hole instead of swapping.
 type eventQueue struct {
 	h   []event
 	seq uint64
@@ -34,38 +37,50 @@ func (q *eventQueue) peek() int64 { return q.h[0].t }
 
 func (q *eventQueue) push(t int64, kind uint8, a, b int32) {
 	q.seq++
-	q.h = append(q.h, event{t: t, seq: q.seq, kind: kind, a: a, b: b})
-	i := len(q.h) - 1
+	x := event{t: t, seq: q.seq, kind: kind, a: a, b: b}
+	q.h = append(q.h, x)
+	h := q.h
+	i := len(h) - 1
 	for i > 0 {
-		p := (i - 1) / 2
-		if !q.h[i].before(&q.h[p]) {
+		p := (i - 1) / 4
+		if !x.before(&h[p]) {
 			break
 		}
-		q.h[i], q.h[p] = q.h[p], q.h[i]
+		h[i] = h[p]
 		i = p
 	}
+	h[i] = x
 }
 
 func (q *eventQueue) pop() event {
-	top := q.h[0]
-	n := len(q.h) - 1
-	q.h[0] = q.h[n]
-	q.h = q.h[:n]
+	h := q.h
+	top := h[0]
+	n := len(h) - 1
+	x := h[n]
+	h = h[:n]
+	q.h = h
+	if n == 0 {
+		return top
+	}
 	i := 0
 	for {
-		l := 2*i + 1
-		if l >= n {
+		c := 4*i + 1
+		if c >= n {
 			break
 		}
-		m := l
-		if r := l + 1; r < n && q.h[r].before(&q.h[l]) {
-			m = r
+		m := c
+		end := min(c+4, n)
+		for j := c + 1; j < end; j++ {
+			if h[j].before(&h[m]) {
+				m = j
+			}
 		}
-		if !q.h[m].before(&q.h[i]) {
+		if !h[m].before(&x) {
 			break
 		}
-		q.h[i], q.h[m] = q.h[m], q.h[i]
+		h[i] = h[m]
 		i = m
 	}
+	h[i] = x
 	return top
 }
