@@ -9,97 +9,155 @@ const (
 	busWrite
 )
 
-// Kinds of DRAM command a bank's request needs next.
+// Which channel-wide bound applies to a bank's next command, an index into
+// the bases computed by run: a read or write column command (after the
+// last column command and the turnaround) or a row command (activate or
+// precharge, after the last row command).
 const (
-	cmdColumn = iota
-	cmdActivate
-	cmdPrecharge
+	baseRead = iota
+	baseWrite
+	baseRow
 )
 
-// command returns the next command b's request needs and the earliest slot
-// at which every timing rule allows it.
-func (ch *channel) command(b *bank) (kind int, at int64) {
+// gateAct indexes the channel's gates: the earliest activate (tRRD).
+const gateAct = 0
+
+// Busy banks are on one of two sides: those whose next command is a
+// column command and those whose next is a row command (activate or
+// precharge). Each side has its own command bus and its own first command.
+const (
+	sideColumn = 0
+	sideRow    = 1
+)
+
+// plan records the rules for the next command b's request needs that only
+// b's own state sets: whether it is a column or a row command, which
+// gate (per group or channel-wide) applies to it, and the earliest slot b
+// itself allows it; it puts b on its side and offers it as that side's
+// first command. It must be called whenever b's state changes.
+func (ch *channel) plan(b *bank) {
 	switch {
 	case b.openRow == b.cur.row:
-		turn := ch.nextRead
+		b.base = baseRead
 		if b.cur.req.Write {
-			turn = ch.nextWrite
+			b.base = baseWrite
 		}
-		return cmdColumn, max(b.colReady, ch.nextCol, ch.groupCol[b.group], turn, b.since)
+		b.gate = b.colGate
+		b.ready = max(b.colReady, b.since)
 	case b.openRow < 0:
-		return cmdActivate, max(b.actReady, ch.nextAct, ch.nextRow, b.since)
+		b.base, b.gate = baseRow, gateAct
+		b.ready = max(b.actReady, b.since)
 	default:
-		return cmdPrecharge, max(b.preReady, ch.groupPre[b.group], ch.nextRow, b.since)
+		b.base, b.gate = baseRow, b.preGate
+		b.ready = max(b.preReady, b.since)
+	}
+	ch.enlist(b)
+}
+
+// enlist moves b to the side of its next command and offers it as that
+// side's first.
+func (ch *channel) enlist(b *bank) {
+	side := b.base >> 1
+	if b.side != side {
+		if b.side >= 0 {
+			ch.sides[b.side].remove(b.id)
+		}
+		ch.sides[side].add(b.id)
+		b.side = side
+	}
+	ch.offer(side, b)
+}
+
+// legalAt is the earliest slot at which every rule allows b's next
+// command.
+func (ch *channel) legalAt(b *bank) int64 {
+	var base int64
+	switch b.base {
+	case baseRead:
+		base = max(ch.nextCol, ch.nextRead)
+	case baseWrite:
+		base = max(ch.nextCol, ch.nextWrite)
+	default:
+		base = ch.nextRow
+	}
+	return max(b.ready, ch.gates[b.gate], base)
+}
+
+// offer makes b the first command of side if it is legal earlier than the
+// known first, or as early and its request is older. A side whose first is
+// not known stays so.
+func (ch *channel) offer(side int32, b *bank) {
+	if !ch.known[side] {
+		return
+	}
+	at := ch.legalAt(b)
+	if f := ch.first[side]; f == nil || at < ch.firstAt[side] || (at == ch.firstAt[side] && b.cur.seq < f.cur.seq) {
+		ch.first[side], ch.firstAt[side] = b, at
 	}
 }
 
-// nextDecision is the earliest slot at which ch can hand a request to a bank
-// or issue a command, or math.MaxInt64.
-func (m *Memory) nextDecision(ch *channel) int64 {
-	t := m.dispatchTime(ch)
-	for i := range ch.banks {
-		if b := &ch.banks[i]; b.busy {
-			_, at := ch.command(b)
-			t = min(t, at)
+// find looks through the banks of side for its first legal command, the
+// oldest request's among those legal at the same slot.
+func (ch *channel) find(side int32) {
+	bases := [3]int64{max(ch.nextCol, ch.nextRead), max(ch.nextCol, ch.nextWrite), ch.nextRow}
+	var first *bank
+	firstAt := int64(math.MaxInt64)
+	for _, i := range ch.sides[side].list {
+		b := &ch.banks[i]
+		at := max(b.ready, ch.gates[b.gate], bases[b.base&3])
+		if at < firstAt || (at == firstAt && b.cur.seq < first.cur.seq) {
+			first, firstAt = b, at
 		}
 	}
-	return t
+	ch.first[side], ch.firstAt[side], ch.known[side] = first, firstAt, true
 }
 
 // dispatchTime is the earliest slot at which a waiting request can be
-// handed to its bank, or math.MaxInt64.
+// handed to its bank, or math.MaxInt64. Requests arrive in queue order, so
+// under FR-FCFS it is the arrival of the oldest request to a free bank: the
+// earliest arrival among the heads of the free banks' lists.
 func (m *Memory) dispatchTime(ch *channel) int64 {
 	if !m.frfcfs {
-		if len(ch.queue) > 0 && !ch.banks[ch.queue[0].bank].busy {
-			return max(ch.queue[0].arrival, ch.clock)
+		if ch.queued > 0 {
+			if e := &ch.pool[ch.fifo[ch.fifoHead]]; !ch.banks[e.bank].busy {
+				return max(e.arrival, ch.clock)
+			}
 		}
 		return math.MaxInt64
 	}
-	if ch.ready == 0 {
+	if len(ch.ready.list) == 0 {
 		return math.MaxInt64
 	}
-	for i := range ch.queue {
-		if !ch.banks[ch.queue[i].bank].busy {
-			return max(ch.queue[i].arrival, ch.clock)
-		}
+	t := int64(math.MaxInt64)
+	for _, i := range ch.ready.list {
+		t = min(t, ch.pool[ch.banks[i].head].arrival)
 	}
-	panic("dram: a bank counted ready has no waiting request")
+	return max(t, ch.clock)
 }
 
-// nextEvent adds the next completion to nextDecision.
-func (m *Memory) nextEvent(ch *channel) int64 {
-	t := m.nextDecision(ch)
-	if ch.inflight.n > 0 {
-		t = min(t, ch.inflight.front().finish)
-	}
-	return t
-}
-
-// run performs ch's decisions and commands up to and including slot limit.
-// At each slot it first hands waiting requests to free banks, then issues
-// at most one row and one column command, the oldest request's first.
-func (m *Memory) run(ch *channel, limit int64) {
+// run performs ch's decisions and commands up to and including slot limit
+// and returns the slot of its next decision or command (after limit), or
+// math.MaxInt64. At each slot it first hands waiting requests to free
+// banks, then issues at most one row and one column command, the oldest
+// request's first.
+func (m *Memory) run(ch *channel, limit int64) int64 {
 	for {
-		col, row := -1, -1
-		colAt, rowAt := int64(math.MaxInt64), int64(math.MaxInt64)
-		for i := range ch.banks {
-			b := &ch.banks[i]
-			if !b.busy {
-				continue
-			}
-			kind, at := ch.command(b)
-			if kind == cmdColumn {
-				if at < colAt || (at == colAt && b.cur.seq < ch.banks[col].cur.seq) {
-					col, colAt = i, at
-				}
-			} else if at < rowAt || (at == rowAt && b.cur.seq < ch.banks[row].cur.seq) {
-				row, rowAt = i, at
-			}
+		// The first command of each side is kept between calls and
+		// looked for again only after a change that may have delayed
+		// it; every bound of the channel only grows, so a change that
+		// leaves the known first's own time alone leaves it first.
+		if !ch.known[sideColumn] {
+			ch.find(sideColumn)
 		}
+		if !ch.known[sideRow] {
+			ch.find(sideRow)
+		}
+		col, row := ch.first[sideColumn], ch.first[sideRow]
+		colAt, rowAt := ch.firstAt[sideColumn], ch.firstAt[sideRow]
 		dq := m.dispatchTime(ch)
 		t := min(colAt, rowAt, dq)
 		if t > limit {
-			return
+			return t
 		}
 		ch.clock = t
 		if dq == t {
@@ -109,10 +167,20 @@ func (m *Memory) run(ch *channel, limit int64) {
 			continue
 		}
 		if rowAt == t {
-			m.issueRow(ch, &ch.banks[row], t)
+			// The next row command waits for nextRow: look again. A
+			// bank that now needs a column command was offered to the
+			// column side by plan; no other column rule changed.
+			ch.known[sideRow] = false
+			m.issueRow(ch, row, t)
 		}
 		if colAt == t {
-			m.issueColumn(ch, &ch.banks[col], t)
+			// A column command moves every column bound; of the row
+			// rules only the precharges of its bank group may move.
+			ch.known[sideColumn] = false
+			m.issueColumn(ch, col, t)
+			if ch.known[sideRow] && ch.first[sideRow] != nil && ch.legalAt(ch.first[sideRow]) != rowAt {
+				ch.known[sideRow] = false
+			}
 		}
 	}
 }
@@ -123,13 +191,15 @@ func (m *Memory) issueRow(ch *channel, b *bank, t int64) {
 		b.openRow = -1
 		b.actReady = t + m.tm.rp
 		ch.stats.Precharges++
+		ch.plan(b)
 		return
 	}
 	b.openRow = b.cur.row
 	b.colReady = t + m.tm.rcd
 	b.preReady = t + m.tm.ras
-	ch.nextAct = t + m.tm.rrd
+	ch.gates[gateAct] = t + m.tm.rrd
 	ch.stats.Activates++
+	ch.plan(b)
 }
 
 // issueColumn issues the next column command (one burst) of b's request
@@ -164,71 +234,76 @@ func (m *Memory) issueColumn(ch *channel, b *bank, t int64) {
 	if ch.inflight.n > 0 && ch.inflight.back().finish > finish {
 		panic("dram: turnaround rules let a request finish before an earlier one")
 	}
-	ch.inflight.push(completion{req: b.cur.req, seq: b.cur.seq, finish: finish, ch: ch.id})
+	c := ch.inflight.add()
+	c.req, c.seq, c.finish, c.ch = b.cur.req, b.cur.seq, finish, ch.id
 	b.busy = false
-	if b.waiting > 0 {
-		ch.ready++
+	ch.sides[b.side].remove(b.id)
+	b.side = -1
+	if b.head >= 0 {
+		ch.ready.add(b.id)
 	}
 }
 
 // dispatch hands waiting requests that have arrived by slot t to free banks.
 func (m *Memory) dispatch(ch *channel, t int64) {
-	if ch.ready == 0 {
+	if len(ch.ready.list) == 0 {
 		return
 	}
 	if !m.frfcfs {
-		for len(ch.queue) > 0 {
-			e := ch.queue[0]
-			if e.arrival > t || ch.banks[e.bank].busy {
+		for ch.queued > 0 {
+			idx := ch.fifo[ch.fifoHead]
+			e := &ch.pool[idx]
+			b := &ch.banks[e.bank]
+			if e.arrival > t || b.busy {
 				return
 			}
-			ch.assign(e, t)
-			copy(ch.queue, ch.queue[1:])
-			ch.queue = ch.queue[:len(ch.queue)-1]
+			if b.head != idx {
+				panic("dram: the oldest request is not the first of its bank")
+			}
+			ch.fifoHead++
+			if ch.fifoHead == len(ch.fifo) {
+				ch.fifoHead = 0
+			}
+			ch.take(b, -1, idx, t)
 		}
 		return
 	}
-	for i := range ch.pick {
-		ch.pick[i] = -1
-	}
-	found := false
-	for i := range ch.queue {
-		e := &ch.queue[i]
-		if e.arrival > t {
-			break
-		}
-		b := &ch.banks[e.bank]
-		if b.busy {
+	// Each free bank takes its oldest arrived request to its open row,
+	// else its oldest arrived request. Going backwards keeps the walk
+	// valid while take removes the current bank from the list.
+	for k := len(ch.ready.list) - 1; k >= 0; k-- {
+		b := &ch.banks[ch.ready.list[k]]
+		first := b.head
+		if ch.pool[first].arrival > t {
 			continue
 		}
-		// The queue is in arrival order: keep the first request seen,
-		// unless it misses the open row and this one hits it.
-		p := ch.pick[e.bank]
-		if p < 0 || (e.row == b.openRow && ch.queue[p].row != b.openRow) {
-			ch.pick[e.bank] = int32(i)
-			found = true
+		pick, prev := first, int32(-1)
+		for i, p := first, int32(-1); i >= 0; p, i = i, ch.pool[i].next {
+			e := &ch.pool[i]
+			if e.arrival > t {
+				break
+			}
+			if e.row == b.openRow {
+				pick, prev = i, p
+				break
+			}
 		}
+		ch.take(b, prev, pick, t)
 	}
-	if !found {
-		return
-	}
-	w := 0
-	for i := range ch.queue {
-		e := ch.queue[i]
-		if ch.pick[e.bank] == int32(i) {
-			ch.assign(e, t)
-			continue
-		}
-		ch.queue[w] = e
-		w++
-	}
-	ch.queue = ch.queue[:w]
 }
 
-// assign gives e to its bank at slot t and classifies it as a row hit or
-// miss.
-func (ch *channel) assign(e entry, t int64) {
-	b := &ch.banks[e.bank]
+// take removes entry idx (after prev, or first when prev is -1) from b's
+// list and gives it to b at slot t, classifying it as a row hit or miss.
+func (ch *channel) take(b *bank, prev, idx int32, t int64) {
+	e := &ch.pool[idx]
+	if prev < 0 {
+		b.head = e.next
+	} else {
+		ch.pool[prev].next = e.next
+	}
+	if b.tail == idx {
+		b.tail = prev
+	}
 	switch {
 	case b.openRow == e.row:
 		ch.stats.RowHits++
@@ -239,9 +314,46 @@ func (ch *channel) assign(e entry, t int64) {
 		ch.stats.RowConflicts++
 	}
 	b.busy = true
-	b.waiting--
-	ch.ready--
-	b.cur = e
+	ch.ready.remove(b.id)
+	b.cur = *e
 	b.left = e.bursts
 	b.since = t
+	ch.plan(b)
+	ch.queued--
+	ch.free = append(ch.free, idx)
+}
+
+// bankSet is a set of the banks of a channel, listed in no particular
+// order, with constant-time insertion and removal.
+type bankSet struct {
+	list []int32
+	pos  []int32 // index in list per bank, -1 when absent
+}
+
+func newBankSet(n int) bankSet {
+	s := bankSet{list: make([]int32, 0, n), pos: make([]int32, n)}
+	for i := range s.pos {
+		s.pos[i] = -1
+	}
+	return s
+}
+
+func (s *bankSet) add(b int32) {
+	if s.pos[b] >= 0 {
+		return
+	}
+	s.pos[b] = int32(len(s.list))
+	s.list = append(s.list, b)
+}
+
+func (s *bankSet) remove(b int32) {
+	p := s.pos[b]
+	if p < 0 {
+		return
+	}
+	last := s.list[len(s.list)-1]
+	s.list[p] = last
+	s.pos[last] = p
+	s.list = s.list[:len(s.list)-1]
+	s.pos[b] = -1
 }

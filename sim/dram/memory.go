@@ -1,11 +1,10 @@
 package dram
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"slices"
+	"math/bits"
 
 	"gpumemsim/arch"
 )
@@ -97,6 +96,7 @@ type entry struct {
 	row     int64
 	bank    int32
 	bursts  int32
+	next    int32 // the next waiting request to the same bank, or -1
 }
 
 type bank struct {
@@ -105,11 +105,21 @@ type bank struct {
 	colReady int64 // earliest column command: tRCD after the activate
 	preReady int64 // earliest precharge: tRAS, read-to-precharge, tWR
 	busy     bool  // cur is being served
+	id       int32 // index in the channel
 	group    int32 // bank group
 	left     int32 // column commands cur still needs
-	waiting  int32 // requests to this bank in the channel's queue
-	since    int64 // slot at which cur was given to the bank
-	cur      entry
+	// head and tail index the channel's pool: the bank's waiting
+	// requests in arrival order, linked by entry.next; -1 when none.
+	head, tail int32
+	since      int64 // slot at which cur was given to the bank
+	// Set by channel.plan while busy: the earliest slot of the next
+	// command by the bank's own rules, the index of the gate in
+	// channel.gates and of the base that also bound it.
+	ready            int64
+	gate, base       int32
+	side             int32 // sideColumn or sideRow while busy, else -1
+	preGate, colGate int32 // this bank's group's gates
+	cur              entry
 }
 
 type completion struct {
@@ -119,67 +129,104 @@ type completion struct {
 	ch     int
 }
 
+// before orders completions by finish cycle, then channel, then arrival.
+func (c *completion) before(o *completion) bool {
+	if c.finish != o.finish {
+		return c.finish < o.finish
+	}
+	if c.ch != o.ch {
+		return c.ch < o.ch
+	}
+	return c.seq < o.seq
+}
+
 // ring is a FIFO of completions in finish order that grows only when full.
 type ring struct {
 	buf     []completion
 	head, n int
 }
 
-func (r *ring) push(c completion) {
+// at returns the index in buf of the i-th completion, i < len(buf).
+func (r *ring) at(i int) int {
+	j := r.head + i
+	if j >= len(r.buf) {
+		j -= len(r.buf)
+	}
+	return j
+}
+
+// add appends a completion and returns it to be filled in.
+func (r *ring) add() *completion {
 	if r.n == len(r.buf) {
 		grown := make([]completion, 2*len(r.buf)+4)
 		for i := range r.n {
-			grown[i] = r.buf[(r.head+i)%len(r.buf)]
+			grown[i] = r.buf[r.at(i)]
 		}
 		r.buf, r.head = grown, 0
 	}
-	r.buf[(r.head+r.n)%len(r.buf)] = c
+	c := &r.buf[r.at(r.n)]
 	r.n++
+	return c
 }
 
 func (r *ring) front() *completion { return &r.buf[r.head] }
 
-func (r *ring) back() *completion { return &r.buf[(r.head+r.n-1)%len(r.buf)] }
+func (r *ring) back() *completion { return &r.buf[r.at(r.n-1)] }
 
-func (r *ring) pop() completion {
-	c := r.buf[r.head]
-	r.head = (r.head + 1) % len(r.buf)
+// drop removes the front completion.
+func (r *ring) drop() {
+	r.head = r.at(1)
 	r.n--
-	return c
 }
 
 type channel struct {
-	id    int
-	queue []entry // waiting requests in arrival order; cap is the queue depth
-	banks []bank
-	pick  []int32 // per bank, scratch for the FR-FCFS choice
-	ready int     // free banks with waiting requests
+	id int
+	// The waiting requests live in pool, queue_depth entries, whose free
+	// indices are stacked in free; each bank links its own in arrival
+	// order. Under FCFS, fifo is the ring of all of them in arrival
+	// order, starting at fifoHead.
+	pool     []entry
+	free     []int32
+	queued   int // waiting requests
+	fifo     []int32
+	fifoHead int
+	banks    []bank
+	// sides holds the busy banks by the kind of their next command;
+	// first is each side's first legal command at firstAt (nil when the
+	// side is empty), when known.
+	sides   [2]bankSet
+	first   [2]*bank
+	firstAt [2]int64
+	known   [2]bool
+	ready   bankSet // free banks with waiting requests
 	// Channel-wide constraints, in slots: the earliest column command,
 	// the earliest read and write column commands (bus turnaround), the
 	// earliest row command and activate.
 	nextCol, nextRead, nextWrite int64
-	nextRow, nextAct             int64
-	// Per bank group: the earliest column command (tCCDL) and the
-	// earliest precharge (tRTPL).
-	groupCol, groupPre []int64
-	dir                int   // busIdle, busRead or busWrite
-	clock              int64 // latest slot processed
-	lastArrival        int64
-	inflight           ring
-	next               int64 // next event slot, kept current
-	stats              ChannelStats
+	nextRow                      int64
+	// gates holds the earliest activate (tRRD) at gateAct, then per bank
+	// group the earliest precharge (tRTPL), groupPre, then the earliest
+	// column command (tCCDL), groupCol.
+	gates, groupPre, groupCol []int64
+	dir                       int   // busIdle, busRead or busWrite
+	clock                     int64 // latest slot processed
+	lastArrival               int64
+	inflight                  ring
+	next                      int64 // next event slot, kept current
+	stats                     ChannelStats
 }
 
 // Memory is the DRAM of one device: all its channels.
 type Memory struct {
-	chans      []channel
-	ratio      clockRatio
-	tm         timing
-	busBytes   int
-	burstLen   int
-	interleave uint64
-	rowSize    uint64
-	nBanks     uint64
+	chans []channel
+	ratio clockRatio
+	tm    timing
+	// bursts is the number of bursts a request of i bytes needs.
+	bursts     [lineBytes + 1]int32
+	interleave divisor
+	channels   divisor
+	rowSize    divisor
+	nBanks     divisor
 	frfcfs     bool
 	seq        int64
 	now        int64 // latest core cycle given to Advance
@@ -201,11 +248,10 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	tg := dr.Timing
 	m := &Memory{
 		ratio:      newClockRatio(uint64(d.Clocks.DRAM)*uint64(rate), uint64(d.Clocks.Core)),
-		busBytes:   dr.BusWidthBits / 8,
-		burstLen:   dr.BurstLength,
-		interleave: uint64(dr.Interleave),
-		rowSize:    uint64(dr.RowSize),
-		nBanks:     uint64(dr.Banks),
+		interleave: newDivisor(uint64(dr.Interleave)),
+		channels:   newDivisor(uint64(dr.Channels)),
+		rowSize:    newDivisor(uint64(dr.RowSize)),
+		nBanks:     newDivisor(uint64(dr.Banks)),
 		frfcfs:     dr.Scheduler == arch.SchedFRFCFS,
 		tm: timing{
 			cl:     int64(tg.CL) * rate,
@@ -218,6 +264,11 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 			burst:  int64(dr.BurstLength),
 			rowCmd: rate,
 		},
+	}
+	busBytes := dr.BusWidthBits / 8
+	for n := 1; n <= lineBytes; n++ {
+		transfers := (n + busBytes - 1) / busBytes
+		m.bursts[n] = int32((transfers + dr.BurstLength - 1) / dr.BurstLength)
 	}
 	m.tm.colSpacing = max(int64(tg.CCD)*rate, m.tm.burst)
 	m.tm.groupColSpacing = max(int64(tg.CCDL)*rate, m.tm.colSpacing)
@@ -234,16 +285,31 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	for i := range m.chans {
 		ch := &m.chans[i]
 		ch.id = i
-		ch.queue = make([]entry, 0, dr.QueueDepth)
+		ch.pool = make([]entry, dr.QueueDepth)
+		ch.free = make([]int32, dr.QueueDepth)
+		for j := range ch.free {
+			ch.free[j] = int32(dr.QueueDepth - 1 - j)
+		}
+		if !m.frfcfs {
+			ch.fifo = make([]int32, dr.QueueDepth)
+		}
 		ch.banks = make([]bank, dr.Banks)
 		perGroup := dr.Banks / dr.BankGroups
 		for b := range ch.banks {
-			ch.banks[b].openRow = -1
-			ch.banks[b].group = int32(b / perGroup)
+			bk := &ch.banks[b]
+			bk.openRow = -1
+			bk.id = int32(b)
+			bk.group = int32(b / perGroup)
+			bk.preGate = 1 + bk.group
+			bk.colGate = 1 + int32(dr.BankGroups) + bk.group
+			bk.head, bk.tail = -1, -1
+			bk.side = -1
 		}
-		ch.groupCol = make([]int64, dr.BankGroups)
-		ch.groupPre = make([]int64, dr.BankGroups)
-		ch.pick = make([]int32, dr.Banks)
+		ch.sides = [2]bankSet{newBankSet(dr.Banks), newBankSet(dr.Banks)}
+		ch.ready = newBankSet(dr.Banks)
+		ch.gates = make([]int64, 1+2*dr.BankGroups)
+		ch.groupPre = ch.gates[1 : 1+dr.BankGroups]
+		ch.groupCol = ch.gates[1+dr.BankGroups:]
 		ch.inflight.buf = make([]completion, inflight)
 		ch.next = math.MaxInt64
 	}
@@ -307,16 +373,46 @@ func check(d *arch.Device) error {
 	return errors.Join(errs...)
 }
 
-// Channel returns the channel addr maps to.
-func (m *Memory) Channel(addr uint64) int {
-	return int((addr / m.interleave) % uint64(len(m.chans)))
+// divisor divides by a constant of the device, by a shift when it is a
+// power of two.
+type divisor struct {
+	d     uint64
+	shift uint
+	pow2  bool
 }
 
-// locate returns the channel, bank and row of addr.
+func newDivisor(d uint64) divisor {
+	v := divisor{d: d}
+	if d > 0 && d&(d-1) == 0 {
+		v.pow2 = true
+		v.shift = uint(bits.TrailingZeros64(d))
+	}
+	return v
+}
+
+func (v divisor) quo(x uint64) uint64 {
+	if v.pow2 {
+		return x >> v.shift
+	}
+	return x / v.d
+}
+
+// Channel returns the channel addr maps to.
+func (m *Memory) Channel(addr uint64) int {
+	chunk := m.interleave.quo(addr)
+	return int(chunk - m.channels.quo(chunk)*m.channels.d)
+}
+
+// locate returns the channel, bank and row of addr: with chunk = addr / I,
+// channel = chunk mod C, local = (chunk / C)·I + addr mod I, and with
+// piece = local / R, bank = piece mod B and row = piece / B.
 func (m *Memory) locate(addr uint64) (ch, bank int, row int64) {
-	n := uint64(len(m.chans))
-	local := addr/(m.interleave*n)*m.interleave + addr%m.interleave
-	return int((addr / m.interleave) % n), int((local / m.rowSize) % m.nBanks), int64(local / (m.rowSize * m.nBanks))
+	chunk := m.interleave.quo(addr)
+	q := m.channels.quo(chunk)
+	local := q*m.interleave.d + (addr - chunk*m.interleave.d)
+	piece := m.rowSize.quo(local)
+	r := m.nBanks.quo(piece)
+	return int(chunk - q*m.channels.d), int(piece - r*m.nBanks.d), int64(r)
 }
 
 // Push offers r to its channel at core cycle now. It returns false, and
@@ -332,26 +428,40 @@ func (m *Memory) Push(now int64, r Request) bool {
 	}
 	c, b, row := m.locate(r.Addr)
 	ch := &m.chans[c]
-	if len(ch.queue) == cap(ch.queue) {
+	if ch.queued == len(ch.pool) {
 		ch.stats.QueueFull++
 		return false
 	}
-	transfers := (r.Bytes + m.busBytes - 1) / m.busBytes
-	bursts := (transfers + m.burstLen - 1) / m.burstLen
+	bursts := m.bursts[r.Bytes]
 	arrival := max(m.ratio.slotCeil(now), ch.lastArrival)
 	ch.lastArrival = arrival
 	// A new request adds at most one decision, its own hand-over to its
 	// bank, to the channel's cached next event.
-	if !ch.banks[b].busy && (m.frfcfs || len(ch.queue) == 0) {
+	bk := &ch.banks[b]
+	if !bk.busy && (m.frfcfs || ch.queued == 0) {
 		ch.next = min(ch.next, max(arrival, ch.clock))
 	}
-	bk := &ch.banks[b]
-	bk.waiting++
-	if bk.waiting == 1 && !bk.busy {
-		ch.ready++
-	}
-	ch.queue = append(ch.queue, entry{req: r, seq: m.seq, arrival: arrival, row: row, bank: int32(b), bursts: int32(bursts)})
+	idx := ch.free[len(ch.free)-1]
+	ch.free = ch.free[:len(ch.free)-1]
+	ch.pool[idx] = entry{req: r, seq: m.seq, arrival: arrival, row: row, bank: int32(b), bursts: bursts, next: -1}
 	m.seq++
+	if bk.tail < 0 {
+		bk.head = idx
+		if !bk.busy {
+			ch.ready.add(bk.id)
+		}
+	} else {
+		ch.pool[bk.tail].next = idx
+	}
+	bk.tail = idx
+	if !m.frfcfs {
+		j := ch.fifoHead + ch.queued
+		if j >= len(ch.fifo) {
+			j -= len(ch.fifo)
+		}
+		ch.fifo[j] = idx
+	}
+	ch.queued++
 	sectors := int64((r.Addr+uint64(r.Bytes)-1)/sectorBytes - r.Addr/sectorBytes + 1)
 	if r.Write {
 		ch.stats.Writes++
@@ -397,24 +507,32 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 		if ch.next > limit {
 			continue
 		}
-		m.run(ch, limit)
+		next := m.run(ch, limit)
 		for ch.inflight.n > 0 && ch.inflight.front().finish <= limit {
-			c := ch.inflight.pop()
+			m.due = append(m.due, *ch.inflight.front())
+			ch.inflight.drop()
+			c := &m.due[len(m.due)-1]
 			c.finish = m.ratio.coreCeil(c.finish)
-			m.due = append(m.due, c)
 			ch.stats.Completed++
 		}
-		ch.next = m.nextEvent(ch)
+		if ch.inflight.n > 0 {
+			next = min(next, ch.inflight.front().finish)
+		}
+		ch.next = next
 	}
-	slices.SortFunc(m.due, func(a, b completion) int {
-		if c := cmp.Compare(a.finish, b.finish); c != 0 {
-			return c
+	// Each channel's completions are nearly in order already: an
+	// insertion sort.
+	for i := 1; i < len(m.due); i++ {
+		if !m.due[i].before(&m.due[i-1]) {
+			continue
 		}
-		if c := cmp.Compare(a.ch, b.ch); c != 0 {
-			return c
+		c := m.due[i]
+		j := i
+		for ; j > 0 && c.before(&m.due[j-1]); j-- {
+			m.due[j] = m.due[j-1]
 		}
-		return cmp.Compare(a.seq, b.seq)
-	})
+		m.due[j] = c
+	}
 	m.advancing = true
 	defer func() { m.advancing = false }()
 	for _, c := range m.due {
