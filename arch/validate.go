@@ -78,8 +78,18 @@ func (d *Device) Validate() error {
 	v.cache("l1", d.L1, d.L1.Sets(), true)
 	v.cache("texture", d.Texture, d.Texture.Sets(), false)
 	v.cache("constant", d.Constant, d.Constant.Sets(), false)
-	v.positive("l2.slices", int64(d.L2.Slices))
-	v.positive("l2.queue_depth", int64(d.L2.QueueDepth))
+	if d.L2.Present() {
+		v.positive("l2.slices", int64(d.L2.Slices))
+		v.positive("l2.queue_depth", int64(d.L2.QueueDepth))
+		if d.L2.Slices > 0 && d.DRAM.Channels > 0 && d.L2.Slices%d.DRAM.Channels != 0 {
+			v.add("l2.slices", "%d is not a multiple of dram.channels = %d (each channel has the same number of slices)", d.L2.Slices, d.DRAM.Channels)
+		}
+		if d.L2.Line > 0 && d.DRAM.Interleave > 0 && d.L2.Line > d.DRAM.Interleave {
+			v.add("l2.line", "%v is larger than dram.interleave %v: a line would span channels", d.L2.Line, d.DRAM.Interleave)
+		}
+	} else if d.L2.Slices != 0 || d.L2.QueueDepth != 0 {
+		v.add("l2", "slices and queue_depth describe an L2 that is absent (size 0B); remove them")
+	}
 	if d.L2.Present() && d.L2.Slices > 0 && d.L2.Size%Bytes(d.L2.Slices) != 0 {
 		v.add("l2.size", "%v is not divisible by l2.slices = %d", d.L2.Size, d.L2.Slices)
 	} else {

@@ -111,6 +111,7 @@ type slice struct {
 	sectors []uint32 // sectors being fetched
 	reads   []int32  // DRAM reads outstanding
 	finish  []int64  // latest DRAM completion so far
+	merged  []int32  // requests the entry holds, the first one included
 	whead   []int32  // waiter list (indices into engine.waiters), -1 if empty
 	wtail   []int32
 	// accesses waiting for a free MSHR entry
@@ -210,7 +211,12 @@ type engine struct {
 	progress func(done, total int64)
 	steps    int
 
-	inFlight         int   // DRAM requests sent and not completed
+	inFlight int // DRAM requests sent and not completed
+	// holdUntil is set by an L2 access whose slice queue was full: the
+	// sending SM may not send another transaction before it.
+	holdUntil        int64
+	l2Queue          int64 // l2.queue_depth
+	l2Merges         int32 // l2.mshr_merges
 	dramReadSectors  int64 // sectors of all DRAM reads sent
 	dramWriteSectors int64 // sectors of all DRAM writes sent
 }
@@ -273,6 +279,8 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		lrr:         dev.Scheduler.Policy == arch.PolicyLRR,
 		lookahead:   int64(dev.Interconnect.Latency) / 2,
 		blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),
+		l2Queue:     int64(dev.L2.QueueDepth),
+		l2Merges:    int32(dev.L2.MSHRMerges),
 		progress:    opts.Progress,
 		overflow:    make([][]int32, dev.DRAM.Channels),
 	}
@@ -281,18 +289,12 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		e.res.Refs[i].Op = r.Op.String()
 	}
 	if dev.L2.Present() {
-		if dev.L2.Slices%dev.DRAM.Channels != 0 {
-			return nil, fmt.Errorf("device %s: l2.slices (%d) must be a multiple of dram.channels (%d)", dev.Name, dev.L2.Slices, dev.DRAM.Channels)
-		}
 		e.perChannel = uint64(dev.L2.Slices / dev.DRAM.Channels)
 		e.interleaveShift = -1
 		if il := e.sliceShift; il&(il-1) == 0 {
 			e.interleaveShift = bits.TrailingZeros64(il)
 		}
 		e.l2Line = uint64(dev.L2.Line)
-		if dev.L2.Line > dev.DRAM.Interleave {
-			return nil, fmt.Errorf("device %s: l2.line (%v) must not exceed dram.interleave (%v)", dev.Name, dev.L2.Line, dev.DRAM.Interleave)
-		}
 		g := cache.FromArch(dev.L2.Cache, dev.L2.SetsPerSlice())
 		e.slices = make([]slice, dev.L2.Slices)
 		for i := range e.slices {
@@ -306,6 +308,7 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 			n := dev.L2.MSHREntries
 			s.fill, s.sectors, s.reads, s.finish = make([]int64, n), make([]uint32, n), make([]int32, n), make([]int64, n)
 			s.whead, s.wtail = make([]int32, n), make([]int32, n)
+			s.merged = make([]int32, n)
 		}
 	}
 	e.sms = make([]smState, dev.SMs)
@@ -774,9 +777,29 @@ func (e *engine) loadTxns(s *smState, slot int, ref int, txns []coalesce.Txn, t 
 			e.scheduleRetry(s, retry)
 			return false
 		}
-		s.lsuFree = ti + 1
+		s.lsuFree = max(ti+1, e.hold())
 	}
 	return true
+}
+
+// hold returns, and clears, the cycle before which the SM that just sent
+// a transaction may not send the next one because an L2 slice queue was
+// full (0: no hold).
+func (e *engine) hold() int64 {
+	h := e.holdUntil
+	e.holdUntil = 0
+	return h
+}
+
+// enterSlice is when an access arriving at ta enters the queue of a slice
+// that starts it at start: with more than l2.queue_depth accesses ahead the
+// queue is full, the access waits in the interconnect, and the SM that sent
+// it is held back as long.
+func (e *engine) enterSlice(ta, start int64) {
+	if enter := start - e.l2Queue; enter > ta {
+		e.res.L2.QueueFullCycles += enter - ta
+		e.holdUntil = max(e.holdUntil, enter-e.icnt+1)
+	}
 }
 
 // retryLSU continues a load whose transactions waited for an MSHR entry.
@@ -791,7 +814,7 @@ func (e *engine) retryLSU(s *smState) {
 			e.scheduleRetry(s, retry)
 			return
 		}
-		s.lsuFree = ti + 1
+		s.lsuFree = max(ti+1, e.hold())
 		s.stallNext++
 	}
 	s.stalled = false
@@ -854,7 +877,7 @@ func (e *engine) loadTxn(s *smState, slot, ref int, tx *coalesce.Txn, ti int64) 
 		}
 	}
 	if s.l1mshr.Full() {
-		if first := e.reapL1(s, ti); first != 0 {
+		if first := reap(s.l1mshr, s.l1fill, ti); first != 0 {
 			return first
 		}
 	}
@@ -885,28 +908,6 @@ func (e *engine) loadTxn(s *smState, slot, ref int, tx *coalesce.Txn, ti int64) 
 	return 0
 }
 
-// reapL1 frees the L1 MSHR entries whose data has returned by ti. It
-// returns 0 if an entry is free now, else the first cycle one frees, or
-// never if all wait on DRAM.
-func (e *engine) reapL1(s *smState, ti int64) int64 {
-	first := int64(never)
-	for i, f := range s.l1fill {
-		ent := cache.MSHREntry(i)
-		if f < 0 || !s.l1mshr.InUse(ent) {
-			continue
-		}
-		if f <= ti {
-			s.l1mshr.Release(ent)
-		} else {
-			first = min(first, f)
-		}
-	}
-	if !s.l1mshr.Full() {
-		return 0
-	}
-	return first
-}
-
 // sectorMask is the sectors of c's line that transaction tx touches;
 // unsectored is whether c's sectors are as large as its lines.
 func sectorMask(c *cache.Cache, unsectored bool, tx *coalesce.Txn) uint32 {
@@ -933,7 +934,6 @@ func (e *engine) storeTxns(s *smState, slot int, txns []coalesce.Txn, t int64) {
 	for i := range txns {
 		tx := &txns[i]
 		ti := max(t, s.lsuFree)
-		s.lsuFree = ti + 1
 		if s.l1 != nil {
 			if r, ok := s.l1.Write(tx.Addr, sectorMask(s.l1, e.l1Unsectored, tx)); ok && r.Evicted {
 				e.res.L1.StoreEvictions++
@@ -944,6 +944,7 @@ func (e *engine) storeTxns(s *smState, slot int, txns []coalesce.Txn, t int64) {
 		} else {
 			w.stores++
 		}
+		s.lsuFree = max(ti+1, e.hold())
 	}
 }
 
@@ -1019,15 +1020,33 @@ func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, toke
 		sl.mshr.Release(ent)
 		pending = false
 	}
+	// A miss to a line whose entry holds l2.mshr_merges requests already,
+	// or a miss with every MSHR entry waiting on DRAM, waits at the slice
+	// until a DRAM fill frees one; when an entry's data is already on its
+	// way at a known cycle, the access starts then instead.
+	wait := pending && sl.merged[ent] >= e.l2Merges && sl.fill[ent] < 0
 	if !pending && sl.mshr.Full() {
-		if valid, _ := sl.l2.Probe(local); sec&^valid != 0 && !e.reapL2(sl, start) {
-			// A miss with every MSHR entry waiting on DRAM: the access
-			// waits at the slice until a fill frees one.
-			sl.waitq = append(sl.waitq, l2Wait{addr: addr, size: size, sectors: sectors, token: token, ref: int32(ref)})
-			return 0, false
+		if valid, _ := sl.l2.Probe(local); sec&^valid != 0 {
+			if first := reap(sl.mshr, sl.fill, start); first != 0 {
+				if first == never {
+					wait = true
+				} else {
+					start = first
+					reap(sl.mshr, sl.fill, start)
+				}
+			}
 		}
 	}
+	if wait {
+		sl.waitq = append(sl.waitq, l2Wait{addr: addr, size: size, sectors: sectors, token: token, ref: int32(ref)})
+		e.res.L2.MSHRWaits++
+		return 0, false
+	}
+	e.enterSlice(ta, start)
 	sl.free = start + 1
+	if pending {
+		sl.merged[ent]++
+	}
 	res := &e.res.L2
 	res.ReadRequests++
 	res.ReadSectors += n
@@ -1038,7 +1057,7 @@ func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, toke
 		rs.L2HitSectors += n
 		res.MSHRMerges++
 		if f := sl.fill[ent]; f >= 0 {
-			return f, true
+			return max(start+e.l2Lat, f), true
 		}
 		e.addWaiter(sl, ent, token)
 		return 0, false
@@ -1071,6 +1090,7 @@ func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, toke
 	e.dramReadSectors += fetched
 	if !pending {
 		ent, _ = sl.mshr.Allocate(line, 0)
+		sl.merged[ent] = 1
 		sl.sectors[ent] = 0
 		sl.reads[ent] = 0
 		sl.finish[ent] = 0
@@ -1091,16 +1111,27 @@ func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, toke
 	return 0, false
 }
 
-// reapL2 frees the slice's MSHR entries whose data is back by t and
-// reports whether one is free now.
-func (e *engine) reapL2(sl *slice, t int64) bool {
-	for i, f := range sl.fill {
+// reap frees the entries of an MSHR table whose data is back by t (fill
+// holds each entry's return cycle, -1 while it waits on DRAM). It returns
+// 0 if an entry is free now, else the first cycle a known fill frees one,
+// or never when every entry waits on DRAM.
+func reap(m *cache.MSHR, fill []int64, t int64) int64 {
+	first := int64(never)
+	for i, f := range fill {
 		ent := cache.MSHREntry(i)
-		if f >= 0 && f <= t && sl.mshr.InUse(ent) {
-			sl.mshr.Release(ent)
+		if f < 0 || !m.InUse(ent) {
+			continue
+		}
+		if f <= t {
+			m.Release(ent)
+		} else {
+			first = min(first, f)
 		}
 	}
-	return !sl.mshr.Full()
+	if !m.Full() {
+		return 0
+	}
+	return first
 }
 
 func (e *engine) addWaiter(sl *slice, ent cache.MSHREntry, token uint64) {
@@ -1153,6 +1184,7 @@ func (e *engine) write(ta int64, addr uint64, size uint32, sectors uint32, token
 	si, local := e.sliceOf(addr)
 	sl := &e.slices[si]
 	start := max(ta, sl.free)
+	e.enterSlice(ta, start)
 	sl.free = start + 1
 	res := &e.res.L2
 	res.WriteRequests++

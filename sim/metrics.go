@@ -76,6 +76,8 @@ func Metrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	}
 	if dev.L2.Present() {
 		add("sim_l2_mshr_merges", float64(r.L2.MSHRMerges), "accesses", "L2 read misses merged into a DRAM read in flight")
+		add("sim_l2_mshr_waits", float64(r.L2.MSHRWaits), "accesses", "L2 accesses that waited at the slice for a free MSHR entry or merge slot")
+		add("sim_l2_queue_full_cycles", float64(r.L2.QueueFullCycles), "cycles", "Cycles accesses waited in the interconnect for room in a full L2 slice queue")
 		add("sim_l2_write_back_sectors", float64(r.L2.WriteBackSectors), "sectors", "Dirty L2 sectors written back to DRAM on eviction")
 		add("sim_l2_dirty_sectors_at_end", float64(r.L2.DirtySectorsAtEnd), "sectors", "Dirty L2 sectors left unwritten when the kernel ends")
 	}

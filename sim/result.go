@@ -75,10 +75,16 @@ type L2Stats struct {
 	ReadSectors     int64 `json:"read_sectors"`
 	ReadHitSectors  int64 `json:"read_hit_sectors"`
 	ReadMissSectors int64 `json:"read_miss_sectors"`
-	// MSHRMerges are read misses that joined a DRAM read in flight.
-	MSHRMerges    int64 `json:"mshr_merges"`
-	WriteRequests int64 `json:"write_requests"`
-	WriteSectors  int64 `json:"write_sectors"`
+	// MSHRMerges are read misses that joined a DRAM read in flight;
+	// MSHRWaits accesses that found no MSHR entry or merge slot and waited
+	// at the slice for a fill.
+	MSHRMerges int64 `json:"mshr_merges"`
+	MSHRWaits  int64 `json:"mshr_waits"`
+	// QueueFullCycles add up the cycles accesses waited in the
+	// interconnect because their slice's queue (l2.queue_depth) was full.
+	QueueFullCycles int64 `json:"queue_full_cycles"`
+	WriteRequests   int64 `json:"write_requests"`
+	WriteSectors    int64 `json:"write_sectors"`
 	// WriteBackSectors are dirty sectors of evicted lines sent to DRAM.
 	WriteBackSectors int64 `json:"write_back_sectors"`
 	Evictions        int64 `json:"evictions"`
