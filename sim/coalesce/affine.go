@@ -17,14 +17,13 @@ const (
 // progressions of one common stride d, each over a stretch of consecutive
 // lanes (a run): a row of a warp (d = 0 is a broadcast), or the rows of a
 // 2-D block that a warp spans. It reports false, with dst unchanged, for
-// any other request, and for runs whose units do not come in ascending
-// address order, so that the caller can fall back to the general path; its
-// output is then identical to it.
+// any other request, so that the caller can fall back to the general path;
+// its output is then identical to it.
 //
 // Natural alignment puts each lane in exactly one 32-B sector, so the
-// sectors of a run, in address order, are computable in closed form, and
-// the units of a run ascend. A run whose first unit repeats the previous
-// run's last one is merged into it.
+// units of a run, in address order, are computable in closed form. The
+// runs' sorted unit lists are merged, a unit that two runs share becoming
+// one transaction with the lanes and sectors of both.
 func appendAffine(dst []Txn, w *Warp, mask uint32, size uint64) ([]Txn, bool) {
 	width := uint64(w.Width)
 	f := bits.TrailingZeros32(mask) & 31
@@ -51,21 +50,63 @@ func appendAffine(dst []Txn, w *Warp, mask uint32, size uint64) ([]Txn, bool) {
 		}
 	}
 	start := len(dst)
+	// The request's units, at most one per active lane, are built in
+	// u[:cnt]; u[cnt:] is scratch for a run that must be merged.
 	cnt := bits.OnesCount32(mask)
-	dst = slices.Grow(dst, cnt)
-	u := dst[start : start+cnt]
+	dst = slices.Grow(dst, 2*cnt)
+	u := dst[start : start+2*cnt]
 	align := ^(size - 1)
 	sz := uint32(size)
-	// The common case: every lane from f to g active, one progression.
-	if mask == uint32(uint64(1)<<(g+1)-1)&^(1<<f-1) && strideBreaks(&w.Addr, f, g, uint64(d)) == 0 {
-		n, ok := appendRun(u, 0, w, mask, f, af, d, align, sz)
-		if !ok {
-			return dst[:start], false
+	// The common case: every lane from f to g active, in rows of a
+	// multiple of 4 lanes, each row stepping by d. The rows that start a
+	// new progression (breaks) split the lanes into runs.
+	if mask == uint32(uint64(1)<<(g+1)-1)&^(1<<f-1) {
+		var bad uint64
+		var breaks uint32
+		switch mask {
+		case 0xFFFFFFFF:
+			b0, k0 := halfSteps((*[16]uint64)(w.Addr[:16]), uint64(d))
+			b1, k1 := halfSteps((*[16]uint64)(w.Addr[16:]), uint64(d))
+			bad, breaks = b0|b1, k0|k1<<16|nonzero((w.Addr[16]-w.Addr[15])^uint64(d))<<16
+		case 0x0000FFFF:
+			bad, breaks = halfSteps((*[16]uint64)(w.Addr[:16]), uint64(d))
+		case 0xFFFF0000:
+			bad, breaks = halfSteps((*[16]uint64)(w.Addr[16:]), uint64(d))
+			breaks <<= 16
+		default:
+			bad, breaks = laneSteps(&w.Addr, f, g, uint64(d))
 		}
-		return dst[:start+n], true
+		if bad == 0 {
+			var n int
+			var ok bool
+			switch {
+			case breaks == 0:
+				n, ok = appendRun(u, 0, cnt, w, mask, f, af, d, align, sz)
+			case d == 0:
+				n, ok = appendBroadcastRows(u, w, mask, f, breaks, width, align, sz)
+			default:
+				rep := repeatedRows(w, f, g, breaks)
+				if rep == 0 {
+					n, ok = appendRuns(u, cnt, w, mask, f, breaks, width, d, align, sz)
+					break
+				}
+				// Rows that read the same words: the first row's units,
+				// each serving the same lanes of every row.
+				p := bits.TrailingZeros32(breaks) & 31
+				if n, ok = appendRun(u, 0, cnt, w, mask&(1<<p-1), f, af, d, align, sz); ok {
+					for i := range u[:n] {
+						u[i].Lanes *= rep
+					}
+				}
+			}
+			if !ok {
+				return dst[:start], false
+			}
+			return dst[:start+n], true
+		}
 	}
-	// One pass over the lanes splits them into runs, each emitted as soon
-	// as the next one starts.
+	// Any other mask or row length: one pass over the lanes splits them
+	// into runs, each emitted as soon as the next one starts.
 	n, runs := 0, 1
 	r0 := f
 	e := af
@@ -77,7 +118,7 @@ func appendAffine(dst []Txn, w *Warp, mask uint32, size uint64) ([]Txn, bool) {
 				}
 				var ok bool
 				lanes := mask & (1<<l - 1) &^ (1<<r0 - 1)
-				if n, ok = appendRun(u, n, w, lanes, r0, w.Addr[r0], d, align, sz); !ok {
+				if n, ok = appendRun(u, n, cnt, w, lanes, r0, w.Addr[r0], d, align, sz); !ok {
 					return dst[:start], false
 				}
 				runs++
@@ -86,33 +127,135 @@ func appendAffine(dst []Txn, w *Warp, mask uint32, size uint64) ([]Txn, bool) {
 		}
 		e += uint64(d)
 	}
-	n, ok := appendRun(u, n, w, mask&^(1<<r0-1), r0, w.Addr[r0], d, align, sz)
+	n, ok := appendRun(u, n, cnt, w, mask&^(1<<r0-1), r0, w.Addr[r0], d, align, sz)
 	if !ok {
 		return dst[:start], false
 	}
 	return dst[:start+n], true
 }
 
-// strideBreaks is zero when lanes f..g of addr step by d: the OR over
-// those lanes of the difference from the previous lane XOR d.
-func strideBreaks(addr *[32]uint64, f, g int, d uint64) uint64 {
-	var bad uint64
-	l := f + 1
-	for ; l+3 <= g; l += 4 {
-		a0, a1, a2, a3, a4 := addr[(l-1)&31], addr[l&31], addr[(l+1)&31], addr[(l+2)&31], addr[(l+3)&31]
-		bad |= ((a1 - a0) ^ d) | ((a2 - a1) ^ d) | ((a3 - a2) ^ d) | ((a4 - a3) ^ d)
+// appendRuns adds to u the units of the runs of lanes of mask, from f on,
+// that the lanes of breaks start (see appendRun for scratch). It reports
+// false when a run is not naturally aligned or wraps past 2^64.
+func appendRuns(u []Txn, scratch int, w *Warp, mask uint32, f int, breaks uint32, width uint64, d int64, align uint64, sz uint32) (int, bool) {
+	n, r0 := 0, f
+	for ; breaks != 0; breaks &= breaks - 1 {
+		l := bits.TrailingZeros32(breaks) & 31
+		if w.Addr[l]&(width-1) != 0 {
+			return 0, false
+		}
+		var ok bool
+		lanes := mask & (1<<l - 1) &^ (1<<r0 - 1)
+		if n, ok = appendRun(u, n, scratch, w, lanes, r0, w.Addr[r0], d, align, sz); !ok {
+			return 0, false
+		}
+		r0 = l
 	}
-	for ; l <= g; l++ {
-		bad |= (addr[l&31] - addr[(l-1)&31]) ^ d
-	}
-	return bad
+	return appendRun(u, n, scratch, w, mask&^(1<<r0-1), r0, w.Addr[r0], d, align, sz)
 }
 
-// appendRun adds to u[:n] the units of a run: active lanes lanes, the
-// lowest lane0 at address first, lane l at first + (l-lane0)·d, all
-// naturally aligned. It reports false when the run wraps past 2^64 or its
-// lowest unit lies below u[n-1].
-func appendRun(u []Txn, n int, w *Warp, lanes uint32, lane0 int, first uint64, d int64, align uint64, sz uint32) (int, bool) {
+// appendBroadcastRows is appendRuns for stride 0: every run reads one
+// word, so it adds one unit, inserted in order.
+func appendBroadcastRows(u []Txn, w *Warp, mask uint32, f int, breaks uint32, width, align uint64, sz uint32) (int, bool) {
+	n, r0 := 0, f
+	for {
+		lanes := mask &^ (1<<r0 - 1)
+		l := bits.TrailingZeros32(breaks) & 31
+		if breaks != 0 {
+			lanes &= 1<<l - 1
+		}
+		a := w.Addr[r0]
+		if a&(width-1) != 0 {
+			return 0, false
+		}
+		unit := a & align
+		j := n
+		for j > 0 && u[j-1].Addr > unit {
+			j--
+		}
+		if j > 0 && u[j-1].Addr == unit {
+			u[j-1].Lanes |= lanes
+			u[j-1].Sectors |= sectorBit(a)
+		} else {
+			copy(u[j+1:n+1], u[j:n])
+			u[j] = Txn{Addr: unit, Size: sz, Sectors: sectorBit(a), Lanes: lanes}
+			n++
+		}
+		if breaks == 0 {
+			return n, true
+		}
+		breaks &= breaks - 1
+		r0 = l
+	}
+}
+
+// repeatedRows reports, for lanes f..g split into runs by breaks (not
+// zero), whether the runs are rows of one length p that all start at the
+// address of lane f, and if so returns the lane mask with bits 0, p, 2p …
+// (one per row), which spreads the first row's lanes over every row;
+// otherwise 0.
+func repeatedRows(w *Warp, f, g int, breaks uint32) uint32 {
+	p := bits.TrailingZeros32(breaks) - f
+	if p <= 0 || p > 16 || (g+1-f)%p != 0 {
+		return 0
+	}
+	a := w.Addr[f&31]
+	var want uint32
+	rep := uint32(1)
+	for r := p; r <= g-f; r += p {
+		if w.Addr[(f+r)&31] != a {
+			return 0
+		}
+		want |= 1 << (f + r)
+		rep |= 1 << r
+	}
+	if breaks != want {
+		return 0
+	}
+	return rep
+}
+
+// halfSteps checks the 16 lanes of half a warp against rows of 4 lanes
+// stepping by d. bad is the OR, over the lanes l that do not start a row
+// of 4, of (addr[l] - addr[l-1]) XOR d: zero when every row steps by d.
+// breaks has bit l (4, 8 or 12) set when lane l does not step by d from
+// lane l-1, that is when it starts a new progression.
+func halfSteps(a *[16]uint64, d uint64) (bad uint64, breaks uint32) {
+	// ^ and | bind alike in Go: every term is parenthesized.
+	bad = ((a[1] - a[0]) ^ d) | ((a[2] - a[1]) ^ d) | ((a[3] - a[2]) ^ d) |
+		((a[5] - a[4]) ^ d) | ((a[6] - a[5]) ^ d) | ((a[7] - a[6]) ^ d) |
+		((a[9] - a[8]) ^ d) | ((a[10] - a[9]) ^ d) | ((a[11] - a[10]) ^ d) |
+		((a[13] - a[12]) ^ d) | ((a[14] - a[13]) ^ d) | ((a[15] - a[14]) ^ d)
+	breaks = nonzero((a[4]-a[3])^d)<<4 | nonzero((a[8]-a[7])^d)<<8 | nonzero((a[12]-a[11])^d)<<12
+	return bad, breaks
+}
+
+// laneSteps is halfSteps for lanes f..g of a whole warp, rows of 4 lanes
+// counted from lane 0.
+func laneSteps(addr *[32]uint64, f, g int, d uint64) (bad uint64, breaks uint32) {
+	for l := f + 1; l <= g; l++ {
+		x := (addr[l&31] - addr[(l-1)&31]) ^ d
+		if l&3 == 0 {
+			breaks |= nonzero(x) << (l & 31)
+		} else {
+			bad |= x
+		}
+	}
+	return bad, breaks
+}
+
+// nonzero is 1 when x is not zero, else 0, without a branch.
+func nonzero(x uint64) uint32 {
+	return uint32((x | -x) >> 63)
+}
+
+// appendRun adds to the sorted units u[:n] the units of a run: active
+// lanes lanes, the lowest lane0 at address first, lane l at
+// first + (l-lane0)·d, all naturally aligned, in ascending address
+// order. A run whose lowest unit lies below u[n-1] is built in u[scratch:]
+// and merged in; scratch must be at least n plus the run's lanes. It
+// reports false when the run wraps past 2^64.
+func appendRun(u []Txn, n, scratch int, w *Warp, lanes uint32, lane0 int, first uint64, d int64, align uint64, sz uint32) (int, bool) {
 	ad := uint64(max(d, -d))
 	top := bits.Len32(lanes) - 1
 	// The run's lowest address, and a check that it does not wrap past
@@ -129,12 +272,16 @@ func appendRun(u []Txn, n int, w *Warp, lanes uint32, lane0 int, first uint64, d
 			return n, false
 		}
 	}
-	if n > 0 && low&align < u[n-1].Addr {
-		return n, false
+	// The units are built in ascending order after u[n-1], or from
+	// u[scratch] on when they must be merged.
+	merge := n > 0 && low&align < u[n-1].Addr
+	whole, n0 := u, n
+	if merge {
+		u, n = u[scratch:], 0
 	}
 	switch {
 	case ad == 0:
-		n = put(u, n, low&align, sz, lanes, sectorBit(low))
+		n = put(u, n, first&align, sz, lanes, sectorBit(first))
 	case ad <= 32 && ad&(ad-1) == 0:
 		// Lanes fall into sectors in groups of 2^k = 32/|d| consecutive
 		// lanes. Number the lanes in address order (i = l, or 31-l for a
@@ -194,7 +341,46 @@ func appendRun(u []Txn, n int, w *Warp, lanes uint32, lane0 int, first uint64, d
 			n = put(u, n, a&align, sz, 1<<l, sectorBit(a))
 		}
 	}
+	if merge {
+		return mergeUnits(whole, n0, u[:n]), true
+	}
 	return n, true
+}
+
+// mergeUnits merges the sorted units b, which lie beyond u[:n+len(b)],
+// into the sorted units u[:n], one transaction per address with the lanes
+// and sectors of both, and returns the new count. It merges from the top
+// down into u[:n+len(b)], which never overwrites a unit of u not yet
+// read, then closes the gap that shared units leave.
+func mergeUnits(u []Txn, n int, b []Txn) int {
+	end := n + len(b)
+	o := end
+	i, j := n-1, len(b)-1
+	for i >= 0 && j >= 0 {
+		o--
+		switch x, y := u[i].Addr, b[j].Addr; {
+		case x > y:
+			u[o] = u[i]
+			i--
+		case x < y:
+			u[o] = b[j]
+			j--
+		default:
+			t := u[i]
+			t.Lanes |= b[j].Lanes
+			t.Sectors |= b[j].Sectors
+			u[o] = t
+			i--
+			j--
+		}
+	}
+	if j >= 0 {
+		o -= j + 1
+		copy(u[o:], b[:j+1])
+	}
+	k := i + 1 // u[:k] is still in place
+	copy(u[k:], u[o:end])
+	return k + end - o
 }
 
 // put adds the lanes and the sector bit sector to the unit at addr: to

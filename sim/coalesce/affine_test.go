@@ -131,9 +131,16 @@ func TestAffineTakesCommonShapes(t *testing.T) {
 		{"8x4 block", 4, rows(8, 64, 4)},
 		{"adjacent rows", 4, rows(16, 64, 4)},
 		{"4x8 block f64", 8, rows(4, 2048, 8)},
+		{"32x8 block", 4, rows(8, 4096, 4)},
+		{"16x16 same row", 4, rows(16, 0, 4)},          // B[k][tx]
+		{"16x16 row broadcasts", 4, rows(16, 1024, 0)}, // A[ty][k]
+		{"32x8 same row", 4, rows(8, 0, 4)},
+		{"descending rows", 4, rows(16, 1<<64-4096, 4)},
+		{"overlapping rows", 4, rows(8, 8, 4)},
+		{"descending broadcasts", 8, rows(4, 1<<64-64, 0)},
 	} {
 		w := warpOf(Load, c.width, all, c.addr)
-		for _, size := range []uint64{32, 128} {
+		for _, size := range []uint64{32, 64, 128} {
 			if _, ok := appendAffine(nil, &w, all, size); !ok {
 				t.Errorf("appendAffine(%s, size=%d) declined; want the fast path", c.name, size)
 			}
@@ -273,5 +280,208 @@ func TestReferenceCC10Sectors(t *testing.T) {
 	}
 	if n := bits.OnesCount8(got[0].Sectors); n != 2 {
 		t.Errorf("sectors %04b: %d; want 2", got[0].Sectors, n)
+	}
+}
+
+// rowBlockWarp draws a warp that spans 2, 4 or 8 rows of a 2-D block
+// (rows of 16, 8 or 4 consecutive lanes), every row a progression of one
+// common stride from its own base: identical rows (every row reads the
+// same words), overlapping rows, rows in ascending or descending address
+// order, rows at scattered bases, with random alignment and active masks.
+func rowBlockWarp(rng *rand.Rand) Warp {
+	width := []int{4, 4, 8, 8, 16, 2, 1}[rng.IntN(7)]
+	w := Warp{Op: Op(rng.IntN(2)), Width: width}
+	wd := int64(width)
+	strides := []int64{0, 0, wd, wd, 2 * wd, 4 * wd, 8 * wd, 32 * wd, 3 * wd, 12, 64, 256, 4096}
+	stride := strides[rng.IntN(len(strides))] &^ (wd - 1)
+	switch rng.IntN(6) {
+	case 0:
+		stride = int64(rng.IntN(512)) * wd
+	case 1:
+		stride = -stride
+	}
+	rowLanes := []int{16, 8, 4}[rng.IntN(3)]
+	rows := 32 / rowLanes
+	base := rng.Uint64N(1<<40) << rng.IntN(8) &^ (uint64(width) - 1)
+	if rng.IntN(20) == 0 {
+		base = -uint64(rng.IntN(1024)) &^ (uint64(width) - 1) // near 2^64
+	}
+	var rowBase [8]uint64
+	var pitch int64
+	switch rng.IntN(6) {
+	case 0: // identical rows
+	case 1: // overlapping rows, a few words apart
+		pitch = (rng.Int64N(9) - 4) * wd
+	case 2: // rows that continue one another
+		pitch = int64(rowLanes) * stride
+	case 3, 4: // the rows of a matrix, ascending or descending
+		pitch = (rng.Int64N(8193) - 4096) &^ (wd - 1)
+	case 5: // scattered rows
+		pitch = -1
+	}
+	for r := range rows {
+		rowBase[r] = base + uint64(int64(r)*pitch)
+		if pitch == -1 {
+			rowBase[r] = base + rng.Uint64N(1024)&^(uint64(width)-1)
+		}
+	}
+	if rng.IntN(12) == 0 { // one row misaligned
+		rowBase[rng.IntN(rows)] += 1 + rng.Uint64N(uint64(width))
+	}
+	for l := range 32 {
+		w.Addr[l] = rowBase[l/rowLanes] + uint64(int64(l%rowLanes)*stride)
+	}
+	switch rng.IntN(8) {
+	case 0, 1, 2:
+		w.Active = all
+	case 3: // whole rows
+		for r := range rows {
+			if rng.IntN(3) != 0 {
+				w.Active |= (1<<rowLanes - 1) << (r * rowLanes)
+			}
+		}
+	case 4: // a contiguous run of lanes
+		lo := rng.IntN(32)
+		hi := lo + rng.IntN(32-lo)
+		w.Active = uint32(uint64(1)<<(hi+1)-1) &^ (1<<lo - 1)
+	case 5:
+		w.Active = rng.Uint32()
+	case 6:
+		w.Active = all &^ (1 << rng.IntN(32))
+	case 7:
+		w.Active = rng.Uint32() | rng.Uint32()
+	}
+	if rng.IntN(30) == 0 { // one lane off its row's progression
+		w.Addr[rng.IntN(32)] += uint64(width) * (1 + rng.Uint64N(64))
+	}
+	return w
+}
+
+// TestRowBlocksMatchGather checks the affine path on warps that span
+// several rows against the general path, transaction for transaction, for
+// every request mask the rules form and every unit size, and checks that
+// the shapes it exists for do not fall back.
+func TestRowBlocksMatchGather(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	fast := make([]Txn, 0, MaxTxns)
+	slow := make([]Txn, 0, MaxTxns)
+	for range 30000 {
+		w := rowBlockWarp(rng)
+		for _, lanes := range []int{32, 16, 8, 4} {
+			for lo := 0; lo < 32; lo += lanes {
+				mask := w.Active & uint32((uint64(1)<<lanes-1)<<lo)
+				if mask == 0 {
+					continue
+				}
+				for _, size := range []uint64{32, 64, 128} {
+					got, ok := appendAffine(fast[:0], &w, mask, size)
+					if !ok {
+						if len(got) != 0 {
+							t.Fatalf("appendAffine(width=%d, mask=%#08x, size=%d) declined but left %d txns",
+								w.Width, mask, size, len(got))
+						}
+						if mustTakeRows(&w, mask) {
+							t.Fatalf("appendAffine(width=%d, mask=%#08x, size=%d, addr=%#x) declined a block of rows; want the fast path",
+								w.Width, mask, size, w.Addr)
+						}
+						continue
+					}
+					want := appendGather(slow[:0], &w, mask, size)
+					if !slices.Equal(got, want) {
+						t.Fatalf("appendAffine(width=%d, mask=%#08x, size=%d, addr=%#x) =\n  %v\nappendGather =\n  %v",
+							w.Width, mask, size, w.Addr, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// mustTakeRows reports whether the lanes of mask are one stretch of
+// consecutive lanes whose rows of 4 (counted from lane 0) step by one
+// stride from naturally aligned bases, far enough below 2^64 not to wrap.
+// The stride is the one the first two active lanes show, as appendAffine
+// takes it, so the first row must hold two active lanes.
+func mustTakeRows(w *Warp, mask uint32) bool {
+	f, g := bits.TrailingZeros32(mask), 31-bits.LeadingZeros32(mask)
+	if mask != uint32(uint64(1)<<(g+1)-1)&^(1<<f-1) || g == f || (f+1)%4 == 0 {
+		return false
+	}
+	width := uint64(w.Width)
+	d := int64(w.Addr[f+1] - w.Addr[f])
+	if d <= -1<<31 || d >= 1<<31 {
+		return false
+	}
+	for l := f; l <= g; l++ {
+		a := w.Addr[l]
+		if a%width != 0 || a > 1<<62 {
+			return false
+		}
+		if l > f && l%4 != 0 && int64(a-w.Addr[l-1]) != d {
+			return false
+		}
+	}
+	return true
+}
+
+// TestRowBlocksMatchReference runs whole warps of several rows through
+// Coalesce and the map-and-sort oracle, for every rule, path and op.
+func TestRowBlocksMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	dst := make([]Txn, 0, MaxTxns)
+	for range 3000 {
+		w := rowBlockWarp(rng)
+		for r := CC10; r <= CC50; r++ {
+			for _, path := range []Path{L1, L2} {
+				got := Coalesce(r, path, &w, dst[:0])
+				want := referenceCoalesce(r, path, &w)
+				if fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Fatalf("Coalesce(%v, %v, %v, width=%d, active=%#08x, addr=%#x) =\n  %v\nthe reference gives\n  %v",
+						r, path, w.Op, w.Width, w.Active, w.Addr, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestRowBlockTxns pins the merged transactions of warps spanning several
+// rows, worked by hand from the addresses.
+func TestRowBlockTxns(t *testing.T) {
+	rows := func(rowLanes int, pitch, stride uint64) func(int) uint64 {
+		return func(l int) uint64 { return base + uint64(l/rowLanes)*pitch + uint64(l%rowLanes)*stride }
+	}
+	for _, c := range []struct {
+		name string
+		addr func(int) uint64
+		size uint64
+		want []Txn
+	}{
+		// Both half-warps read the 64 B at base: sector 0 serves lanes
+		// 0-7 of each row, sector 1 lanes 8-15.
+		{"same row", rows(16, 0, 4), 32, []Txn{
+			{Addr: base, Size: 32, Sectors: 0b0001, Lanes: 0x00FF00FF},
+			{Addr: base + 32, Size: 32, Sectors: 0b0010, Lanes: 0xFF00FF00},
+		}},
+		{"row broadcasts", rows(16, 1024, 0), 128, []Txn{
+			{Addr: base, Size: 128, Sectors: 0b0001, Lanes: 0x0000FFFF},
+			{Addr: base + 1024, Size: 128, Sectors: 0b0001, Lanes: 0xFFFF0000},
+		}},
+		// The second row lies 4096 B below the first: it comes first.
+		{"descending rows", rows(16, 1<<64-4096, 4), 128, []Txn{
+			{Addr: base - 4096, Size: 128, Sectors: 0b0011, Lanes: 0xFFFF0000},
+			{Addr: base, Size: 128, Sectors: 0b0011, Lanes: 0x0000FFFF},
+		}},
+		// Rows of 8 lanes 8 B apart: row r's lane j at base+8r+4j is in
+		// sector 0 while 8r+4j < 32: j < 8, 6, 4, 2 for r = 0..3.
+		{"overlapping rows", rows(8, 8, 4), 32, []Txn{
+			{Addr: base, Size: 32, Sectors: 0b0001, Lanes: 0x030F3FFF},
+			{Addr: base + 32, Size: 32, Sectors: 0b0010, Lanes: 0xFCF0C000},
+		}},
+	} {
+		w := warpOf(Load, 4, all, c.addr)
+		got, ok := appendAffine(nil, &w, all, c.size)
+		if !ok || !slices.Equal(got, c.want) {
+			t.Errorf("appendAffine(%s, size=%d) = %v, %v; want %v, true", c.name, c.size, got, ok, c.want)
+		}
 	}
 }

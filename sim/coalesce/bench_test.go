@@ -20,6 +20,11 @@ func BenchmarkCoalesce(b *testing.B) {
 		{"broadcast", 4, affine(0, 0)},
 		{"unit16B", 16, affine(0, 16)},
 		{"block16x16", 4, func(l int) uint64 { return base + uint64(l/16)*4096 + 4*uint64(l%16) }},
+		// matmul's A[ty][k] and B[k][tx] in a 16x16 block: each half-warp
+		// a broadcast of its own row; both half-warps on the same 64 B.
+		{"rows16x16-bcast", 4, func(l int) uint64 { return base + uint64(l/16)*1024 }},
+		{"rows16x16-same", 4, func(l int) uint64 { return base + 4*uint64(l%16) }},
+		{"block32x8", 4, func(l int) uint64 { return base + uint64(l/8)*4096 + 4*uint64(l%8) }},
 		{"random", 4, scattered},
 	}
 	rules := []struct {

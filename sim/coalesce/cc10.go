@@ -49,6 +49,23 @@ func cc10Coalesced(w *Warp, m uint32, lo int, dst []Txn) ([]Txn, bool) {
 	if word0&(align-1) != 0 {
 		return dst, false
 	}
+	if m == 0xFFFF<<lo {
+		// All 16 lanes: a branch-free check that they step by one word,
+		// and every sector of the segment is read.
+		bad, breaks := halfSteps((*[16]uint64)(w.Addr[lo&16:lo&16+16]), width)
+		if bad != 0 || breaks != 0 {
+			return dst, false
+		}
+		switch width {
+		case 4:
+			return append(dst, Txn{Addr: word0, Size: 64, Sectors: sectorBit(word0) * 0b11, Lanes: m}), true
+		case 8:
+			return append(dst, Txn{Addr: word0, Size: 128, Sectors: 0b1111, Lanes: m}), true
+		}
+		return append(dst,
+			Txn{Addr: word0, Size: 128, Sectors: 0b1111, Lanes: 0xFF << lo},
+			Txn{Addr: word0 + 128, Size: 128, Sectors: 0b1111, Lanes: 0xFF00 << lo}), true
+	}
 	// A coalesced word is naturally aligned, so it lies in one sector;
 	// sectors[1] collects lanes 8-15 of 16-byte words.
 	var sectors [2]uint8

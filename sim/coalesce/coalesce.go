@@ -175,8 +175,9 @@ func Coalesce(r Rule, path Path, w *Warp, dst []Txn) []Txn {
 	}
 	// CC20, and CC30 loads through an opted-in L1: Fermi's request split.
 	parts, span := fermiRequests(w.Width)
+	lanes := bits.OnesCount32(span) // a division here costs more than the rest of the loop
 	for q := range parts {
-		m := w.Active & (span << (q * (32 / parts)))
+		m := w.Active & (span << (q * lanes))
 		if m == 0 {
 			continue
 		}
