@@ -33,10 +33,10 @@ func TestRunGolden(t *testing.T) {
 	}
 }
 
-// The JSON of run carries the fields programs rely on, and two runs print
-// the same bytes.
-func TestRunJSON(t *testing.T) {
-	args := []string{"run", "-device", "fermi", "-kernel", "transpose", "-set", "N=96", "-format", "json"}
+// runTwice runs the command twice and returns its output, failing the
+// test when the two runs differ by a byte.
+func runTwice(t *testing.T, args ...string) []byte {
+	t.Helper()
 	var out [2]bytes.Buffer
 	for i := range out {
 		if err := run(context.Background(), args, &out[i], &out[i]); err != nil {
@@ -44,8 +44,15 @@ func TestRunJSON(t *testing.T) {
 		}
 	}
 	if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
-		t.Error("two runs print different JSON")
+		t.Errorf("gpumemsim %v: two runs print different output", args)
 	}
+	return out[0].Bytes()
+}
+
+// The JSON of run carries the fields programs rely on, and two runs print
+// the same bytes.
+func TestRunJSON(t *testing.T) {
+	out := runTwice(t, "run", "-device", "fermi", "-kernel", "transpose", "-set", "N=96", "-format", "json")
 	var v struct {
 		Device     string             `json:"device"`
 		Kernel     string             `json:"kernel"`
@@ -53,7 +60,7 @@ func TestRunJSON(t *testing.T) {
 		Metrics    map[string]float64 `json:"metrics"`
 		References []map[string]any   `json:"references"`
 	}
-	if err := json.Unmarshal(out[0].Bytes(), &v); err != nil {
+	if err := json.Unmarshal(out, &v); err != nil {
 		t.Fatal(err)
 	}
 	if v.Device != "fermi" || v.Kernel != "transpose" || v.Launch["mapping"] == nil {
@@ -74,16 +81,7 @@ func TestRunJSON(t *testing.T) {
 // validate's JSON has rows with the static and simulated ranks and a
 // summary, and does not depend on the order parallel runs finish in.
 func TestValidateJSON(t *testing.T) {
-	args := []string{"validate", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536", "-format", "json"}
-	var out [2]bytes.Buffer
-	for i := range out {
-		if err := run(context.Background(), args, &out[i], &out[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if !bytes.Equal(out[0].Bytes(), out[1].Bytes()) {
-		t.Error("two validate runs print different JSON")
-	}
+	out := runTwice(t, "validate", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536", "-format", "json")
 	var v struct {
 		Rows []struct {
 			Mapping    string  `json:"mapping"`
@@ -94,7 +92,7 @@ func TestValidateJSON(t *testing.T) {
 		} `json:"rows"`
 		Summary map[string]any `json:"summary"`
 	}
-	if err := json.Unmarshal(out[0].Bytes(), &v); err != nil {
+	if err := json.Unmarshal(out, &v); err != nil {
 		t.Fatal(err)
 	}
 	// J14 Table 2's OR column: 512, 256, 128, 64, 32, 16 rank 3, 2, 1, 4, 5, 5.
