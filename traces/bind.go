@@ -100,31 +100,51 @@ type Launch struct {
 	grid    arch.Dim3
 	extent  [3]int64 // per axis: iterations of the mapped loop, 1 if none
 	mapLoop [3]int   // per axis: mapped loop index, -1 if none
-	code    []pcode
-	stmts   []boundStmt
 	refs    []refGen
 	bounds  []loopGen
+	code    []pcode
+	// laneTab holds, for warp w of a block and reference r at
+	// [w·len(refs)+r], each lane's address offset from its thread
+	// coordinates within the block (see laneOffsets); a warp adds one
+	// scalar per reference for the block and the loop values. It is nil
+	// for blocks too large to tabulate.
+	laneTab [][WarpSize]uint64
+	// warpMask is, per warp of a block, the lanes below the block's
+	// thread count.
+	warpMask []uint32
+	// steps are, per uniform loop (loopGen.deps order), each dependent
+	// reference's offset change per iteration, coef·step.
+	steps []refStep
+	// divergent says some loop is divergent: cursors then keep per-lane
+	// values of the mapped loops.
+	divergent bool
 }
 
-// pcode is one step of the compiled per-thread program.
+// pcode is one step of the compiled per-thread program: a statement is
+// its loads, its OpCompute and its store, in order.
 type pcode struct {
 	kind uint8
-	loop int // pLoopBegin, pLoopEnd
-	stmt int // pStmt
-	jump int // pLoopBegin: pc after the matching end; pLoopEnd: pc of the body
+	op   Op    // pMem
+	div  bool  // pMem: the address has divergent terms
+	wid  uint8 // pMem: bytes per lane
+	ref  int32 // pMem
+	// count is a pCompute's instructions, before pending loop control.
+	count int32
+	loop  int32 // pLoopBegin, pLoopEnd
+	jump  int32 // pLoopBegin: pc after the matching end; pLoopEnd: pc of the body
+	// A pLoopEnd of a uniform loop adds step to the loop's value and
+	// Launch.steps[d0:d1] to the references' offsets.
+	step   int64
+	d0, d1 int32
 }
 
 const (
-	pLoopBegin uint8 = iota
+	pMem uint8 = iota
+	pCompute
+	pUniformEnd // end of a loop whose bounds are the same in every lane
 	pLoopEnd
-	pStmt
+	pLoopBegin
 )
-
-type boundStmt struct {
-	loads   []int
-	store   int // -1: none
-	compute int32
-}
 
 // term is one nonzero coefficient of a linear form.
 type term struct {
@@ -135,10 +155,27 @@ type term struct {
 // refGen is a reference's address form split by the kind of variable.
 type refGen struct {
 	konst     int64
-	mapped    []term // folded into per-lane bases at warp start
+	mapped    []term // folded into per-lane offsets and a per-block scalar
 	uniform   []term // same value in every lane
 	divergent []term // per-lane values
 	width     uint8
+	// base is konst plus the mapped terms at the mapped loops' lower
+	// bounds; blockCoef[ax] is the address step per thread along axis
+	// ax (Σ coef·step of the mapped terms on that axis).
+	base      uint64
+	blockCoef [3]uint64
+}
+
+// dep is a reference whose uniform offset moves with a loop variable.
+type dep struct {
+	ref  int
+	coef int64
+}
+
+// refStep is the change of a reference's offset per loop iteration.
+type refStep struct {
+	ref   int
+	delta int64
 }
 
 type loopGen struct {
@@ -146,6 +183,8 @@ type loopGen struct {
 	lo, up       int64  // constants
 	step         int64
 	divergent    bool
+	// deps are the references with a uniform term in this loop.
+	deps []dep
 }
 
 func terms(f Linear) []term {
@@ -520,38 +559,105 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 }
 
 // compile flattens the per-thread program: mapped loops vanish (their
-// bodies run once per thread), other loops become begin/end pairs.
+// bodies run once per thread), other loops become begin/end pairs, and
+// each statement becomes its loads, its compute and its store. It also
+// splits each reference's mapped terms into a per-lane table and a
+// per-block scalar, and lists the references each loop moves.
 func (l *Launch) compile() {
-	for _, s := range l.Kernel.Program.Stmts {
-		bs := boundStmt{store: -1, compute: int32(s.Compute)}
-		for _, r := range s.Loads {
-			bs.loads = append(bs.loads, r.ID)
-		}
-		if s.Store != nil {
-			bs.store = s.Store.ID
-		}
-		l.stmts = append(l.stmts, bs)
-	}
 	var emit func(nodes []Node)
 	emit = func(nodes []Node) {
 		for _, n := range nodes {
 			switch n := n.(type) {
 			case *Stmt:
-				l.code = append(l.code, pcode{kind: pStmt, stmt: n.Index})
+				for _, r := range n.Loads {
+					l.code = append(l.code, l.memCode(r.ID))
+				}
+				l.code = append(l.code, pcode{kind: pCompute, count: int32(n.Compute)})
+				if n.Store != nil {
+					l.code = append(l.code, l.memCode(n.Store.ID))
+				}
 			case *Loop:
 				if l.Loops[n.Index].Mapped {
 					emit(n.Body)
 					continue
 				}
 				begin := len(l.code)
-				l.code = append(l.code, pcode{kind: pLoopBegin, loop: n.Index})
+				l.code = append(l.code, pcode{kind: pLoopBegin, loop: int32(n.Index)})
 				emit(n.Body)
-				l.code = append(l.code, pcode{kind: pLoopEnd, loop: n.Index, jump: begin + 1})
-				l.code[begin].jump = len(l.code)
+				end := pcode{kind: pLoopEnd, loop: int32(n.Index), jump: int32(begin + 1), step: l.Loops[n.Index].Step}
+				if !l.Loops[n.Index].Divergent {
+					end.kind, end.d0 = pUniformEnd, int32(len(l.steps))
+					for _, d := range l.bounds[n.Index].deps {
+						l.steps = append(l.steps, refStep{d.ref, d.coef * end.step})
+					}
+					end.d1 = int32(len(l.steps))
+				}
+				l.code = append(l.code, end)
+				l.code[begin].jump = int32(len(l.code))
 			}
 		}
 	}
+	for _, lp := range l.Loops {
+		l.divergent = l.divergent || lp.Divergent
+	}
+	for r := range l.refs {
+		g := &l.refs[r]
+		g.base = uint64(g.konst)
+		for _, t := range g.mapped {
+			lp := &l.Loops[t.loop]
+			g.base += uint64(t.coef) * uint64(lp.Lower.Const)
+			g.blockCoef[lp.Axis] += uint64(t.coef) * uint64(lp.Step)
+		}
+		for _, t := range g.uniform {
+			l.bounds[t.loop].deps = append(l.bounds[t.loop].deps, dep{ref: r, coef: t.coef})
+		}
+	}
 	emit(l.Kernel.Program.Body)
+
+	nw, nr := l.WarpsPerBlock(), len(l.refs)
+	l.warpMask = make([]uint32, nw)
+	threads := l.Block.Threads()
+	for w := range nw {
+		n := min(threads-w*WarpSize, WarpSize)
+		l.warpMask[w] = uint32(1<<n - 1)
+	}
+	if nw*nr <= maxLaneTab {
+		l.laneTab = make([][WarpSize]uint64, nw*nr)
+		for w := range nw {
+			l.laneOffsets(w, l.laneTab[w*nr:(w+1)*nr])
+		}
+	}
+}
+
+// maxLaneTab bounds Launch.laneTab (256 bytes an entry); launches with
+// larger blocks compute each warp's lane offsets at Reset instead.
+const maxLaneTab = 1 << 12
+
+// laneOffsets sets tab[r][i] to the address offset of reference r for
+// lane i of warp w of a block, from the lane's thread coordinates within
+// the block (0 for lanes past the block's threads).
+func (l *Launch) laneOffsets(w int, tab [][WarpSize]uint64) {
+	bx, by := l.Block.X, l.Block.Y
+	threads := l.Block.Threads()
+	for i := range WarpSize {
+		t := w*WarpSize + i
+		if t >= threads {
+			for r := range tab {
+				tab[r][i] = 0
+			}
+			continue
+		}
+		coord := [3]uint64{uint64(t % bx), uint64(t / bx % by), uint64(t / (bx * by))}
+		for r := range tab {
+			bc := &l.refs[r].blockCoef
+			tab[r][i] = bc[0]*coord[0] + bc[1]*coord[1] + bc[2]*coord[2]
+		}
+	}
+}
+
+// memCode is the program step of reference r.
+func (l *Launch) memCode(r int) pcode {
+	return pcode{kind: pMem, op: l.Refs[r].Op, div: len(l.refs[r].divergent) > 0, wid: l.refs[r].width, ref: int32(r)}
 }
 
 // Grid is the number of blocks along each axis: ceil(extent/block) for

@@ -25,18 +25,28 @@ type WarpInst struct {
 // for Reset; after the first Reset of a launch it allocates nothing.
 type WarpCursor struct {
 	l           *Launch
+	code        []pcode
+	steps       []refStep
 	block, warp int
 	pc          int
-	phase       int
 	mask        uint32
 	pending     int32
 
-	val      []int64           // uniform loop values, by loop
-	upper    []int64           // uniform loop upper bounds, by loop
-	outer    []uint32          // mask on entry to a divergent loop, by loop
-	lane     [][WarpSize]int64 // per-lane values of mapped and divergent loops
-	laneUp   [][WarpSize]int64 // per-lane upper bounds of divergent loops
-	laneBase [][WarpSize]uint64
+	// off is, per reference, the warp's scalar part of the address: the
+	// block's mapped offset plus Σ coef·value over the uniform loops,
+	// kept up to date as those loops step.
+	off []int64
+	tab [][WarpSize]uint64 // the lane offsets of this warp, by reference
+	own [][WarpSize]uint64 // tab of launches without a lane table
+	// keep has every bit of lane i set when lane i is active: addresses
+	// of partial warps are masked with it.
+	keep [WarpSize]uint64
+
+	val    []int64           // uniform loop values, by loop
+	upper  []int64           // uniform loop upper bounds, by loop
+	outer  []uint32          // mask on entry to a divergent loop, by loop
+	lane   [][WarpSize]int64 // per-lane values of mapped and divergent loops
+	laneUp [][WarpSize]int64 // per-lane upper bounds of divergent loops
 }
 
 // Warp returns a cursor at the start of warp w of block b.
@@ -53,26 +63,59 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
+const fullMask = 1<<WarpSize - 1
+
 // Reset moves the cursor to the start of warp w of block b of l. A warp
 // whose lanes are all past the extents (or past the block's threads) has
 // no instructions.
 func (c *WarpCursor) Reset(l *Launch, b, w int) {
 	nl, nr := len(l.Loops), len(l.refs)
-	c.l, c.block, c.warp, c.pc, c.phase, c.pending = l, b, w, 0, 0, 0
+	c.l, c.code, c.steps, c.block, c.warp, c.pc, c.pending = l, l.code, l.steps, b, w, 0, 0
 	c.val = grow(c.val, nl)
+	clear(c.val)
 	c.upper = grow(c.upper, nl)
 	c.outer = grow(c.outer, nl)
-	c.lane = grow(c.lane, nl)
-	c.laneUp = grow(c.laneUp, nl)
-	c.laneBase = grow(c.laneBase, nr)
+	c.off = grow(c.off, nr)
+	if l.laneTab != nil {
+		c.tab = l.laneTab[w*nr : (w+1)*nr]
+	} else {
+		c.own = grow(c.own, nr)
+		l.laneOffsets(w, c.own)
+		c.tab = c.own
+	}
 
-	bx, by := int64(l.Block.X), int64(l.Block.Y)
-	threads := int64(l.Block.Threads())
 	gx, gy := int64(l.grid.X), int64(l.grid.Y)
 	bid := int64(b)
 	blk := [3]int64{bid % gx, bid / gx % gy, bid / (gx * gy)}
-	dim := [3]int64{bx, by, int64(l.Block.Z)}
-	c.mask = 0
+	dim := [3]int64{int64(l.Block.X), int64(l.Block.Y), int64(l.Block.Z)}
+	var first [3]uint64 // global coordinates of the block's thread 0
+	interior := true
+	for ax := range 3 {
+		first[ax] = uint64(blk[ax] * dim[ax])
+		if (blk[ax]+1)*dim[ax] > l.extent[ax] {
+			interior = false
+		}
+	}
+	for r := range l.refs {
+		g := &l.refs[r]
+		c.off[r] = int64(g.base + g.blockCoef[0]*first[0] + g.blockCoef[1]*first[1] + g.blockCoef[2]*first[2])
+	}
+	c.mask = l.warpMask[w]
+	if !interior || l.divergent {
+		c.lanes(l, w, blk, dim, !interior)
+	}
+	c.setMask(c.mask)
+	if c.mask == 0 {
+		c.pc = len(l.code) + 1 // nothing to do, not even a trailing compute
+	}
+}
+
+// lanes computes the global thread coordinates of the warp's lanes: with
+// clip, it drops lanes past the extents from the mask; with divergent
+// loops, it sets the per-lane values of the mapped loops.
+func (c *WarpCursor) lanes(l *Launch, w int, blk, dim [3]int64, clip bool) {
+	bx, by := dim[0], dim[1]
+	threads := int64(l.Block.Threads())
 	t0 := int64(w) * WarpSize
 	// Lane coordinates advance incrementally: no division per lane.
 	var gc [3][WarpSize]int64 // global thread coordinates per axis
@@ -81,16 +124,12 @@ func (c *WarpCursor) Reset(l *Launch, b, w int) {
 		if t0+int64(i) >= threads {
 			break
 		}
-		active := true
 		for ax := range 3 {
 			g := blk[ax]*dim[ax] + coord[ax]
 			gc[ax][i] = g
-			if g >= l.extent[ax] {
-				active = false
+			if clip && g >= l.extent[ax] {
+				c.mask &^= 1 << i
 			}
-		}
-		if active {
-			c.mask |= 1 << i
 		}
 		if coord[0]++; coord[0] == bx {
 			coord[0] = 0
@@ -100,6 +139,11 @@ func (c *WarpCursor) Reset(l *Launch, b, w int) {
 			}
 		}
 	}
+	if !l.divergent {
+		return
+	}
+	c.lane = grow(c.lane, len(l.Loops))
+	c.laneUp = grow(c.laneUp, len(l.Loops))
 	for ax := range 3 {
 		v := l.mapLoop[ax]
 		if v < 0 {
@@ -110,29 +154,16 @@ func (c *WarpCursor) Reset(l *Launch, b, w int) {
 			lv[i] = lo + gc[ax][i]*st
 		}
 	}
-	for r := range l.refs {
-		g := &l.refs[r]
-		base := &c.laneBase[r]
-		k := uint64(g.konst)
-		for i := range WarpSize {
-			base[i] = k
-		}
-		for _, t := range g.mapped {
-			lv, cf := &c.lane[t.loop], uint64(t.coef)
-			for i := range WarpSize {
-				base[i] += cf * uint64(lv[i])
-			}
-		}
-		if c.mask != 1<<WarpSize-1 {
-			for i := range WarpSize {
-				if c.mask&(1<<i) == 0 {
-					base[i] = 0
-				}
-			}
-		}
+}
+
+// setMask makes m the active lanes.
+func (c *WarpCursor) setMask(m uint32) {
+	c.mask = m
+	if m == fullMask {
+		return
 	}
-	if c.mask == 0 {
-		c.pc = len(l.code) + 1 // nothing to do, not even a trailing compute
+	for i := range WarpSize {
+		c.keep[i] = -uint64(m >> i & 1)
 	}
 }
 
@@ -151,58 +182,61 @@ func (c *WarpCursor) laneValue(k int64, ts []term, i int) int64 {
 // Next fills dst with the warp's next instruction; it reports false at
 // the end of the warp.
 func (c *WarpCursor) Next(dst *WarpInst) bool {
-	l := c.l
-	for {
-		if c.pc >= len(l.code) {
-			if c.pc == len(l.code) && c.pending > 0 {
-				c.pc++
-				c.emitCompute(dst, c.pending)
-				c.pending = 0
-				return true
-			}
-			c.pc = len(l.code) + 1
-			return false
-		}
-		op := &l.code[c.pc]
+	code := c.code
+	pc := c.pc
+	for uint(pc) < uint(len(code)) {
+		op := &code[pc]
+		pc++
 		switch op.kind {
-		case pStmt:
-			s := &l.stmts[op.stmt]
-			switch {
-			case c.phase < len(s.loads):
-				c.emitRef(dst, s.loads[c.phase])
-				c.phase++
+		case pMem:
+			c.pc = pc
+			if op.div || c.mask != fullMask {
+				c.emitRef(dst, op)
 				return true
-			case c.phase == len(s.loads):
-				c.phase++
-				if n := s.compute + c.pending; n > 0 {
-					c.pending = 0
-					c.emitCompute(dst, n)
-					return true
-				}
-			case c.phase == len(s.loads)+1 && s.store >= 0:
-				c.phase++
-				c.emitRef(dst, s.store)
-				return true
-			default:
-				c.phase = 0
-				c.pc++
 			}
-		case pLoopBegin:
-			if c.enter(op.loop) {
+			r := int(op.ref)
+			dst.Block, dst.Warp, dst.Ref, dst.Op, dst.Width = c.block, c.warp, r, op.op, op.wid
+			dst.Active, dst.Count = fullMask, 0
+			addAll(&dst.Addr, &c.tab[r], uint64(c.off[r]))
+			return true
+		case pCompute:
+			if n := op.count + c.pending; n > 0 {
+				c.pc = pc
+				c.pending = 0
+				c.emitCompute(dst, n)
+				return true
+			}
+		case pUniformEnd:
+			v := int(op.loop)
+			c.val[v] += op.step
+			for _, s := range c.steps[op.d0:op.d1] {
+				c.off[s.ref] += s.delta
+			}
+			if c.val[v] < c.upper[v] {
 				c.pending += loopControl
-				c.pc++
-			} else {
-				c.pc = op.jump
+				pc = int(op.jump)
 			}
 		case pLoopEnd:
-			if c.again(op.loop) {
+			if c.again(int(op.loop)) {
 				c.pending += loopControl
-				c.pc = op.jump
+				pc = int(op.jump)
+			}
+		case pLoopBegin:
+			if c.enter(int(op.loop)) {
+				c.pending += loopControl
 			} else {
-				c.pc++
+				pc = int(op.jump)
 			}
 		}
 	}
+	if pc == len(code) && c.pending > 0 {
+		c.pc = pc + 1
+		c.emitCompute(dst, c.pending)
+		c.pending = 0
+		return true
+	}
+	c.pc = len(code) + 1
+	return false
 }
 
 // loopControl is the instructions per loop iteration: increment, compare,
@@ -213,8 +247,19 @@ const loopControl = 3
 func (c *WarpCursor) enter(v int) bool {
 	g := &c.l.bounds[v]
 	if !g.divergent {
-		lo, up := c.laneValue(g.lo, g.lower, 0), c.laneValue(g.up, g.upper, 0)
+		// A uniform loop's bounds depend on uniform loops only.
+		lo, up := g.lo, g.up
+		for _, t := range g.lower {
+			lo += t.coef * c.val[t.loop]
+		}
+		for _, t := range g.upper {
+			up += t.coef * c.val[t.loop]
+		}
+		d := lo - c.val[v]
 		c.val[v], c.upper[v] = lo, up
+		for _, p := range g.deps {
+			c.off[p.ref] += p.coef * d
+		}
 		return lo < up
 	}
 	c.outer[v] = c.mask
@@ -232,17 +277,14 @@ func (c *WarpCursor) enter(v int) bool {
 	if m == 0 {
 		return false
 	}
-	c.mask = m
+	c.setMask(m)
 	return true
 }
 
-// again advances loop v; false when no lane runs another iteration.
+// again advances divergent loop v (Next steps the uniform loops); false
+// when no lane runs another iteration.
 func (c *WarpCursor) again(v int) bool {
 	g := &c.l.bounds[v]
-	if !g.divergent {
-		c.val[v] += g.step
-		return c.val[v] < c.upper[v]
-	}
 	var m uint32
 	outer := c.outer[v]
 	for i := range WarpSize {
@@ -255,10 +297,12 @@ func (c *WarpCursor) again(v int) bool {
 		}
 	}
 	if m == 0 {
-		c.mask = outer
+		c.setMask(outer)
 		return false
 	}
-	c.mask = m
+	if m != c.mask {
+		c.setMask(m)
+	}
 	return true
 }
 
@@ -269,28 +313,16 @@ func (c *WarpCursor) emitCompute(dst *WarpInst, n int32) {
 	// 256 bytes would cost as much as filling a memory instruction.
 }
 
-func (c *WarpCursor) emitRef(dst *WarpInst, r int) {
-	g := &c.l.refs[r]
-	dst.Block, dst.Warp, dst.Ref, dst.Op, dst.Width = c.block, c.warp, r, c.l.Refs[r].Op, g.width
+// emitRef fills dst with reference op.ref for a partial warp or a
+// reference with divergent terms.
+func (c *WarpCursor) emitRef(dst *WarpInst, op *pcode) {
+	r := int(op.ref)
+	dst.Block, dst.Warp, dst.Ref, dst.Op, dst.Width = c.block, c.warp, r, op.op, op.wid
 	dst.Active, dst.Count = c.mask, 0
-	off := int64(0)
-	for _, t := range g.uniform {
-		off += t.coef * c.val[t.loop]
-	}
-	base := &c.laneBase[r]
-	u := uint64(off)
-	if len(g.divergent) == 0 {
-		if c.mask == 1<<WarpSize-1 {
-			addAll(&dst.Addr, base, u)
-			return
-		}
-		for i := range WarpSize {
-			if c.mask&(1<<i) != 0 {
-				dst.Addr[i] = base[i] + u
-			} else {
-				dst.Addr[i] = 0
-			}
-		}
+	tab := &c.tab[r]
+	u := uint64(c.off[r])
+	if !op.div {
+		addMasked(&dst.Addr, tab, u, &c.keep) // Next handles full warps
 		return
 	}
 	for i := range WarpSize {
@@ -298,11 +330,11 @@ func (c *WarpCursor) emitRef(dst *WarpInst, r int) {
 			dst.Addr[i] = 0
 			continue
 		}
-		a := off
-		for _, t := range g.divergent {
-			a += t.coef * c.lane[t.loop][i]
+		a := u + tab[i]
+		for _, t := range c.l.refs[r].divergent {
+			a += uint64(t.coef * c.lane[t.loop][i])
 		}
-		dst.Addr[i] = base[i] + uint64(a)
+		dst.Addr[i] = a
 	}
 }
 
@@ -327,11 +359,27 @@ func (l *Launch) Stream() iter.Seq[*WarpInst] {
 	}
 }
 
-// addAll sets a[i] = b[i] + u for all lanes, unrolled by eight.
+// addAll sets a[i] = b[i] + u for all lanes, written out: the compiler
+// does not unroll loops, and constant indices need no bounds checks.
 func addAll(a, b *[WarpSize]uint64, u uint64) {
-	for i := 0; i < WarpSize; i += 8 {
-		a0, b0 := (*[8]uint64)(a[i:i+8]), (*[8]uint64)(b[i:i+8])
-		a0[0], a0[1], a0[2], a0[3] = b0[0]+u, b0[1]+u, b0[2]+u, b0[3]+u
-		a0[4], a0[5], a0[6], a0[7] = b0[4]+u, b0[5]+u, b0[6]+u, b0[7]+u
-	}
+	a[0], a[1], a[2], a[3] = b[0]+u, b[1]+u, b[2]+u, b[3]+u
+	a[4], a[5], a[6], a[7] = b[4]+u, b[5]+u, b[6]+u, b[7]+u
+	a[8], a[9], a[10], a[11] = b[8]+u, b[9]+u, b[10]+u, b[11]+u
+	a[12], a[13], a[14], a[15] = b[12]+u, b[13]+u, b[14]+u, b[15]+u
+	a[16], a[17], a[18], a[19] = b[16]+u, b[17]+u, b[18]+u, b[19]+u
+	a[20], a[21], a[22], a[23] = b[20]+u, b[21]+u, b[22]+u, b[23]+u
+	a[24], a[25], a[26], a[27] = b[24]+u, b[25]+u, b[26]+u, b[27]+u
+	a[28], a[29], a[30], a[31] = b[28]+u, b[29]+u, b[30]+u, b[31]+u
+}
+
+// addMasked sets a[i] = (b[i] + u) & k[i] for all lanes.
+func addMasked(a, b *[WarpSize]uint64, u uint64, k *[WarpSize]uint64) {
+	a[0], a[1], a[2], a[3] = (b[0]+u)&k[0], (b[1]+u)&k[1], (b[2]+u)&k[2], (b[3]+u)&k[3]
+	a[4], a[5], a[6], a[7] = (b[4]+u)&k[4], (b[5]+u)&k[5], (b[6]+u)&k[6], (b[7]+u)&k[7]
+	a[8], a[9], a[10], a[11] = (b[8]+u)&k[8], (b[9]+u)&k[9], (b[10]+u)&k[10], (b[11]+u)&k[11]
+	a[12], a[13], a[14], a[15] = (b[12]+u)&k[12], (b[13]+u)&k[13], (b[14]+u)&k[14], (b[15]+u)&k[15]
+	a[16], a[17], a[18], a[19] = (b[16]+u)&k[16], (b[17]+u)&k[17], (b[18]+u)&k[18], (b[19]+u)&k[19]
+	a[20], a[21], a[22], a[23] = (b[20]+u)&k[20], (b[21]+u)&k[21], (b[22]+u)&k[22], (b[23]+u)&k[23]
+	a[24], a[25], a[26], a[27] = (b[24]+u)&k[24], (b[25]+u)&k[25], (b[26]+u)&k[26], (b[27]+u)&k[27]
+	a[28], a[29], a[30], a[31] = (b[28]+u)&k[28], (b[29]+u)&k[29], (b[30]+u)&k[30], (b[31]+u)&k[31]
 }
