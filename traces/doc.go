@@ -74,9 +74,11 @@
 // instruction, as clearing them would cost as much as filling them).
 //
 // Addresses come from the reference's affine byte form (Ref.Addr),
-// computed once at Bind: per warp, the part that depends on thread
-// coordinates is evaluated once per lane, so each instruction costs one
-// add per lane. The stream holds one cursor's state and never the trace.
+// computed once at Bind: the part that depends on thread coordinates is
+// tabulated once per launch for every lane position of a block, and each
+// reference keeps its uniform offset as the loop variables step, so each
+// instruction costs one add per lane. The stream holds one cursor's state
+// and never the trace.
 //
 // # Extension points
 //
