@@ -27,33 +27,37 @@ type Options struct {
 
 const never = math.MaxInt64
 
-// warp is one resident warp context.
+// warp is one resident warp context. The fields an issue reads and
+// writes come first, next to the header of the instruction it issues; the
+// cursor, touched once per instruction by Next, comes last.
 type warp struct {
-	cur traces.WarpCursor
-	in  traces.WarpInst
-	has bool // in holds the next instruction to issue
-
-	block   int32 // index into sm.blocks
-	sched   int32
-	local   int32 // index in its scheduler's arrays
 	readyAt int64 // earliest issue of in (issue-slot and ordering rules)
 	// pending counts loads whose return time is not known yet;
 	// loadsDone is the latest known return.
 	pending   int32
+	block     int32 // index into sm.blocks
 	loadsDone int64
 	// stores counts store transactions not acknowledged yet, with an
 	// unknown time; storesDone is the latest known acknowledgement. A warp
 	// exits only when its stores are acknowledged (as in GPGPU-Sim).
 	stores     int32
+	sched      int32
 	storesDone int64
-	age        uint64 // dispatch order, for greedy-then-oldest
-	start      int64  // dispatch time, for achieved occupancy
+	local      int32 // index in its scheduler's arrays
+	has        bool  // in holds the next instruction to issue
 	live       bool
+	start      int64 // dispatch time, for achieved occupancy
+
+	in  traces.WarpInst
+	cur traces.WarpCursor
 }
 
 // scheduler is one warp scheduler. The issue state of its warps is kept
 // in small parallel arrays so that picking a warp scans a few cache lines,
-// not whole warp contexts.
+// not whole warp contexts. Under loose round robin the arrays are in slot
+// order, which its rotation follows; under greedy-then-oldest they are in
+// dispatch order (see toBack), so the oldest warp that can issue is the
+// first one.
 type scheduler struct {
 	slots []int32 // warp slots this scheduler owns
 	// Per warp, the earliest cycle its own state lets it issue (never
@@ -62,12 +66,15 @@ type scheduler struct {
 	// for warps that do not (never for those that do), lsu for warps that
 	// do. Keeping the classes apart lets one branch-free pass find the
 	// earliest time of each.
-	alu    []int64
-	lsu    []int64
-	ages   []uint64
-	last   int   // index into slots of the last issued warp
-	free   int64 // next free issue slot, in units of 1/issuePerCycle cycle
-	wakeAt int64 // time of the pending evSchedule, or never
+	alu []int64
+	lsu []int64
+	// minALU and minLSU are the smallest of alu and of lsu when minOK;
+	// refresh keeps them while it can and clears minOK otherwise.
+	minALU, minLSU int64
+	minOK          bool
+	last           int   // index into slots of the last issued warp
+	free           int64 // next free issue slot, in units of 1/issuePerCycle cycle
+	wakeAt         int64 // time of the pending evSchedule, or never
 }
 
 type blockCtx struct {
@@ -182,12 +189,12 @@ type engine struct {
 	nextBlock   int
 	blocksDone  int
 	totalBlocks int
-	activeBlks  int // blocks per SM
-	age         uint64
+	activeBlks  int   // blocks per SM
 	lastEvent   int64 // latest completion of anything
 
 	// device constants in engine units
 	ipc      int64
+	ipcShift int // log2 of ipc when it is a power of two, else -1
 	icnt     int64
 	l1Lat    int64
 	l2Lat    int64
@@ -284,6 +291,10 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		progress:    opts.Progress,
 		overflow:    make([][]int32, dev.DRAM.Channels),
 	}
+	e.ipcShift = -1
+	if e.ipc&(e.ipc-1) == 0 {
+		e.ipcShift = bits.TrailingZeros64(uint64(e.ipc))
+	}
 	for i, r := range l.Refs {
 		e.res.Refs[i].Ref = r.Text
 		e.res.Refs[i].Op = r.Op.String()
@@ -326,7 +337,6 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 			sc := &s.scheds[si]
 			sc.slots = make([]int32, 0, per)
 			sc.alu, sc.lsu = make([]int64, 0, per), make([]int64, 0, per)
-			sc.ages = make([]uint64, 0, per)
 		}
 		for w := range s.warps {
 			si := w % len(s.scheds)
@@ -336,7 +346,6 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 			sc.slots = append(sc.slots, int32(w))
 			sc.alu = append(sc.alu, never)
 			sc.lsu = append(sc.lsu, never)
-			sc.ages = append(sc.ages, 0)
 		}
 		for si := range s.scheds {
 			s.scheds[si].wakeAt = never
@@ -431,17 +440,42 @@ func (e *engine) launchBlock(s *smState, t int64) {
 		wp.loadsDone = t
 		wp.stores = 0
 		wp.storesDone = t
-		e.age++
-		wp.age = e.age
 		wp.start = t
 		wp.live = true
-		s.scheds[wp.sched].ages[wp.local] = wp.age
+		e.toBack(s, wp)
 		e.refresh(s, wp)
 		if !wp.has {
 			e.finishWarp(s, slot, t)
 			continue
 		}
 		e.wake(s, int(wp.sched), t)
+	}
+}
+
+// toBack keeps a greedy-then-oldest scheduler's arrays in dispatch order
+// when warp w is dispatched: w, now the youngest, moves to the back, and
+// the scheduler's last issued position follows its warp slot. Warps never
+// dispatched stay in front, never able to issue.
+func (e *engine) toBack(s *smState, w *warp) {
+	if e.lrr {
+		return
+	}
+	sc := &s.scheds[w.sched]
+	k := int(w.local)
+	n := len(sc.slots)
+	slot, alu, lsu := sc.slots[k], sc.alu[k], sc.lsu[k]
+	copy(sc.slots[k:], sc.slots[k+1:])
+	copy(sc.alu[k:], sc.alu[k+1:])
+	copy(sc.lsu[k:], sc.lsu[k+1:])
+	sc.slots[n-1], sc.alu[n-1], sc.lsu[n-1] = slot, alu, lsu
+	for j := k; j < n; j++ {
+		s.warps[sc.slots[j]].local = int32(j)
+	}
+	switch {
+	case sc.last == k:
+		sc.last = n - 1
+	case sc.last > k:
+		sc.last--
 	}
 }
 
@@ -490,7 +524,7 @@ func (e *engine) refresh(s *smState, w *warp) {
 	sc := &s.scheds[w.sched]
 	k := w.local
 	if !w.has {
-		sc.alu[k], sc.lsu[k] = never, never
+		sc.set(int(k), never, never)
 		return
 	}
 	t := w.readyAt
@@ -502,11 +536,39 @@ func (e *engine) refresh(s *smState, w *warp) {
 			t = max(t, w.loadsDone)
 		}
 	}
+	a, l := t, int64(never)
 	if op == traces.OpLoad || op == traces.OpStore {
-		sc.alu[k], sc.lsu[k] = never, t
-	} else {
-		sc.alu[k], sc.lsu[k] = t, never
+		a, l = never, t
 	}
+	sc.set(int(k), a, l)
+}
+
+// set gives warp k of sc the own times a and l, keeping the minima.
+func (sc *scheduler) set(k int, a, l int64) {
+	oa, ol := sc.alu[k], sc.lsu[k]
+	sc.alu[k], sc.lsu[k] = a, l
+	if !sc.minOK {
+		return
+	}
+	if a <= sc.minALU {
+		sc.minALU = a
+	} else if oa == sc.minALU {
+		sc.minOK = false
+	}
+	if l <= sc.minLSU {
+		sc.minLSU = l
+	} else if ol == sc.minLSU {
+		sc.minOK = false
+	}
+}
+
+// minima is the smallest own time of each class over the warps of sc.
+func (sc *scheduler) minima() (a, l int64) {
+	if !sc.minOK {
+		sc.minALU, sc.minLSU = minima(sc.alu, sc.lsu)
+		sc.minOK = true
+	}
+	return sc.minALU, sc.minLSU
 }
 
 // eligible is the earliest cycle warp k of sc can issue, or never.
@@ -523,16 +585,15 @@ func earliest(a, l int64, s *smState) int64 {
 	return min(a, max(l, s.lsuFree))
 }
 
-// scan is one branch-free pass over the warps of sc at cycle t. It picks
-// the warp to issue among those that can issue at t (those needing the
-// LSU only when gate <= t): with lrr the first from start on in cyclic
-// order, else the oldest; pick is -1 when none can. It returns the
-// smallest own time of each class (a without the LSU, l with it).
-func scan(sc *scheduler, t, gate int64, lrr bool, start int) (pick int, a, l int64) {
-	alu, lsu, ages := sc.alu, sc.lsu, sc.ages
+// scan is one branch-free pass over the warps of a loose-round-robin
+// scheduler sc at cycle t. It picks the first warp from start on, in
+// cyclic order, that can issue at t (those needing the LSU only when
+// gate <= t); pick is -1 when none can. It returns the smallest own time
+// of each class (a without the LSU, l with it).
+func scan(sc *scheduler, t, gate int64, start int) (pick int, a, l int64) {
+	alu, lsu := sc.alu, sc.lsu
 	n := len(alu)
 	lsu = lsu[:n]
-	ages = ages[:n]
 	tl := t
 	if gate > t {
 		tl = -1
@@ -542,34 +603,45 @@ func scan(sc *scheduler, t, gate int64, lrr bool, start int) (pick int, a, l int
 	pick = -1
 	// Own times are in [0, never] and t, tl in [-1, never), so the
 	// differences below cannot overflow; their sign bit says "not yet".
-	if lrr {
-		for k := range n {
-			ak, lk := alu[k], lsu[k]
-			a = min(a, ak)
-			l = min(l, lk)
-			late := uint64(t-ak) & uint64(tl-lk) >> 63
-			d := k - start
-			key := uint64(d+n&(d>>63)) | -late
-			if key < best {
-				best, pick = key, k
-			}
-		}
-	} else {
-		for k := range n {
-			ak, lk := alu[k], lsu[k]
-			a = min(a, ak)
-			l = min(l, lk)
-			late := uint64(t-ak) & uint64(tl-lk) >> 63
-			key := ages[k] | -late
-			if key < best {
-				best, pick = key, k
-			}
+	for k := range n {
+		ak, lk := alu[k], lsu[k]
+		a = min(a, ak)
+		l = min(l, lk)
+		late := uint64(t-ak) & uint64(tl-lk) >> 63
+		d := k - start
+		key := uint64(d+n&(d>>63)) | -late
+		if key < best {
+			best, pick = key, k
 		}
 	}
 	if best == math.MaxUint64 {
 		pick = -1
 	}
 	return pick, a, l
+}
+
+// scanOldest is scan for greedy-then-oldest, whose warps are in dispatch
+// order: the pick, the oldest warp that can issue at t, is the first, and
+// the pass stops there. Only when no warp can issue are a and l, the smallest own
+// time of each class, computed (over all warps; sc keeps them).
+func scanOldest(sc *scheduler, t, gate int64) (pick int, a, l int64) {
+	alu, lsu := sc.alu, sc.lsu
+	lsu = lsu[:len(alu)]
+	tl := t
+	if gate > t {
+		tl = -1
+	}
+	a, l = never, never
+	for k, ak := range alu {
+		lk := lsu[k]
+		if ak <= t || lk <= tl {
+			return k, never, never
+		}
+		a = min(a, ak)
+		l = min(l, lk)
+	}
+	sc.minALU, sc.minLSU, sc.minOK = a, l, true
+	return -1, a, l
 }
 
 // others is the smallest of the own times in times other than that of
@@ -595,7 +667,7 @@ func (e *engine) schedule(s *smState, si int) {
 	alu, lsu := sc.alu, sc.lsu
 	for {
 		t := e.now
-		if slotT := (sc.free + e.ipc - 1) / e.ipc; slotT > t {
+		if slotT := e.cycleOf(sc.free); slotT > t {
 			e.wake(s, si, e.nextIssue(s, sc))
 			return
 		}
@@ -616,28 +688,46 @@ func (e *engine) schedule(s *smState, si int) {
 			}
 		}
 		if scanned {
-			start := 0
-			if lrr {
-				start = sc.last + 1
-			}
 			var a, l int64
-			pick, a, l = scan(sc, t, gate, lrr, start)
+			if lrr {
+				pick, a, l = scan(sc, t, gate, sc.last+1)
+			} else {
+				pick, a, l = scanOldest(sc, t, gate)
+			}
 			if pick < 0 {
 				if next := earliest(a, l, s); next != never {
-					e.wake(s, si, max(next, (sc.free+e.ipc-1)/e.ipc))
+					e.wake(s, si, max(next, e.cycleOf(sc.free)))
 				}
 				return
 			}
-			otherALU = others(alu, pick, a)
-			otherLSU = others(lsu, pick, l)
+			if lrr {
+				otherALU = others(alu, pick, a)
+				otherLSU = others(lsu, pick, l)
+			}
 		}
 		sc.last = pick
-		e.issue(s, sc, int(sc.slots[pick]), t)
-		slotNext := (sc.free + e.ipc - 1) / e.ipc
+		slot := int(sc.slots[pick])
+		blk, launched := s.warps[slot].block, e.nextBlock
+		e.issue(s, sc, slot, t)
+		// A block dispatched during the issue moves warps in a greedy
+		// scheduler's arrays: the picked warp slot is found again.
+		pick = int(s.warps[slot].local)
+		slotNext := e.cycleOf(sc.free)
 		nt := e.eligible(s, sc, pick)
 		switch {
 		case nt <= slotNext:
 			nt = slotNext
+		case scanned && !lrr:
+			// The next issue given the picked warp's new state and the
+			// others' states before the issue. Only the picked warp
+			// changed, unless its block finished and a new block took its
+			// slots: the others of the old block had exited (never), so
+			// the new block's warps do not count yet.
+			if e.nextBlock == launched {
+				nt = e.nextIssue(s, sc)
+			} else {
+				nt = e.nextIssueBefore(s, sc, nt, blk, slotNext)
+			}
 		case scanned:
 			if otherLSU != never && !s.stalled {
 				otherLSU = max(otherLSU, s.lsuFree)
@@ -667,19 +757,63 @@ func (e *engine) schedule(s *smState, si int) {
 	}
 }
 
+// nextIssueBefore is the next issue of sc when the picked warp can go at
+// nt (after slotNext) and the warps of block blk count as exited.
+func (e *engine) nextIssueBefore(s *smState, sc *scheduler, nt int64, blk int32, slotNext int64) int64 {
+	a, l := int64(never), int64(never)
+	for k, slot := range sc.slots {
+		if s.warps[slot].block != blk {
+			a = min(a, sc.alu[k])
+			l = min(l, sc.lsu[k])
+		}
+	}
+	if l != never && !s.stalled {
+		l = max(l, s.lsuFree)
+	} else {
+		l = never
+	}
+	if nt = min(nt, a, l); nt != never {
+		nt = max(nt, slotNext)
+	}
+	return nt
+}
+
+// minima is the smallest of alu and the smallest of lsu, which is as long.
+// Four pairs of running minima keep the comparisons independent.
+func minima(alu, lsu []int64) (a, l int64) {
+	n := len(alu)
+	lsu = lsu[:n]
+	a0, a1, a2, a3 := int64(never), int64(never), int64(never), int64(never)
+	l0, l1, l2, l3 := int64(never), int64(never), int64(never), int64(never)
+	k := 0
+	for ; k+4 <= n; k += 4 {
+		a0, a1, a2, a3 = min(a0, alu[k]), min(a1, alu[k+1]), min(a2, alu[k+2]), min(a3, alu[k+3])
+		l0, l1, l2, l3 = min(l0, lsu[k]), min(l1, lsu[k+1]), min(l2, lsu[k+2]), min(l3, lsu[k+3])
+	}
+	for ; k < n; k++ {
+		a0, l0 = min(a0, alu[k]), min(l0, lsu[k])
+	}
+	return min(a0, a1, a2, a3), min(l0, l1, l2, l3)
+}
+
+// cycleOf is the cycle of issue slot u (in units of 1/issuePerCycle
+// cycle, u >= 0), rounded up; a shift where the issue rate is a power of
+// two, with the value of the division.
+func (e *engine) cycleOf(u int64) int64 {
+	if e.ipcShift >= 0 {
+		return (u + e.ipc - 1) >> e.ipcShift
+	}
+	return (u + e.ipc - 1) / e.ipc
+}
+
 // nextIssue is the earliest cycle scheduler sc can issue again.
 func (e *engine) nextIssue(s *smState, sc *scheduler) int64 {
-	a, l := int64(never), int64(never)
-	lsu := sc.lsu[:len(sc.alu)]
-	for k, v := range sc.alu {
-		a = min(a, v)
-		l = min(l, lsu[k])
-	}
+	a, l := sc.minima()
 	next := earliest(a, l, s)
 	if next == never {
 		return never
 	}
-	return max(next, (sc.free+e.ipc-1)/e.ipc)
+	return max(next, e.cycleOf(sc.free))
 }
 
 // issue issues the next instruction of the warp in slot at time t.
@@ -702,7 +836,7 @@ func (e *engine) issue(s *smState, sc *scheduler, slot int, t int64) {
 		n := int64(in.Count)
 		res.WarpInsts += n
 		sc.free = units + n
-		w.readyAt = (sc.free + e.ipc - 1) / e.ipc
+		w.readyAt = e.cycleOf(sc.free)
 	default:
 		res.WarpInsts++
 		res.MemInsts++

@@ -1,5 +1,10 @@
 package sim
 
+import (
+	"fmt"
+	"math/bits"
+)
+
 // Event kinds of the simulator's queue.
 const (
 	evSchedule uint8 = iota // a warp scheduler may issue (a = SM, b = scheduler)
@@ -21,25 +26,139 @@ func (x *event) before(y *event) bool {
 	return x.t < y.t || (x.t == y.t && x.seq < y.seq)
 }
 
-// eventQueue is a 4-ary min-heap of events ordered by (t, seq). The order
-// is total (seq is unique), so the order of pops does not depend on the
-// shape of the heap; four children per node halve its depth against a
-// binary heap, and sifting moves a hole instead of swapping.
-type eventQueue struct {
-	h   []event
-	seq uint64
+// nearSlots is the span of cycles, from the time of the last pop, that
+// the queue keeps in per-cycle buckets; a power of two.
+const nearSlots = 1024
+
+// qnode is an event in a bucket's list; next is the index+1 of the next
+// node (0: none).
+type qnode struct {
+	ev   event
+	next int32
 }
 
-func (q *eventQueue) len() int { return len(q.h) }
+// eventQueue pops events in (t, seq) order. The simulator never schedules
+// an event before the time of the last one popped, so the queue is
+// monotone: events less than nearSlots cycles after the last pop go to a
+// ring of per-cycle FIFO buckets (a bucket holds one time only, and its
+// events are in seq order because they were pushed in that order), later
+// ones to a 4-ary min-heap. A pop takes the earlier of the first bucket's
+// head and the heap's top, ties in time going to the smaller seq, so the
+// order of pops is exactly that of one heap ordered by (t, seq). A bitmap
+// of non-empty buckets finds the next bucket without visiting empty ones.
+// The zero value is an empty queue.
+type eventQueue struct {
+	seq  uint64
+	base int64 // time of the last pop; no queued event is earlier
+	n    int   // events queued
+
+	// near events
+	nodes   []qnode
+	free    int32 // index+1 of the first free node (0: none)
+	head    [nearSlots]int32
+	tail    [nearSlots]int32
+	occ     [nearSlots / 64]uint64 // bit i: bucket i is not empty
+	nearN   int
+	nearMin int64 // time of the earliest near event, when nearN > 0
+
+	far []event // 4-ary min-heap by (t, seq)
+}
+
+func (q *eventQueue) len() int { return q.n }
 
 // peek is the time of the earliest event; only valid when len() > 0.
-func (q *eventQueue) peek() int64 { return q.h[0].t }
+func (q *eventQueue) peek() int64 {
+	if q.nearN > 0 && (len(q.far) == 0 || q.nearMin <= q.far[0].t) {
+		return q.nearMin
+	}
+	return q.far[0].t
+}
 
 func (q *eventQueue) push(t int64, kind uint8, a, b int32) {
 	q.seq++
-	x := event{t: t, seq: q.seq, kind: kind, a: a, b: b}
-	q.h = append(q.h, x)
-	h := q.h
+	q.n++
+	d := t - q.base
+	if d < 0 {
+		panic(fmt.Sprintf("sim: event at cycle %d scheduled after cycle %d was handled", t, q.base))
+	}
+	if d >= nearSlots {
+		q.pushFar(event{t: t, seq: q.seq, kind: kind, a: a, b: b})
+		return
+	}
+	var i int32
+	if q.free != 0 {
+		i = q.free
+		q.free = q.nodes[i-1].next
+	} else {
+		q.nodes = append(q.nodes, qnode{})
+		i = int32(len(q.nodes))
+	}
+	nd := &q.nodes[i-1]
+	nd.ev.t, nd.ev.seq, nd.ev.kind, nd.ev.a, nd.ev.b = t, q.seq, kind, a, b
+	nd.next = 0
+	bk := t & (nearSlots - 1)
+	if q.tail[bk] == 0 {
+		q.head[bk] = i
+		q.occ[bk>>6] |= 1 << (bk & 63)
+	} else {
+		q.nodes[q.tail[bk]-1].next = i
+	}
+	q.tail[bk] = i
+	if q.nearN == 0 || t < q.nearMin {
+		q.nearMin = t
+	}
+	q.nearN++
+}
+
+func (q *eventQueue) pop() event {
+	q.n--
+	if q.nearN > 0 {
+		bk := q.nearMin & (nearSlots - 1)
+		i := q.head[bk]
+		nd := &q.nodes[i-1]
+		if len(q.far) == 0 || nd.ev.before(&q.far[0]) {
+			ev := nd.ev
+			q.head[bk] = nd.next
+			nd.next = q.free
+			q.free = i
+			q.nearN--
+			q.base = ev.t
+			if q.head[bk] == 0 {
+				q.tail[bk] = 0
+				q.occ[bk>>6] &^= 1 << (bk & 63)
+				if q.nearN > 0 {
+					q.nearMin = ev.t + q.gap(bk)
+				}
+			}
+			return ev
+		}
+	}
+	ev := q.popFar()
+	q.base = ev.t
+	return ev
+}
+
+// gap is the distance in buckets from bucket bk to the next non-empty
+// bucket in ring order; there must be one.
+func (q *eventQueue) gap(bk int64) int64 {
+	const words = nearSlots / 64
+	w := int(bk >> 6)
+	if m := q.occ[w] >> (bk & 63); m != 0 {
+		return int64(bits.TrailingZeros64(m))
+	}
+	d := 64 - bk&63
+	for k := 1; k <= words; k++ {
+		if m := q.occ[(w+k)&(words-1)]; m != 0 {
+			return (d + int64(bits.TrailingZeros64(m))) & (nearSlots - 1)
+		}
+		d += 64
+	}
+	panic("sim: event queue lost its near events")
+}
+
+func (q *eventQueue) pushFar(x event) {
+	q.far = append(q.far, x)
+	h := q.far
 	i := len(h) - 1
 	for i > 0 {
 		p := (i - 1) / 4
@@ -52,13 +171,13 @@ func (q *eventQueue) push(t int64, kind uint8, a, b int32) {
 	h[i] = x
 }
 
-func (q *eventQueue) pop() event {
-	h := q.h
+func (q *eventQueue) popFar() event {
+	h := q.far
 	top := h[0]
 	n := len(h) - 1
 	x := h[n]
 	h = h[:n]
-	q.h = h
+	q.far = h
 	if n == 0 {
 		return top
 	}

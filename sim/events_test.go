@@ -1,0 +1,106 @@
+package sim
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// The queue pops in (time, scheduling order), the order a sort of
+// everything pushed gives, whatever the mix of near and far events, as
+// long as nothing is pushed before the last pop (the simulator's rule).
+func TestEventQueueOrder(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		spread int64 // pushes land up to this far after the last pop
+		pushes int   // pushes per pop, at most
+	}{
+		{"same cycle", 1, 3},
+		{"near", 64, 2},
+		{"across the ring", nearSlots + 5, 2},
+		{"mostly far", 50 * nearSlots, 2},
+		{"mixed", 3 * nearSlots, 4},
+	} {
+		rng := rand.New(rand.NewPCG(7, uint64(c.spread)))
+		var q eventQueue
+		var pushed, popped []event
+		var seq uint64
+		now := int64(0)
+		push := func() {
+			tm := now + rng.Int64N(c.spread)
+			if rng.IntN(4) == 0 {
+				tm = now // ties with the current cycle are common
+			}
+			seq++
+			q.push(tm, evSchedule, int32(seq), 0)
+			pushed = append(pushed, event{t: tm, seq: seq, kind: evSchedule, a: int32(seq)})
+		}
+		for range 20 {
+			push()
+		}
+		for range 20000 {
+			if q.len() == 0 {
+				push()
+			}
+			want := q.peek()
+			ev := q.pop()
+			if ev.t != want {
+				t.Fatalf("%s: pop() at cycle %d after peek() = %d", c.name, ev.t, want)
+			}
+			now = ev.t
+			popped = append(popped, ev)
+			for range rng.IntN(c.pushes + 1) {
+				push()
+			}
+		}
+		for q.len() > 0 {
+			popped = append(popped, q.pop())
+		}
+		slices.SortFunc(pushed, func(x, y event) int {
+			return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.seq, y.seq))
+		})
+		if len(popped) != len(pushed) {
+			t.Fatalf("%s: popped %d events; want %d", c.name, len(popped), len(pushed))
+		}
+		for i := range pushed {
+			if popped[i].t != pushed[i].t || popped[i].seq != pushed[i].seq || popped[i].a != pushed[i].a {
+				t.Fatalf("%s: pop %d = (t %d, seq %d); want (t %d, seq %d)",
+					c.name, i, popped[i].t, popped[i].seq, pushed[i].t, pushed[i].seq)
+			}
+		}
+	}
+}
+
+// Pushing before the last pop breaks the queue's contract and panics.
+func TestEventQueuePastPanics(t *testing.T) {
+	var q eventQueue
+	q.push(10, evDRAM, 0, 0)
+	q.pop()
+	defer func() {
+		if recover() == nil {
+			t.Fatal("push(9) after popping cycle 10 did not panic")
+		}
+	}()
+	q.push(9, evDRAM, 0, 0)
+}
+
+// Pushing and popping allocate nothing once the queue has grown.
+func TestEventQueueAllocs(t *testing.T) {
+	var q eventQueue
+	now := int64(0)
+	step := func() {
+		for i := range 8 {
+			q.push(now+int64(i*300), evSchedule, 0, 0)
+		}
+		for range 8 {
+			now = q.pop().t
+		}
+	}
+	for range 100 {
+		step()
+	}
+	if n := testing.AllocsPerRun(100, step); n != 0 {
+		t.Errorf("push and pop allocate %.1f times per 8 events; want 0", n)
+	}
+}
