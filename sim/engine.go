@@ -1030,7 +1030,7 @@ func (e *engine) loadTxn(s *smState, slot, ref int, tx *coalesce.Txn, ti int64) 
 		res.Evictions++
 	}
 	ent, _ := s.l1mshr.Allocate(line, warpToken(s.id, slot))
-	addr, size := span(line, r.Fetch, e.l1Sector)
+	addr, size := span(line, r.Miss, e.l1Sector)
 	t, ok := e.l2Read(ti+e.icnt, addr, size, 0, l1Token(s.id, ent), ref)
 	if ok {
 		s.l1fill[ent] = t + e.icnt
@@ -1069,7 +1069,7 @@ func (e *engine) storeTxns(s *smState, slot int, txns []coalesce.Txn, t int64) {
 		tx := &txns[i]
 		ti := max(t, s.lsuFree)
 		if s.l1 != nil {
-			if r, ok := s.l1.Write(tx.Addr, sectorMask(s.l1, e.l1Unsectored, tx)); ok && r.Evicted {
+			if r, _, ok := s.l1.Write(tx.Addr, sectorMask(s.l1, e.l1Unsectored, tx)); ok && r.Evicted {
 				e.res.L1.StoreEvictions++
 			}
 		}
@@ -1204,9 +1204,10 @@ func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, toke
 	rs.L2MissSectors += n - hits
 	if r.Evicted {
 		res.Evictions++
-		e.writeBack(si, start, r.Victim, r.VictimDirty)
+		victim, dirty := sl.l2.Victim()
+		e.writeBack(si, start, victim, dirty)
 	}
-	if r.Fetch == 0 {
+	if r.Miss == 0 {
 		if pending {
 			// Hits on sectors already present in a line still filling.
 			if f := sl.fill[ent]; f >= 0 {
@@ -1219,7 +1220,7 @@ func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, toke
 	}
 	// A miss: one DRAM read for the missing sectors of the line, tracked by
 	// an MSHR entry that gathers everyone waiting for the line.
-	fetched := int64(bits.OnesCount32(r.Fetch))
+	fetched := int64(bits.OnesCount32(r.Miss))
 	rs.DRAMReadSectors += fetched
 	e.dramReadSectors += fetched
 	if !pending {
@@ -1231,11 +1232,11 @@ func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, toke
 		sl.whead[ent], sl.wtail[ent] = -1, -1
 	}
 	sl.fill[ent] = -1
-	sl.sectors[ent] |= r.Fetch
+	sl.sectors[ent] |= r.Miss
 	sl.reads[ent]++
 	e.addWaiter(sl, ent, token)
-	first := bits.TrailingZeros32(r.Fetch)
-	cnt := bits.OnesCount32(r.Fetch)
+	first := bits.TrailingZeros32(r.Miss)
+	cnt := bits.OnesCount32(r.Miss)
 	if first+cnt > 4 {
 		first = 4 - cnt
 	}
@@ -1323,13 +1324,14 @@ func (e *engine) write(ta int64, addr uint64, size uint32, sectors uint32, token
 	res := &e.res.L2
 	res.WriteRequests++
 	res.WriteSectors += int64(bits.OnesCount32(sec))
-	r, _ := sl.l2.Write(local, sec)
+	r, forward, _ := sl.l2.Write(local, sec)
 	if r.Evicted {
 		res.Evictions++
-		e.writeBack(si, start, r.Victim, r.VictimDirty)
+		victim, dirty := sl.l2.Victim()
+		e.writeBack(si, start, victim, dirty)
 	}
-	if r.Forward != 0 {
-		e.writeBack(si, start, local&^(e.l2Line-1), r.Forward)
+	if forward != 0 {
+		e.writeBack(si, start, local&^(e.l2Line-1), forward)
 	}
 	return start + e.l2Lat, true
 }

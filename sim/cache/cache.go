@@ -132,6 +132,10 @@ func policyName(p string) string {
 	return p
 }
 
+// noLine is the tag of an invalid way: no address shifted right by the
+// line bits reaches it, so a tag match alone means a present line.
+const noLine = math.MaxUint64
+
 type setIndex uint8
 
 const (
@@ -151,7 +155,7 @@ const (
 
 // Cache is a set-associative cache. Line i of set s lives at index
 // s·ways+i of every array. A line is present iff its valid mask is not
-// zero.
+// zero, and then only iff its tag is not noLine.
 type Cache struct {
 	g Geometry
 
@@ -168,11 +172,15 @@ type Cache struct {
 	allocate   bool
 	lru        bool
 
-	tags   []uint64 // line number: addr >> lineShift
+	tags   []uint64 // line number: addr >> lineShift; noLine when invalid
 	stamps []uint64 // lru: last use; fifo: fill
 	valid  []uint32
 	dirty  []uint32
 	clock  uint64
+
+	// the line the latest evicting access took out (Victim)
+	victimLine  uint64
+	victimDirty uint32
 }
 
 // New builds an empty cache, or says what is wrong with g.
@@ -207,6 +215,9 @@ func New(g Geometry) (*Cache, error) {
 		stamps:     make([]uint64, n),
 		valid:      make([]uint32, n),
 		dirty:      make([]uint32, n),
+	}
+	for i := range c.tags {
+		c.tags[i] = noLine
 	}
 	if c.setPow2 {
 		c.setMask = uint64(g.Sets - 1)
@@ -302,27 +313,23 @@ func (s Status) String() string {
 	return fmt.Sprintf("Status(%d)", uint8(s))
 }
 
-// Result is what one access did. Hit and Miss split the requested sectors
-// by whether they were valid before the access. Fetch are the sectors to
-// read from the next level (reads only: a write never fetches), Forward the
-// sectors to write to the next level (writes that do not stop here).
+// Result is what one access did; it is small enough to come back in
+// registers. Hit and Miss split the requested sectors by whether they were
+// valid before the access. A read fetches exactly its Miss sectors from the
+// next level; a write never fetches (Write reports what it forwards).
 // Evicted says a valid line left the cache: the replacement victim of an
-// allocation, or the written line itself under write_evict; Victim is its
-// line address and VictimDirty its dirty sectors, to be written back.
+// allocation, or the written line itself under write_evict; Victim then
+// gives its line address and dirty sectors, to be written back.
 type Result struct {
-	Status      Status
-	Hit         uint32
-	Miss        uint32
-	Fetch       uint32
-	Forward     uint32
-	Evicted     bool
-	Victim      uint64
-	VictimDirty uint32
+	Status  Status
+	Evicted bool
+	Hit     uint32
+	Miss    uint32
 }
 
 // Read looks up the sectors of addr's line in mask and makes them valid,
 // allocating the line on a miss. mask must be a non-empty subset of
-// FullMask.
+// FullMask. The sectors to fetch are the result's Miss.
 func (c *Cache) Read(addr uint64, mask uint32) Result {
 	c.checkMask(addr, mask)
 	line := addr >> c.lineShift
@@ -330,29 +337,26 @@ func (c *Cache) Read(addr uint64, mask uint32) Result {
 	c.clock++
 	if i := c.lookup(base, line); i >= 0 {
 		v := c.valid[i]
-		r := Result{Hit: mask & v, Miss: mask &^ v}
-		if r.Miss != 0 {
-			r.Status = SectorMiss
-			r.Fetch = r.Miss
-			c.valid[i] = v | mask
-		}
 		if c.lru {
 			c.stamps[i] = c.clock
 		}
-		return r
+		if mask&^v == 0 {
+			return Result{Status: Hit, Hit: mask}
+		}
+		c.valid[i] = v | mask
+		return Result{Status: SectorMiss, Hit: mask & v, Miss: mask &^ v}
 	}
-	r := Result{Status: Miss, Miss: mask, Fetch: mask}
-	c.fill(&r, c.victim(base), line, mask, 0)
-	return r
+	return Result{Status: Miss, Evicted: c.fill(c.victim(base), line, mask, 0), Miss: mask}
 }
 
 // Write writes the sectors of addr's line in mask under the cache's write
-// policy (see the package documentation). It reports false, and changes
-// nothing, for a read-only cache. mask must be a non-empty subset of
-// FullMask.
-func (c *Cache) Write(addr uint64, mask uint32) (Result, bool) {
+// policy (see the package documentation) and reports forward, the sectors
+// to write to the next level (those of a write that does not stop here).
+// It reports ok false, and changes nothing, for a read-only cache. mask
+// must be a non-empty subset of FullMask.
+func (c *Cache) Write(addr uint64, mask uint32) (r Result, forward uint32, ok bool) {
 	if c.policy == readOnly {
-		return Result{}, false
+		return Result{}, 0, false
 	}
 	c.checkMask(addr, mask)
 	line := addr >> c.lineShift
@@ -360,7 +364,7 @@ func (c *Cache) Write(addr uint64, mask uint32) (Result, bool) {
 	c.clock++
 	if i := c.lookup(base, line); i >= 0 {
 		v := c.valid[i]
-		r := Result{Hit: mask & v, Miss: mask &^ v}
+		r = Result{Hit: mask & v, Miss: mask &^ v}
 		if r.Miss != 0 {
 			r.Status = SectorMiss
 		}
@@ -370,32 +374,35 @@ func (c *Cache) Write(addr uint64, mask uint32) (Result, bool) {
 			c.dirty[i] |= mask
 		case writeThrough:
 			c.valid[i] = v | mask
-			r.Forward = mask
+			forward = mask
 		case writeEvict:
-			r.Evicted, r.Victim, r.VictimDirty = true, line<<c.lineShift, c.dirty[i]
-			c.valid[i], c.dirty[i] = 0, 0
-			r.Forward = mask
-			return r, true
+			r.Evicted = true
+			c.victimLine, c.victimDirty = line<<c.lineShift, c.dirty[i]
+			c.tags[i], c.valid[i], c.dirty[i] = noLine, 0, 0
+			return r, mask, true
 		}
 		if c.lru {
 			c.stamps[i] = c.clock
 		}
-		return r, true
+		return r, forward, true
 	}
-	r := Result{Status: Miss, Miss: mask}
+	r = Result{Status: Miss, Miss: mask}
 	if !c.allocate {
-		r.Forward = mask
-		return r, true
+		return r, mask, true
 	}
 	var dirty uint32
 	if c.policy == writeBack {
 		dirty = mask
 	} else {
-		r.Forward = mask
+		forward = mask
 	}
-	c.fill(&r, c.victim(base), line, mask, dirty)
-	return r, true
+	r.Evicted = c.fill(c.victim(base), line, mask, dirty)
+	return r, forward, true
 }
+
+// Victim is the line address and dirty sectors of the line that the latest
+// access whose Result has Evicted set took out of the cache.
+func (c *Cache) Victim() (lineAddr uint64, dirty uint32) { return c.victimLine, c.victimDirty }
 
 // Probe reports the valid and dirty sectors of addr's line without
 // changing anything; valid is 0 when the line is absent.
@@ -416,13 +423,16 @@ func (c *Cache) Invalidate(addr uint64) (valid, dirty uint32) {
 		return 0, 0
 	}
 	valid, dirty = c.valid[i], c.dirty[i]
-	c.valid[i], c.dirty[i] = 0, 0
+	c.tags[i], c.valid[i], c.dirty[i] = noLine, 0, 0
 	return valid, dirty
 }
 
 // InvalidateAll empties the cache, dropping dirty data (as Fermi's L1 is
 // invalidated between kernels); use Flush first to count write-backs.
 func (c *Cache) InvalidateAll() {
+	for i := range c.tags {
+		c.tags[i] = noLine
+	}
 	clear(c.valid)
 	clear(c.dirty)
 }
@@ -455,16 +465,17 @@ func (c *Cache) ValidLines() int {
 	return n
 }
 
-// lookup is the index of line in the set starting at base, or -1.
+// lookup is the index of line in the set starting at base, or -1. Tags
+// are unique within a set and invalid ways hold noLine, so it compares
+// tags only and takes the match without a branch per way.
 func (c *Cache) lookup(base int, line uint64) int {
-	tags := c.tags[base : base+c.ways]
-	valid := c.valid[base : base+c.ways]
-	for w, t := range tags {
-		if t == line && valid[w] != 0 {
-			return base + w
+	found := -1
+	for w, t := range c.tags[base : base+c.ways] {
+		if t == line {
+			found = base + w
 		}
 	}
-	return -1
+	return found
 }
 
 // victim is the index of the way to fill in the set starting at base: the
@@ -484,13 +495,15 @@ func (c *Cache) victim(base int) int {
 	return base + best
 }
 
-// fill puts line into way i with the given sectors, reporting the line it
-// replaces in r.
-func (c *Cache) fill(r *Result, i int, line uint64, valid, dirty uint32) {
+// fill puts line into way i with the given sectors; it reports whether a
+// valid line was replaced, and keeps that line for Victim.
+func (c *Cache) fill(i int, line uint64, valid, dirty uint32) (evicted bool) {
 	if c.valid[i] != 0 {
-		r.Evicted, r.Victim, r.VictimDirty = true, c.tags[i]<<c.lineShift, c.dirty[i]
+		evicted = true
+		c.victimLine, c.victimDirty = c.tags[i]<<c.lineShift, c.dirty[i]
 	}
 	c.tags[i], c.valid[i], c.dirty[i], c.stamps[i] = line, valid, dirty, c.clock
+	return evicted
 }
 
 func (c *Cache) checkMask(addr uint64, mask uint32) {

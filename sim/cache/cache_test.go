@@ -22,22 +22,50 @@ type step struct {
 	write bool
 	addr  uint64
 	mask  uint32
-	want  Result
+	want  outcome
+}
+
+// outcome is everything one access reports, gathered from its Result, the
+// sectors it fetches (a read's Miss) or forwards (Write's), and Victim
+// when it evicted a line.
+type outcome struct {
+	Status      Status
+	Hit         uint32
+	Miss        uint32
+	Fetch       uint32
+	Forward     uint32
+	Evicted     bool
+	Victim      uint64
+	VictimDirty uint32
+}
+
+func observe(c *Cache, r Result, fetch, forward uint32) outcome {
+	o := outcome{Status: r.Status, Hit: r.Hit, Miss: r.Miss, Fetch: fetch, Forward: forward, Evicted: r.Evicted}
+	if r.Evicted {
+		o.Victim, o.VictimDirty = c.Victim()
+	}
+	return o
+}
+
+func read(c *Cache, addr uint64, mask uint32) outcome {
+	r := c.Read(addr, mask)
+	return observe(c, r, r.Miss, 0)
 }
 
 func runSteps(t *testing.T, c *Cache, steps []step) {
 	t.Helper()
 	for i, s := range steps {
-		var got Result
+		var got outcome
 		op := "Read"
 		if s.write {
 			op = "Write"
-			var ok bool
-			if got, ok = c.Write(s.addr, s.mask); !ok {
+			r, forward, ok := c.Write(s.addr, s.mask)
+			if !ok {
 				t.Fatalf("step %d: Write(%#x, %#b) refused", i, s.addr, s.mask)
 			}
+			got = observe(c, r, 0, forward)
 		} else {
-			got = c.Read(s.addr, s.mask)
+			got = read(c, s.addr, s.mask)
 		}
 		if got != s.want {
 			t.Errorf("step %d: %s(%#x, %#b) = %+v; want %+v", i, op, s.addr, s.mask, got, s.want)
@@ -54,25 +82,25 @@ func TestSectorsWriteBack(t *testing.T) {
 	c := mustNew(t, sectored)
 	runSteps(t, c, []step{
 		// Sector 0 of line 0x1000: line miss, allocate into an empty way.
-		{addr: 0x1000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
+		{addr: 0x1000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
 		// Byte 0x1020 is sector 1 of the same line: sector miss, no eviction.
-		{addr: 0x1020, mask: 0b0010, want: Result{Status: SectorMiss, Miss: 0b0010, Fetch: 0b0010}},
+		{addr: 0x1020, mask: 0b0010, want: outcome{Status: SectorMiss, Miss: 0b0010, Fetch: 0b0010}},
 		// Both sectors are now valid.
-		{addr: 0x1000, mask: 0b0011, want: Result{Status: Hit, Hit: 0b0011}},
+		{addr: 0x1000, mask: 0b0011, want: outcome{Status: Hit, Hit: 0b0011}},
 		// Write sector 2 (not valid): write-validate, nothing fetched or forwarded.
-		{write: true, addr: 0x1040, mask: 0b0100, want: Result{Status: SectorMiss, Miss: 0b0100}},
+		{write: true, addr: 0x1040, mask: 0b0100, want: outcome{Status: SectorMiss, Miss: 0b0100}},
 		// Write-allocate line 0x2000 into the second (invalid) way; write-validate
 		// again: no fetch, no eviction.
-		{write: true, addr: 0x2000, mask: 0b1001, want: Result{Status: Miss, Miss: 0b1001}},
+		{write: true, addr: 0x2000, mask: 0b1001, want: outcome{Status: Miss, Miss: 0b1001}},
 		// Line 0x3000 needs a way: LRU is 0x1000 (last used at step 3, 0x2000 at
 		// step 4), which leaves with its one dirty sector (2).
-		{addr: 0x3000, mask: 0b1111, want: Result{Status: Miss, Miss: 0b1111, Fetch: 0b1111,
+		{addr: 0x3000, mask: 0b1111, want: outcome{Status: Miss, Miss: 0b1111, Fetch: 0b1111,
 			Evicted: true, Victim: 0x1000, VictimDirty: 0b0100}},
 		// Line 0x1000 again: it evicts 0x2000 with dirty sectors 0 and 3.
-		{addr: 0x1000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001,
+		{addr: 0x1000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001,
 			Evicted: true, Victim: 0x2000, VictimDirty: 0b1001}},
 		// Line 0x4000 evicts the clean 0x3000: evicted, nothing to write back.
-		{addr: 0x4000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001,
+		{addr: 0x4000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001,
 			Evicted: true, Victim: 0x3000}},
 	})
 }
@@ -97,7 +125,7 @@ func TestProbeAndFlush(t *testing.T) {
 		}
 	}
 	// Probe changed no recency: 0x1000 is still LRU and is evicted next.
-	if r := c.Read(0x3000, 1); r.Victim != 0x1000 || r.VictimDirty != 0b0100 {
+	if r := read(c, 0x3000, 1); r.Victim != 0x1000 || r.VictimDirty != 0b0100 {
 		t.Errorf("Read(0x3000) after probes evicted %#x dirty %#b; want 0x1000 0b100", r.Victim, r.VictimDirty)
 	}
 	type flushed struct {
@@ -132,16 +160,16 @@ func TestWriteEvict(t *testing.T) {
 	g.WritePolicy, g.WriteAllocate = arch.WriteEvict, false
 	c := mustNew(t, g)
 	runSteps(t, c, []step{
-		{addr: 0x1000, mask: 0b1111, want: Result{Status: Miss, Miss: 0b1111, Fetch: 0b1111}},
+		{addr: 0x1000, mask: 0b1111, want: outcome{Status: Miss, Miss: 0b1111, Fetch: 0b1111}},
 		// A store to a present line invalidates the whole line and goes on.
-		{write: true, addr: 0x1000, mask: 0b0001, want: Result{Status: Hit, Hit: 0b0001, Forward: 0b0001,
+		{write: true, addr: 0x1000, mask: 0b0001, want: outcome{Status: Hit, Hit: 0b0001, Forward: 0b0001,
 			Evicted: true, Victim: 0x1000}},
 		// A store to an absent line only goes on.
-		{write: true, addr: 0x1000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Forward: 0b0001}},
+		{write: true, addr: 0x1000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Forward: 0b0001}},
 		// The line is gone.
-		{addr: 0x1000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
+		{addr: 0x1000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
 		// A store to a line with only sector 0 valid: sector miss, still evicted.
-		{write: true, addr: 0x1020, mask: 0b0010, want: Result{Status: SectorMiss, Miss: 0b0010, Forward: 0b0010,
+		{write: true, addr: 0x1020, mask: 0b0010, want: outcome{Status: SectorMiss, Miss: 0b0010, Forward: 0b0010,
 			Evicted: true, Victim: 0x1000}},
 	})
 	if n := c.ValidLines(); n != 0 {
@@ -154,23 +182,23 @@ func TestWriteThrough(t *testing.T) {
 	g.WritePolicy, g.WriteAllocate = arch.WriteThrough, false
 	c := mustNew(t, g)
 	runSteps(t, c, []step{
-		{addr: 0x1000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
+		{addr: 0x1000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
 		// Present line: updated (sector 1 becomes valid, clean) and forwarded.
-		{write: true, addr: 0x1020, mask: 0b0010, want: Result{Status: SectorMiss, Miss: 0b0010, Forward: 0b0010}},
-		{addr: 0x1000, mask: 0b0011, want: Result{Status: Hit, Hit: 0b0011}},
+		{write: true, addr: 0x1020, mask: 0b0010, want: outcome{Status: SectorMiss, Miss: 0b0010, Forward: 0b0010}},
+		{addr: 0x1000, mask: 0b0011, want: outcome{Status: Hit, Hit: 0b0011}},
 		// Absent line without write-allocate: forwarded, not allocated.
-		{write: true, addr: 0x2000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Forward: 0b0001}},
-		{addr: 0x2000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
+		{write: true, addr: 0x2000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Forward: 0b0001}},
+		{addr: 0x2000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
 		// Both ways full (0x1000 LRU): nothing dirty ever leaves a write-through cache.
-		{addr: 0x3000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001, Evicted: true, Victim: 0x1000}},
+		{addr: 0x3000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001, Evicted: true, Victim: 0x1000}},
 	})
 
 	g.WriteAllocate = true
 	c = mustNew(t, g)
 	runSteps(t, c, []step{
 		// Write-allocate, write-through: allocated clean and forwarded.
-		{write: true, addr: 0x2000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Forward: 0b0001}},
-		{addr: 0x2000, mask: 0b0001, want: Result{Status: Hit, Hit: 0b0001}},
+		{write: true, addr: 0x2000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Forward: 0b0001}},
+		{addr: 0x2000, mask: 0b0001, want: outcome{Status: Hit, Hit: 0b0001}},
 	})
 	if _, d := c.Probe(0x2000); d != 0 {
 		t.Errorf("write-through line dirty = %#b; want 0", d)
@@ -183,13 +211,13 @@ func TestWriteBackNoAllocate(t *testing.T) {
 	c := mustNew(t, g)
 	runSteps(t, c, []step{
 		// Absent: forwarded, not allocated.
-		{write: true, addr: 0x1000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Forward: 0b0001}},
-		{addr: 0x1000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
+		{write: true, addr: 0x1000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Forward: 0b0001}},
+		{addr: 0x1000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
 		// Present: becomes dirty, stops here.
-		{write: true, addr: 0x1000, mask: 0b0001, want: Result{Status: Hit, Hit: 0b0001}},
-		{addr: 0x2000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
+		{write: true, addr: 0x1000, mask: 0b0001, want: outcome{Status: Hit, Hit: 0b0001}},
+		{addr: 0x2000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001}},
 		// 0x1000 (used at step 2) is LRU against 0x2000 (step 3) and leaves dirty.
-		{addr: 0x3000, mask: 0b0001, want: Result{Status: Miss, Miss: 0b0001, Fetch: 0b0001,
+		{addr: 0x3000, mask: 0b0001, want: outcome{Status: Miss, Miss: 0b0001, Fetch: 0b0001,
 			Evicted: true, Victim: 0x1000, VictimDirty: 0b0001}},
 	})
 }
@@ -199,8 +227,8 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 	g.WritePolicy, g.WriteAllocate = arch.ReadOnly, false
 	c := mustNew(t, g)
 	c.Read(0x1000, 1)
-	if r, ok := c.Write(0x1000, 1); ok || r != (Result{}) {
-		t.Errorf("Write on read_only = %+v, %v; want zero result, false", r, ok)
+	if r, forward, ok := c.Write(0x1000, 1); ok || r != (Result{}) || forward != 0 {
+		t.Errorf("Write on read_only = %+v, %#b, %v; want zero result, 0, false", r, forward, ok)
 	}
 	if v, d := c.Probe(0x1000); v != 1 || d != 0 {
 		t.Errorf("Probe after refused write = %#b %#b; want 1 0", v, d)
@@ -234,7 +262,7 @@ func TestFIFOVersusLRU(t *testing.T) {
 	for _, tc := range cases {
 		c := mustNew(t, Geometry{Sets: 1, Ways: 2, LineBytes: 128, Replacement: tc.policy})
 		for i, a := range seq {
-			r := c.Read(a, 1)
+			r := read(c, a, 1)
 			got := out{r.Status, r.Victim, r.Evicted}
 			if got != tc.want[i] {
 				t.Errorf("%s: access %d Read(%#x) = %v evicted=%v victim=%#x; want %v evicted=%v victim=%#x",

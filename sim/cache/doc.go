@@ -8,7 +8,9 @@
 // simulator around it adds latency and holds the miss in an MSHR until the
 // data would have returned. Counting is the caller's job: every access
 // returns a Result with enough to count accesses, hits, line misses, sector
-// misses, evictions and write-backs.
+// misses and evictions; the line an access evicted, with its dirty sectors
+// to write back, is asked for separately (Victim), so that the result of
+// the common access stays small enough to come back in registers.
 //
 // Addresses are byte addresses. A line address is the byte address of a
 // line's first byte (LineAddr). A sector mask has bit i set for sector i of
@@ -38,7 +40,7 @@
 //     dirty; nothing goes on. An absent line is allocated when WriteAllocate
 //     is set (write-validate: the written sectors become valid and dirty,
 //     nothing is fetched), else the write is forwarded and nothing is
-//     allocated. Dirty sectors leave with an evicted line (VictimDirty).
+//     allocated. Dirty sectors leave with an evicted line (Victim).
 //   - write_through: a present line takes the written sectors as valid and
 //     clean; an absent line is allocated clean when WriteAllocate is set.
 //     The write is always forwarded.

@@ -21,7 +21,10 @@ func Example() {
 	fmt.Println(c.Read(0x1020, c.SectorMask(0x1020, 4)).Status)
 	c.Write(0x1060, c.SectorMask(0x1060, 32))
 	r := c.Read(0x2000, c.FullMask())
-	fmt.Printf("%v, evicted %#x, write back sectors %04b\n", r.Status, r.Victim, r.VictimDirty)
+	if r.Evicted {
+		victim, dirty := c.Victim()
+		fmt.Printf("%v, evicted %#x, write back sectors %04b\n", r.Status, victim, dirty)
+	}
 	// Output:
 	// miss
 	// sector miss

@@ -154,9 +154,9 @@ func compare(t *testing.T, g Geometry, s stream, mask func(r *rand.Rand) uint32)
 	for i := range accesses(g) {
 		a := s.next(r, i)
 		m := mask(r)
-		got := c.Read(a, m)
+		got := read(c, a, m)
 		hit, present, victim, evicted := o.read(a, m)
-		want := Result{Hit: hit, Miss: m &^ hit, Fetch: m &^ hit, Status: Hit}
+		want := outcome{Hit: hit, Miss: m &^ hit, Fetch: m &^ hit, Status: Hit}
 		switch {
 		case !present:
 			want.Status = Miss
