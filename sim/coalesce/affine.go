@@ -25,6 +25,9 @@ const (
 // runs' sorted unit lists are merged, a unit that two runs share becoming
 // one transaction with the lanes and sectors of both.
 func appendAffine(dst []Txn, w *Warp, mask uint32, size uint64) ([]Txn, bool) {
+	if mask == 0xFFFFFFFF {
+		return appendWarp(dst, w, size)
+	}
 	width := uint64(w.Width)
 	f := bits.TrailingZeros32(mask) & 31
 	g := (bits.Len32(mask) - 1) & 31
@@ -57,6 +60,8 @@ func appendAffine(dst []Txn, w *Warp, mask uint32, size uint64) ([]Txn, bool) {
 	u := dst[start : start+2*cnt]
 	align := ^(size - 1)
 	sz := uint32(size)
+	var n int
+	var ok bool
 	// The common case: every lane from f to g active, in rows of a
 	// multiple of 4 lanes, each row stepping by d. The rows that start a
 	// new progression (breaks) split the lanes into runs.
@@ -64,10 +69,6 @@ func appendAffine(dst []Txn, w *Warp, mask uint32, size uint64) ([]Txn, bool) {
 		var bad uint64
 		var breaks uint32
 		switch mask {
-		case 0xFFFFFFFF:
-			b0, k0 := halfSteps((*[16]uint64)(w.Addr[:16]), uint64(d))
-			b1, k1 := halfSteps((*[16]uint64)(w.Addr[16:]), uint64(d))
-			bad, breaks = b0|b1, k0|k1<<16|nonzero((w.Addr[16]-w.Addr[15])^uint64(d))<<16
 		case 0x0000FFFF:
 			bad, breaks = halfSteps((*[16]uint64)(w.Addr[:16]), uint64(d))
 		case 0xFFFF0000:
@@ -77,49 +78,172 @@ func appendAffine(dst []Txn, w *Warp, mask uint32, size uint64) ([]Txn, bool) {
 			bad, breaks = laneSteps(&w.Addr, f, g, uint64(d))
 		}
 		if bad == 0 {
-			var n int
-			var ok bool
-			switch {
-			case breaks == 0:
-				n, ok = appendRun(u, 0, cnt, w, mask, f, af, d, align, sz)
-			case d == 0:
-				n, ok = appendBroadcastRows(u, w, mask, f, breaks, width, align, sz)
-			default:
-				rep := repeatedRows(w, f, g, breaks)
-				if rep == 0 {
-					n, ok = appendRuns(u, cnt, w, mask, f, breaks, width, d, align, sz)
-					break
-				}
-				// Rows that read the same words: the first row's units,
-				// each serving the same lanes of every row.
-				p := bits.TrailingZeros32(breaks) & 31
-				if n, ok = appendRun(u, 0, cnt, w, mask&(1<<p-1), f, af, d, align, sz); ok {
-					for i := range u[:n] {
-						u[i].Lanes *= rep
-					}
-				}
-			}
-			if !ok {
-				return dst[:start], false
-			}
-			return dst[:start+n], true
+			n, ok = appendRows(u, cnt, w, mask, f, g, breaks, d, align, sz)
+		} else {
+			n, ok = appendSplit(u, cnt, w, mask, f, g, d, align, sz)
+		}
+	} else {
+		n, ok = appendSplit(u, cnt, w, mask, f, g, d, align, sz)
+	}
+	if !ok {
+		return dst[:start], false
+	}
+	return dst[:start+n], true
+}
+
+// appendWarp is appendAffine for a request of all 32 lanes. Its common
+// case, each half-warp one progression of the stride d of lanes 0 and 1
+// (a row of a warp, or the rows of a 16×16 block) that lies in one unit,
+// as a row of small words does, is built on the spot; appendWarpRuns
+// takes the others.
+func appendWarp(dst []Txn, w *Warp, size uint64) ([]Txn, bool) {
+	a := &w.Addr
+	a0, a16 := a[0], a[16]
+	d := a[1] - a0
+	misaligned := uint64(w.Width) - 1
+	if (a0|d)&misaligned != 0 || int64(d) <= -maxStride || int64(d) >= maxStride {
+		return dst, false
+	}
+	if a[8] != a0+8*d {
+		// Rows of 4 or 8 lanes, or no pattern at all: not worth the
+		// full check.
+		return appendWarpRuns(dst, w, size, d, 1)
+	}
+	bad, e0, e1 := halfProgressions(a, d)
+	if bad != 0 || (a0^e0)|(a16^e1) >= size || a16&misaligned != 0 {
+		return appendWarpRuns(dst, w, size, d, bad)
+	}
+	// Each half-warp lies in one unit. |d| < 2^32 rules out a progression
+	// that wraps past 2^64 and comes back into the unit of its first lane,
+	// and the 15 steps within one unit are of at most 8 bytes, so every
+	// sector between a half-warp's lowest and highest address is touched.
+	align := ^(size - 1)
+	x0, x1 := a0&align, a16&align
+	s0 := sectorSpan(min(a0, e0), max(a0, e0))
+	s1 := sectorSpan(min(a16, e1), max(a16, e1))
+	sz := uint32(size)
+	switch {
+	case x0 == x1:
+		return append(dst, Txn{Addr: x0, Size: sz, Sectors: s0 | s1, Lanes: 0xFFFFFFFF}), true
+	case x0 < x1:
+		return append(dst,
+			Txn{Addr: x0, Size: sz, Sectors: s0, Lanes: 0x0000FFFF},
+			Txn{Addr: x1, Size: sz, Sectors: s1, Lanes: 0xFFFF0000}), true
+	}
+	return append(dst,
+		Txn{Addr: x1, Size: sz, Sectors: s1, Lanes: 0xFFFF0000},
+		Txn{Addr: x0, Size: sz, Sectors: s0, Lanes: 0x0000FFFF}), true
+}
+
+// appendWarpRuns is appendWarp for the warps whose half-warps are not
+// each one progression within one unit; bad is zero when they are each
+// one progression, as halfProgressions finds. Lane 0 is naturally
+// aligned, and d (lane 1's step) is in range.
+func appendWarpRuns(dst []Txn, w *Warp, size, d, bad uint64) ([]Txn, bool) {
+	a := &w.Addr
+	start := len(dst)
+	dst = slices.Grow(dst, 64)
+	u := dst[start : start+64]
+	align := ^(size - 1)
+	sz := uint32(size)
+	var n int
+	var ok bool
+	if bad == 0 {
+		n, ok = appendHalves(u, w, a[16]-a[15] != d, int64(d), align, sz)
+	} else {
+		// Rows of 4 or 8 lanes: each lane that does not start a row of 4
+		// in its half-warp must step by d from the lane before.
+		b0, k0 := halfSteps((*[16]uint64)(a[:16]), d)
+		b1, k1 := halfSteps((*[16]uint64)(a[16:]), d)
+		if b0|b1 == 0 {
+			breaks := k0 | k1<<16 | nonzero((a[16]-a[15])^d)<<16
+			n, ok = appendRows(u, 32, w, 0xFFFFFFFF, 0, 31, breaks, int64(d), align, sz)
+		} else {
+			n, ok = appendSplit(u, 32, w, 0xFFFFFFFF, 0, 31, int64(d), align, sz)
 		}
 	}
-	// Any other mask or row length: one pass over the lanes splits them
-	// into runs, each emitted as soon as the next one starts.
+	if !ok {
+		return dst[:start], false
+	}
+	return dst[:start+n], true
+}
+
+// halfProgressions checks that lane l of each half-warp of a reads its
+// base, a[0] or a[16], plus l·d: bad is zero if so, else it has the bits
+// by which some lane misses. e0 and e1 are where lanes 15 and 31 should
+// be. Each address is loaded once and compared against a register, four
+// lanes a step, which keeps the additions off one long chain. ^ and |
+// bind alike in Go: every term is parenthesized.
+func halfProgressions(a *[32]uint64, d uint64) (bad, e0, e1 uint64) {
+	d2, d3, d4 := 2*d, 3*d, 4*d
+	b0, b1 := a[0], a[16]
+	for i := range 4 {
+		l := 4 * i
+		bad |= ((a[l] ^ b0) | (a[l+1] ^ (b0 + d))) | ((a[l+2] ^ (b0 + d2)) | (a[l+3] ^ (b0 + d3))) |
+			((a[l+16] ^ b1) | (a[l+17] ^ (b1 + d))) | ((a[l+18] ^ (b1 + d2)) | (a[l+19] ^ (b1 + d3)))
+		b0 += d4
+		b1 += d4
+	}
+	return bad, b0 - d, b1 - d
+}
+
+// sectorSpan is the Sectors mask of the sectors from the one holding lo
+// to the one holding hi, lo <= hi in one aligned 128-B block.
+func sectorSpan(lo, hi uint64) uint8 {
+	return 2<<((hi>>5)&3) - 1<<((lo>>5)&3)
+}
+
+// appendRows adds to u the units of the active lanes f..g (all of them
+// active), whose rows of 4 lanes each step by d from naturally aligned
+// lane f; breaks has bit l set when lane l starts a new progression. See
+// appendRun for scratch. It reports false when a run is not naturally
+// aligned or wraps past 2^64.
+func appendRows(u []Txn, scratch int, w *Warp, mask uint32, f, g int, breaks uint32, d int64, align uint64, sz uint32) (int, bool) {
+	af := w.Addr[f]
+	width := uint64(w.Width)
+	switch {
+	case breaks == 0:
+		return appendRun(u, 0, scratch, w, mask, f, af, d, align, sz)
+	case d == 0:
+		return appendBroadcastRows(u, w, mask, f, breaks, width, align, sz)
+	}
+	rep := repeatedRows(w, f, g, breaks)
+	if rep == 0 {
+		return appendRuns(u, scratch, w, mask, f, breaks, width, d, align, sz)
+	}
+	// Rows that read the same words: the first row's units, each serving
+	// the same lanes of every row.
+	p := bits.TrailingZeros32(breaks) & 31
+	n, ok := appendRun(u, 0, scratch, w, mask&(1<<p-1), f, af, d, align, sz)
+	if ok {
+		for i := range u[:n] {
+			u[i].Lanes *= rep
+		}
+	}
+	return n, ok
+}
+
+// appendSplit adds to u the units of any active lanes mask of f..g, lane
+// f naturally aligned, each stepping by d from the previous active lane
+// except where a new run starts: one pass over the lanes splits them into
+// runs, each emitted as soon as the next one starts. See appendRun for
+// scratch. It reports false for more than maxRuns runs, a run that is not
+// naturally aligned, or one that wraps past 2^64.
+func appendSplit(u []Txn, scratch int, w *Warp, mask uint32, f, g int, d int64, align uint64, sz uint32) (int, bool) {
+	width := uint64(w.Width)
 	n, runs := 0, 1
 	r0 := f
-	e := af
+	e := w.Addr[f]
 	for l := f; l <= g; l++ {
 		if mask&(1<<l) != 0 {
 			if a := w.Addr[l]; a != e {
 				if runs == maxRuns || a&(width-1) != 0 {
-					return dst[:start], false
+					return 0, false
 				}
 				var ok bool
 				lanes := mask & (1<<l - 1) &^ (1<<r0 - 1)
-				if n, ok = appendRun(u, n, cnt, w, lanes, r0, w.Addr[r0], d, align, sz); !ok {
-					return dst[:start], false
+				if n, ok = appendRun(u, n, scratch, w, lanes, r0, w.Addr[r0], d, align, sz); !ok {
+					return 0, false
 				}
 				runs++
 				r0, e = l, a
@@ -127,11 +251,36 @@ func appendAffine(dst []Txn, w *Warp, mask uint32, size uint64) ([]Txn, bool) {
 		}
 		e += uint64(d)
 	}
-	n, ok := appendRun(u, n, cnt, w, mask&^(1<<r0-1), r0, w.Addr[r0], d, align, sz)
-	if !ok {
-		return dst[:start], false
+	return appendRun(u, n, scratch, w, mask&^(1<<r0-1), r0, w.Addr[r0], d, align, sz)
+}
+
+// appendHalves is appendRuns for a whole warp whose half-warps are each
+// one progression of stride d from naturally aligned lane 0: one run when
+// split is false (lane 16 continues lane 15), else two runs of 16 lanes.
+// u must hold 64 units.
+func appendHalves(u []Txn, w *Warp, split bool, d int64, align uint64, sz uint32) (int, bool) {
+	u = u[:64]
+	a0, a16 := w.Addr[0], w.Addr[16]
+	if !split {
+		return appendRun(u, 0, 32, w, 0xFFFFFFFF, 0, a0, d, align, sz)
 	}
-	return dst[:start+n], true
+	if a16&(uint64(w.Width)-1) != 0 {
+		return 0, false
+	}
+	if a16 == a0 {
+		// Both half-warps read the same words: the first half's units,
+		// each serving the same lanes of the second.
+		n, ok := appendRun(u, 0, 32, w, 0x0000FFFF, 0, a0, d, align, sz)
+		for i := range u[:n] {
+			u[i].Lanes *= 0x00010001
+		}
+		return n, ok
+	}
+	n, ok := appendRun(u, 0, 32, w, 0x0000FFFF, 0, a0, d, align, sz)
+	if !ok {
+		return 0, false
+	}
+	return appendRun(u, n, 32, w, 0xFFFF0000, 16, a16, d, align, sz)
 }
 
 // appendRuns adds to u the units of the runs of lanes of mask, from f on,

@@ -471,6 +471,29 @@ func TestRowBlockTxns(t *testing.T) {
 			{Addr: base - 4096, Size: 128, Sectors: 0b0011, Lanes: 0xFFFF0000},
 			{Addr: base, Size: 128, Sectors: 0b0011, Lanes: 0x0000FFFF},
 		}},
+		// matmul's B[k][tx] through Fermi's L1: both rows in the 64 B at
+		// base, sectors 0 and 1 of one line.
+		{"same row, one line", rows(16, 0, 4), 128, []Txn{
+			{Addr: base, Size: 128, Sectors: 0b0011, Lanes: all},
+		}},
+		// Two rows of 64 B that fill one line between them.
+		{"row pair, one line", rows(16, 64, 4), 128, []Txn{
+			{Addr: base, Size: 128, Sectors: 0b1111, Lanes: all},
+		}},
+		// The first row in the upper half of the line, the second in the
+		// lower half.
+		{"row pair reversed, one line", func(l int) uint64 { return base + 64 - uint64(l/16)*64 + 4*uint64(l%16) }, 128, []Txn{
+			{Addr: base, Size: 128, Sectors: 0b1111, Lanes: all},
+		}},
+		// The second row's word 128 B below the first's: the line below.
+		{"descending row broadcasts", rows(16, 1<<64-128, 0), 128, []Txn{
+			{Addr: base - 128, Size: 128, Sectors: 0b0001, Lanes: 0xFFFF0000},
+			{Addr: base, Size: 128, Sectors: 0b0001, Lanes: 0x0000FFFF},
+		}},
+		// Each row reads base+60 down to base: sectors 1 and 0.
+		{"same row descending, one line", func(l int) uint64 { return base + 60 - 4*uint64(l%16) }, 128, []Txn{
+			{Addr: base, Size: 128, Sectors: 0b0011, Lanes: all},
+		}},
 		// Rows of 8 lanes 8 B apart: row r's lane j at base+8r+4j is in
 		// sector 0 while 8r+4j < 32: j < 8, 6, 4, 2 for r = 0..3.
 		{"overlapping rows", rows(8, 8, 4), 32, []Txn{
@@ -482,6 +505,58 @@ func TestRowBlockTxns(t *testing.T) {
 		got, ok := appendAffine(nil, &w, all, c.size)
 		if !ok || !slices.Equal(got, c.want) {
 			t.Errorf("appendAffine(%s, size=%d) = %v, %v; want %v, true", c.name, c.size, got, ok, c.want)
+		}
+	}
+}
+
+// TestHalfWarpRowsMatchGather checks appendAffine against the general
+// path on whole warps whose half-warps are each one progression of a
+// common small stride: the shapes that one unit per half-warp serves,
+// drawn with bases next to unit boundaries and next to 2^64, strides of
+// either sign, and second rows equal to, next to, overlapping or far
+// from the first.
+func TestHalfWarpRowsMatchGather(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	fast := make([]Txn, 0, MaxTxns)
+	slow := make([]Txn, 0, MaxTxns)
+	for range 20000 {
+		width := 1 << rng.IntN(5)
+		d := int64(rng.IntN(5)-2) * int64(width) * int64(1+rng.IntN(2))
+		base0 := uint64(0x10000 + 128*rng.IntN(4) + width*rng.IntN(128/width))
+		if rng.IntN(8) == 0 {
+			base0 = -uint64(width * (1 + rng.IntN(64)))
+		}
+		var base1 uint64
+		switch rng.IntN(5) {
+		case 0:
+			base1 = base0
+		case 1:
+			base1 = base0 + uint64(16*d)
+		case 2:
+			base1 = base0 + uint64(width*(rng.IntN(64)-32))
+		case 3:
+			base1 = base0 - uint64(128*rng.IntN(8))
+		default:
+			base1 = base0 + uint64(128*rng.IntN(8)) + uint64(width*rng.IntN(4))
+		}
+		if rng.IntN(16) == 0 {
+			base1++ // misaligned second row
+		}
+		w := Warp{Width: width, Active: all}
+		for l := range 16 {
+			w.Addr[l] = base0 + uint64(int64(l)*d)
+			w.Addr[16+l] = base1 + uint64(int64(l)*d)
+		}
+		for _, size := range []uint64{32, 64, 128} {
+			got, ok := appendAffine(fast[:0], &w, all, size)
+			want := appendGather(slow[:0], &w, all, size)
+			if ok && !slices.Equal(got, want) {
+				t.Fatalf("appendAffine(width=%d, size=%d, addr=%#x) =\n  %v\nappendGather =\n  %v",
+					width, size, w.Addr, got, want)
+			}
+			if !ok && len(got) != 0 {
+				t.Fatalf("appendAffine(width=%d, size=%d) declined but left %d txns", width, size, len(got))
+			}
 		}
 	}
 }

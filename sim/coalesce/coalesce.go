@@ -134,14 +134,19 @@ func (w *Warp) Validate() error {
 }
 
 func validWidth(width int) bool {
-	return width > 0 && width <= 16 && width&(width-1) == 0
+	return uint(width-1) < 16 && width&(width-1) == 0
 }
 
-func mustValid(r Rule, path Path, w *Warp) {
-	if r < CC10 || r > CC50 || path > L2 || w.Op > Store || !validWidth(w.Width) {
-		panic(fmt.Sprintf("coalesce: invalid input: rule %v, path %v, op %v, width %d",
-			r, path, w.Op, w.Width))
-	}
+// validInput reports whether Coalesce and Requests accept r, path and w:
+// a known rule, path and op and a width Validate accepts.
+func validInput(r Rule, path Path, w *Warp) bool {
+	return uint8(r-CC10) <= uint8(CC50-CC10) && path <= L2 && w.Op <= Store && validWidth(w.Width)
+}
+
+// invalidInput panics on input that validInput rejects.
+func invalidInput(r Rule, path Path, w *Warp) {
+	panic(fmt.Sprintf("coalesce: invalid input: rule %v, path %v, op %v, width %d",
+		r, path, w.Op, w.Width))
 }
 
 // Coalesce appends to dst the transactions rule r makes of w and returns
@@ -150,7 +155,9 @@ func mustValid(r Rule, path Path, w *Warp) {
 // stores. With cap(dst)-len(dst) >= MaxTxns it allocates nothing. It panics
 // on an invalid rule, path, op or width (see Warp.Validate).
 func Coalesce(r Rule, path Path, w *Warp, dst []Txn) []Txn {
-	mustValid(r, path, w)
+	if !validInput(r, path, w) {
+		invalidInput(r, path, w)
+	}
 	if w.Active == 0 {
 		return dst
 	}
@@ -173,7 +180,20 @@ func Coalesce(r Rule, path Path, w *Warp, dst []Txn) []Txn {
 			return appendUnits(dst, w, w.Active, 32)
 		}
 	}
-	// CC20, and CC30 loads through an opted-in L1: Fermi's request split.
+	// CC20, and CC30 loads through an opted-in L1: Fermi's request split,
+	// which keeps words of up to 4 bytes in one request.
+	if w.Width <= 4 {
+		switch {
+		case w.Op == Store:
+			n := len(dst)
+			dst = appendUnits(dst, w, w.Active, cc13Segment(w.Width))
+			reduce(dst[n:])
+			return dst
+		case path == L1:
+			return appendUnits(dst, w, w.Active, 128)
+		}
+		return appendUnits(dst, w, w.Active, 32)
+	}
 	parts, span := fermiRequests(w.Width)
 	lanes := bits.OnesCount32(span) // a division here costs more than the rest of the loop
 	for q := range parts {
@@ -242,7 +262,9 @@ func cc13Segment(width int) uint64 {
 //
 // These are not the profiler's requests, which are one per warp instruction.
 func Requests(r Rule, path Path, w *Warp) int {
-	mustValid(r, path, w)
+	if !validInput(r, path, w) {
+		invalidInput(r, path, w)
+	}
 	if w.Active == 0 {
 		return 0
 	}

@@ -17,9 +17,16 @@ const (
 // appendUnits appends to dst one transaction of the given size (32, 64 or
 // 128) per size-aligned unit touched by the lanes in mask, in ascending
 // address order, with the lanes and sectors of each: through appendAffine
-// where it applies, else through appendGather.
+// (appendWarp, without the detour, for a whole warp) where it applies,
+// else through appendGather.
 func appendUnits(dst []Txn, w *Warp, mask uint32, size uint64) []Txn {
-	if out, ok := appendAffine(dst, w, mask, size); ok {
+	out, ok := dst, false
+	if mask == 0xFFFFFFFF {
+		out, ok = appendWarp(dst, w, size)
+	} else {
+		out, ok = appendAffine(dst, w, mask, size)
+	}
+	if ok {
 		return out
 	}
 	return appendGather(dst, w, mask, size)
