@@ -1235,15 +1235,22 @@ func (e *engine) l2Read(ta int64, addr uint64, size uint32, sectors uint32, toke
 	sl.sectors[ent] |= r.Miss
 	sl.reads[ent]++
 	e.addWaiter(sl, ent, token)
-	first := bits.TrailingZeros32(r.Miss)
-	cnt := bits.OnesCount32(r.Miss)
+	addr, bytes := e.lineRequest(si, line, r.Miss)
+	e.sendDRAM(start+e.l2Lat, memReq{kind: reqL2Fill, slice: int32(si), entry: int32(ent),
+		r: dram.Request{Addr: addr, Bytes: bytes}})
+	return 0, false
+}
+
+// lineRequest is the DRAM request for the sectors in mask of an L2 line
+// (slice-local address): as many bytes as sectors, starting at the first
+// sector but kept within the 128-byte line.
+func (e *engine) lineRequest(si int, localLine uint64, mask uint32) (uint64, int) {
+	first := bits.TrailingZeros32(mask)
+	cnt := bits.OnesCount32(mask)
 	if first+cnt > 4 {
 		first = 4 - cnt
 	}
-	gl := e.globalAddr(si, line+uint64(first)*32)
-	e.sendDRAM(start+e.l2Lat, memReq{kind: reqL2Fill, slice: int32(si), entry: int32(ent),
-		r: dram.Request{Addr: gl, Bytes: cnt * 32}})
-	return 0, false
+	return e.globalAddr(si, localLine+uint64(first)*32), cnt * 32
 }
 
 // reap frees the entries of an MSHR table whose data is back by t (fill
@@ -1342,15 +1349,10 @@ func (e *engine) writeBack(si int, t int64, localLine uint64, dirty uint32) {
 	if dirty == 0 {
 		return
 	}
-	cnt := bits.OnesCount32(dirty)
-	first := bits.TrailingZeros32(dirty)
-	if first+cnt > 4 {
-		first = 4 - cnt
-	}
-	e.res.L2.WriteBackSectors += int64(cnt)
-	e.dramWriteSectors += int64(cnt)
-	gl := e.globalAddr(si, localLine+uint64(first)*32)
-	e.sendDRAM(t+e.l2Lat, memReq{kind: reqWrite, r: dram.Request{Addr: gl, Bytes: cnt * 32, Write: true}})
+	addr, bytes := e.lineRequest(si, localLine, dirty)
+	e.res.L2.WriteBackSectors += int64(bytes / 32)
+	e.dramWriteSectors += int64(bytes / 32)
+	e.sendDRAM(t+e.l2Lat, memReq{kind: reqWrite, r: dram.Request{Addr: addr, Bytes: bytes, Write: true}})
 }
 
 // sendDRAM puts a request on its way to its channel, arriving at t.
