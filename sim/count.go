@@ -67,29 +67,37 @@ func (c *RefCounts) record(w *coalesce.Warp, txns []coalesce.Txn) {
 	c.ActiveLanes += lanes
 	c.RequestedBytes += lanes * int64(w.Width)
 	c.Transactions += int64(len(txns))
+	// Sums kept in registers, added once.
+	var bytes, n32, n64 int64
 	var wide uint32 // lanes served by a transaction wider than 32 B
 	for i := range txns {
 		t := &txns[i]
-		c.Bytes += int64(t.Size)
-		c.Sectors += int64(t.Size / 32)
+		bytes += int64(t.Size)
 		switch t.Size {
 		case 32:
-			c.Txn32++
+			n32++
 		case 64:
-			c.Txn64++
+			n64++
+			wide |= t.Lanes
 		default:
-			c.Txn128++
-		}
-		if t.Size > 32 {
 			wide |= t.Lanes
 		}
 	}
-	for _, half := range [2]uint32{0x0000FFFF, 0xFFFF0000} {
-		if w.Active&half == 0 {
-			continue
-		}
+	c.Bytes += bytes
+	c.Sectors += bytes / 32
+	c.Txn32 += n32
+	c.Txn64 += n64
+	c.Txn128 += int64(len(txns)) - n32 - n64
+	const lo, hi = 0x0000FFFF, 0xFFFF0000
+	if w.Active&lo != 0 {
 		c.HalfWarps++
-		if wide&half != 0 {
+		if wide&lo != 0 {
+			c.Coalesced++
+		}
+	}
+	if w.Active&hi != 0 {
+		c.HalfWarps++
+		if wide&hi != 0 {
 			c.Coalesced++
 		}
 	}
@@ -141,8 +149,15 @@ func (c *Coalescer) Coalesce(in *traces.WarpInst) (*coalesce.Warp, []coalesce.Tx
 	w.Width = int(in.Width)
 	w.Active = in.Active
 	w.Addr = in.Addr
+	return w, c.CoalesceWarp(w)
+}
+
+// CoalesceWarp returns the transactions of a warp instruction the caller
+// holds (which must pass w.Validate, as every instruction of a bound
+// launch does). The slice is reused by the next call.
+func (c *Coalescer) CoalesceWarp(w *coalesce.Warp) []coalesce.Txn {
 	c.txns = coalesce.Coalesce(c.rule, c.path, w, c.txns[:0])
-	return w, c.txns
+	return c.txns
 }
 
 // Count streams every warp instruction of l through dev's coalescer and

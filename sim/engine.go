@@ -44,12 +44,33 @@ type warp struct {
 	sched      int32
 	storesDone int64
 	local      int32 // index in its scheduler's arrays
-	has        bool  // in holds the next instruction to issue
+	has        bool  // the next instruction to issue is held below
 	live       bool
 	start      int64 // dispatch time, for achieved occupancy
 
-	in  traces.WarpInst
+	// The next instruction: its kind, reference (memory) or instruction
+	// count (compute), and for a memory instruction the warp the
+	// coalescer reads, lane addresses filled in place by the cursor.
+	op    traces.Op
+	ref   int32
+	count int32
+	mem   coalesce.Warp
+
 	cur traces.WarpCursor
+}
+
+// next fetches the warp's next instruction through the engine's scratch
+// instruction, which carries only its header; the lane addresses go
+// straight to w.mem.
+func (e *engine) next(w *warp) {
+	in := &e.inst
+	w.has = w.cur.NextTo(in, &w.mem.Addr)
+	w.op, w.ref, w.count = in.Op, int32(in.Ref), in.Count
+	w.mem.Width, w.mem.Active = int(in.Width), in.Active
+	w.mem.Op = coalesce.Load
+	if in.Op == traces.OpStore {
+		w.mem.Op = coalesce.Store
+	}
 }
 
 // scheduler is one warp scheduler. The issue state of its warps is kept
@@ -171,6 +192,9 @@ type engine struct {
 
 	q   eventQueue
 	now int64
+	// inst receives the header of each instruction a warp fetches (see
+	// next); its Addr is never written.
+	inst traces.WarpInst
 
 	sms    []smState
 	slices []slice
@@ -434,7 +458,7 @@ func (e *engine) launchBlock(s *smState, t int64) {
 		wp := &s.warps[slot]
 		wp.block = b
 		wp.cur.Reset(e.l, id, w)
-		wp.has = wp.cur.Next(&wp.in)
+		e.next(wp)
 		wp.readyAt = t
 		wp.pending = 0
 		wp.loadsDone = t
@@ -528,7 +552,7 @@ func (e *engine) refresh(s *smState, w *warp) {
 		return
 	}
 	t := w.readyAt
-	op := w.in.Op
+	op := w.op
 	if op != traces.OpLoad || e.dependent {
 		if w.pending > 0 {
 			t = never
@@ -622,23 +646,36 @@ func scan(sc *scheduler, t, gate int64, start int) (pick int, a, l int64) {
 
 // scanOldest is scan for greedy-then-oldest, whose warps are in dispatch
 // order: the pick, the oldest warp that can issue at t, is the first, and
-// the pass stops there. Only when no warp can issue are a and l, the smallest own
-// time of each class, computed (over all warps; sc keeps them).
+// the pass stops there. Only when no warp can issue are a and l computed,
+// over all warps, such that earliest(a, l, s) is the earliest issue: the
+// smallest own time of each class (which sc then keeps) when the LSU is
+// not free by t, else the smallest of both as a, with l never.
 func scanOldest(sc *scheduler, t, gate int64) (pick int, a, l int64) {
 	alu, lsu := sc.alu, sc.lsu
 	lsu = lsu[:len(alu)]
-	tl := t
-	if gate > t {
-		tl = -1
+	// A warp's next instruction needs the LSU or not, so one of its two
+	// own times is never. With the LSU free by t a warp can go when the
+	// smaller is due, and when none can, every time with the LSU is past
+	// t and so past the LSU's: the earliest issue is the smallest own
+	// time of either class, returned as a (l never).
+	if gate <= t {
+		m := int64(never)
+		for k, ak := range alu {
+			o := min(ak, lsu[k])
+			if o <= t {
+				return k, never, never
+			}
+			m = min(m, o)
+		}
+		return -1, m, never
 	}
 	a, l = never, never
 	for k, ak := range alu {
-		lk := lsu[k]
-		if ak <= t || lk <= tl {
+		if ak <= t {
 			return k, never, never
 		}
 		a = min(a, ak)
-		l = min(l, lk)
+		l = min(l, lsu[k])
 	}
 	sc.minALU, sc.minLSU, sc.minOK = a, l, true
 	return -1, a, l
@@ -665,9 +702,16 @@ func (e *engine) schedule(s *smState, si int) {
 	sc := &s.scheds[si]
 	lrr := e.lrr
 	alu, lsu := sc.alu, sc.lsu
+	// ahead is the greedy-then-oldest pick at the cycle this loop goes on
+	// at, when the previous pass found it already (-1: not known).
+	ahead := -1
+	// slotT is the cycle of the scheduler's next free issue slot.
+	slotT := e.cycleOf(sc.free)
 	for {
 		t := e.now
-		if slotT := e.cycleOf(sc.free); slotT > t {
+		known := ahead
+		ahead = -1
+		if slotT > t {
 			e.wake(s, si, e.nextIssue(s, sc))
 			return
 		}
@@ -689,9 +733,12 @@ func (e *engine) schedule(s *smState, si int) {
 		}
 		if scanned {
 			var a, l int64
-			if lrr {
+			switch {
+			case lrr:
 				pick, a, l = scan(sc, t, gate, sc.last+1)
-			} else {
+			case known >= 0:
+				pick = known
+			default:
 				pick, a, l = scanOldest(sc, t, gate)
 			}
 			if pick < 0 {
@@ -711,24 +758,22 @@ func (e *engine) schedule(s *smState, si int) {
 		e.issue(s, sc, slot, t)
 		// A block dispatched during the issue moves warps in a greedy
 		// scheduler's arrays: the picked warp slot is found again.
-		pick = int(s.warps[slot].local)
+		if e.nextBlock != launched {
+			pick = int(s.warps[slot].local)
+		}
 		slotNext := e.cycleOf(sc.free)
 		nt := e.eligible(s, sc, pick)
 		switch {
 		case nt <= slotNext:
 			nt = slotNext
-		case scanned && !lrr:
+		case scanned && !lrr && e.nextBlock != launched:
 			// The next issue given the picked warp's new state and the
 			// others' states before the issue. Only the picked warp
 			// changed, unless its block finished and a new block took its
 			// slots: the others of the old block had exited (never), so
 			// the new block's warps do not count yet.
-			if e.nextBlock == launched {
-				nt = e.nextIssue(s, sc)
-			} else {
-				nt = e.nextIssueBefore(s, sc, nt, blk, slotNext)
-			}
-		case scanned:
+			nt = e.nextIssueBefore(s, sc, nt, blk, slotNext)
+		case scanned && lrr:
 			if otherLSU != never && !s.stalled {
 				otherLSU = max(otherLSU, s.lsuFree)
 			} else {
@@ -737,8 +782,25 @@ func (e *engine) schedule(s *smState, si int) {
 			if nt = min(nt, otherALU, otherLSU); nt != never {
 				nt = max(nt, slotNext)
 			}
-		default:
+		case lrr || sc.minOK:
 			nt = e.nextIssue(s, sc)
+		default:
+			// Greedy-then-oldest without the minima at hand: whether some
+			// warp can go at slotNext is the oldest-first pass at slotNext,
+			// which stops at the first such warp (the pick there, kept for
+			// the next pass) and otherwise leaves the minima behind.
+			gate := s.lsuFree
+			if s.stalled {
+				gate = never
+			}
+			p, a, l := scanOldest(sc, slotNext, gate)
+			if p >= 0 {
+				nt, ahead = slotNext, p
+				break
+			}
+			if nt = earliest(a, l, s); nt != never {
+				nt = max(nt, slotNext)
+			}
 		}
 		if nt == never {
 			return
@@ -753,7 +815,7 @@ func (e *engine) schedule(s *smState, si int) {
 			e.wake(s, si, nt)
 			return
 		}
-		e.now = nt
+		e.now, slotT = nt, slotNext
 	}
 }
 
@@ -801,7 +863,7 @@ func minima(alu, lsu []int64) (a, l int64) {
 // two, with the value of the division.
 func (e *engine) cycleOf(u int64) int64 {
 	if e.ipcShift >= 0 {
-		return (u + e.ipc - 1) >> e.ipcShift
+		return (u + e.ipc - 1) >> uint(e.ipcShift&63)
 	}
 	return (u + e.ipc - 1) / e.ipc
 }
@@ -819,21 +881,20 @@ func (e *engine) nextIssue(s *smState, sc *scheduler) int64 {
 // issue issues the next instruction of the warp in slot at time t.
 func (e *engine) issue(s *smState, sc *scheduler, slot int, t int64) {
 	w := &s.warps[slot]
-	in := &w.in
 	res := e.res
 	units := max(sc.free, t*e.ipc)
 	// Stall accounting: from the moment the warp's order allowed it to
 	// the moment its loads were back is memory; the rest is issue.
 	dep := w.readyAt
-	if in.Op != traces.OpLoad || e.dependent {
+	if w.op != traces.OpLoad || e.dependent {
 		dep = max(dep, w.loadsDone)
 	}
 	res.Stalls.Memory += max(0, dep-w.readyAt)
 	res.Stalls.Issue += max(0, t-dep)
 
-	switch in.Op {
+	switch w.op {
 	case traces.OpCompute:
-		n := int64(in.Count)
+		n := int64(w.count)
 		res.WarpInsts += n
 		sc.free = units + n
 		w.readyAt = e.cycleOf(sc.free)
@@ -842,20 +903,21 @@ func (e *engine) issue(s *smState, sc *scheduler, slot int, t int64) {
 		res.MemInsts++
 		sc.free = units + 1
 		w.readyAt = t + 1
-		warpIn, txns := e.co.Coalesce(in)
-		rs := &res.Refs[in.Ref]
-		rs.record(warpIn, txns)
-		if in.Op == traces.OpStore {
+		txns := e.co.CoalesceWarp(&w.mem)
+		res.Refs[w.ref].record(&w.mem, txns)
+		if w.op == traces.OpStore {
 			e.storeTxns(s, slot, txns, t)
-		} else if !e.loadTxns(s, slot, in.Ref, txns, t) {
+		} else if !e.loadTxns(s, slot, int(w.ref), txns, t) {
 			// Some transactions wait in the LSU; the warp may not use its
 			// loads before they have all been sent.
 			w.pending++
 		}
 	}
-	w.has = w.cur.Next(&w.in)
+	e.next(w)
 	e.refresh(s, w)
-	e.tryFinish(s, slot)
+	if !w.has {
+		e.tryFinish(s, slot)
+	}
 }
 
 // tryFinish retires the warp in slot if it has issued everything and

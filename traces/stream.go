@@ -181,7 +181,12 @@ func (c *WarpCursor) laneValue(k int64, ts []term, i int) int64 {
 
 // Next fills dst with the warp's next instruction; it reports false at
 // the end of the warp.
-func (c *WarpCursor) Next(dst *WarpInst) bool {
+func (c *WarpCursor) Next(dst *WarpInst) bool { return c.NextTo(dst, &dst.Addr) }
+
+// NextTo is Next with the lane addresses of a memory instruction written
+// to addr instead of dst.Addr, which it leaves as it was: a consumer that
+// keeps the addresses elsewhere is spared a copy.
+func (c *WarpCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 	code := c.code
 	pc := c.pc
 	for uint(pc) < uint(len(code)) {
@@ -191,13 +196,13 @@ func (c *WarpCursor) Next(dst *WarpInst) bool {
 		case pMem:
 			c.pc = pc
 			if op.div || c.mask != fullMask {
-				c.emitRef(dst, op)
+				c.emitRef(dst, addr, op)
 				return true
 			}
 			r := int(op.ref)
 			dst.Block, dst.Warp, dst.Ref, dst.Op, dst.Width = c.block, c.warp, r, op.op, op.wid
 			dst.Active, dst.Count = fullMask, 0
-			addAll(&dst.Addr, &c.tab[r], uint64(c.off[r]))
+			addAll(addr, &c.tab[r], uint64(c.off[r]))
 			return true
 		case pCompute:
 			if n := op.count + c.pending; n > 0 {
@@ -313,28 +318,28 @@ func (c *WarpCursor) emitCompute(dst *WarpInst, n int32) {
 	// 256 bytes would cost as much as filling a memory instruction.
 }
 
-// emitRef fills dst with reference op.ref for a partial warp or a
-// reference with divergent terms.
-func (c *WarpCursor) emitRef(dst *WarpInst, op *pcode) {
+// emitRef fills dst, and addr with the lane addresses, with reference
+// op.ref for a partial warp or a reference with divergent terms.
+func (c *WarpCursor) emitRef(dst *WarpInst, addr *[WarpSize]uint64, op *pcode) {
 	r := int(op.ref)
 	dst.Block, dst.Warp, dst.Ref, dst.Op, dst.Width = c.block, c.warp, r, op.op, op.wid
 	dst.Active, dst.Count = c.mask, 0
 	tab := &c.tab[r]
 	u := uint64(c.off[r])
 	if !op.div {
-		addMasked(&dst.Addr, tab, u, &c.keep) // Next handles full warps
+		addMasked(addr, tab, u, &c.keep) // Next handles full warps
 		return
 	}
 	for i := range WarpSize {
 		if c.mask&(1<<i) == 0 {
-			dst.Addr[i] = 0
+			addr[i] = 0
 			continue
 		}
 		a := u + tab[i]
 		for _, t := range c.l.refs[r].divergent {
 			a += uint64(t.coef * c.lane[t.loop][i])
 		}
-		dst.Addr[i] = a
+		addr[i] = a
 	}
 }
 
