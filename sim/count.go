@@ -127,6 +127,8 @@ type Coalescer struct {
 	path coalesce.Path
 	warp coalesce.Warp
 	txns []coalesce.Txn
+	// halves is coalesce.HalvesUnit by op and width.
+	halves [2][17]uint64
 }
 
 // NewCoalescer returns the coalescer of dev.
@@ -135,7 +137,13 @@ func NewCoalescer(dev *arch.Device) (*Coalescer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("device %s: %w", dev.Name, err)
 	}
-	return &Coalescer{rule: r, path: LoadPath(dev), txns: make([]coalesce.Txn, 0, coalesce.MaxTxns)}, nil
+	c := &Coalescer{rule: r, path: LoadPath(dev), txns: make([]coalesce.Txn, 0, coalesce.MaxTxns)}
+	for op := range c.halves {
+		for width := range c.halves[op] {
+			c.halves[op][width] = coalesce.HalvesUnit(r, c.path, coalesce.Op(op), width)
+		}
+	}
+	return c, nil
 }
 
 // Coalesce returns the transactions of a memory instruction. The slice
@@ -158,6 +166,23 @@ func (c *Coalescer) Coalesce(in *traces.WarpInst) (*coalesce.Warp, []coalesce.Tx
 func (c *Coalescer) CoalesceWarp(w *coalesce.Warp) []coalesce.Txn {
 	c.txns = coalesce.Coalesce(c.rule, c.path, w, c.txns[:0])
 	return c.txns
+}
+
+// CoalesceHalves returns the transactions of a warp instruction of 32
+// active lanes whose half-warps step as h describes (w.Addr is not read),
+// and true; or false when they need the lane addresses (CoalesceWarp).
+// The slice is reused by the next call.
+func (c *Coalescer) CoalesceHalves(w *coalesce.Warp, h *traces.Halves) ([]coalesce.Txn, bool) {
+	if uint(w.Op) >= 2 || uint(w.Width) >= 17 {
+		return nil, false
+	}
+	size := c.halves[w.Op][w.Width]
+	if size == 0 {
+		return nil, false
+	}
+	txns, ok := coalesce.AppendHalves(c.txns[:0], w.Width, size, h.Lo, h.Hi, h.Stride)
+	c.txns = txns
+	return txns, ok
 }
 
 // Count streams every warp instruction of l through dev's coalescer and

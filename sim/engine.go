@@ -54,7 +54,12 @@ type warp struct {
 	op    traces.Op
 	ref   int32
 	count int32
-	mem   coalesce.Warp
+	// lazy says the lane addresses were left unwritten: the warp's
+	// half-warps step as halves describes, and the cursor writes mem.Addr
+	// only if the coalescer needs them.
+	lazy   bool
+	halves traces.Halves
+	mem    coalesce.Warp
 
 	cur traces.WarpCursor
 }
@@ -64,7 +69,7 @@ type warp struct {
 // straight to w.mem.
 func (e *engine) next(w *warp) {
 	in := &e.inst
-	w.has = w.cur.NextTo(in, &w.mem.Addr)
+	w.has, w.lazy = w.cur.NextHalves(in, &w.mem.Addr, &w.halves)
 	w.op, w.ref, w.count = in.Op, int32(in.Ref), in.Count
 	w.mem.Width, w.mem.Active = int(in.Width), in.Active
 	w.mem.Op = coalesce.Load
@@ -903,7 +908,7 @@ func (e *engine) issue(s *smState, sc *scheduler, slot int, t int64) {
 		res.MemInsts++
 		sc.free = units + 1
 		w.readyAt = t + 1
-		txns := e.co.CoalesceWarp(&w.mem)
+		txns := e.coalesce(w)
 		res.Refs[w.ref].record(&w.mem, txns)
 		if w.op == traces.OpStore {
 			e.storeTxns(s, slot, txns, t)
@@ -918,6 +923,18 @@ func (e *engine) issue(s *smState, sc *scheduler, slot int, t int64) {
 	if !w.has {
 		e.tryFinish(s, slot)
 	}
+}
+
+// coalesce is the transactions of the memory instruction of w, straight
+// from the shape of its addresses where that decides them.
+func (e *engine) coalesce(w *warp) []coalesce.Txn {
+	if w.lazy {
+		if txns, ok := e.co.CoalesceHalves(&w.mem, &w.halves); ok {
+			return txns
+		}
+		w.cur.Addresses(&w.mem.Addr)
+	}
+	return e.co.CoalesceWarp(&w.mem)
 }
 
 // tryFinish retires the warp in slot if it has issued everything and

@@ -109,6 +109,9 @@ type Launch struct {
 	// scalar per reference for the block and the loop values. It is nil
 	// for blocks too large to tabulate.
 	laneTab [][WarpSize]uint64
+	// laneStride is, per entry of laneTab, the stride of its half-warps
+	// when it has the shape Halves describes (see halvesStride).
+	laneStride []laneShape
 	// warpMask is, per warp of a block, the lanes below the block's
 	// thread count.
 	warpMask []uint32
@@ -623,10 +626,34 @@ func (l *Launch) compile() {
 	}
 	if nw*nr <= maxLaneTab {
 		l.laneTab = make([][WarpSize]uint64, nw*nr)
+		l.laneStride = make([]laneShape, nw*nr)
 		for w := range nw {
 			l.laneOffsets(w, l.laneTab[w*nr:(w+1)*nr])
 		}
+		for i := range l.laneTab {
+			l.laneStride[i] = shapeOf(&l.laneTab[i])
+		}
 	}
+}
+
+// laneShape says whether a table of lane offsets has each half-warp step
+// by one common stride, and which.
+type laneShape struct {
+	halves bool
+	stride uint64
+}
+
+// shapeOf finds the shape of lane offsets tab: lane l at tab[0] + l·d and
+// lane 16+l at tab[16] + l·d for one d (mod 2^64). Adding one offset to
+// every lane keeps the shape, so a warp's addresses share its table's.
+func shapeOf(tab *[WarpSize]uint64) laneShape {
+	d := tab[1] - tab[0]
+	for l := range uint64(WarpSize / 2) {
+		if tab[l] != tab[0]+l*d || tab[16+l] != tab[16]+l*d {
+			return laneShape{}
+		}
+	}
+	return laneShape{halves: true, stride: d}
 }
 
 // maxLaneTab bounds Launch.laneTab (256 bytes an entry); launches with

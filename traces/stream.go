@@ -38,6 +38,14 @@ type WarpCursor struct {
 	off []int64
 	tab [][WarpSize]uint64 // the lane offsets of this warp, by reference
 	own [][WarpSize]uint64 // tab of launches without a lane table
+	// shape is, by reference, the shape of tab; ownShape backs it for
+	// launches without a lane table.
+	shape    []laneShape
+	ownShape []laneShape
+	// lazyTab and lazyOff are the lane offsets and the offset added to
+	// them of the latest instruction NextHalves left unwritten.
+	lazyTab *[WarpSize]uint64
+	lazyOff uint64
 	// keep has every bit of lane i set when lane i is active: addresses
 	// of partial warps are masked with it.
 	keep [WarpSize]uint64
@@ -78,11 +86,18 @@ func (c *WarpCursor) Reset(l *Launch, b, w int) {
 	c.off = grow(c.off, nr)
 	if l.laneTab != nil {
 		c.tab = l.laneTab[w*nr : (w+1)*nr]
+		c.shape = l.laneStride[w*nr : (w+1)*nr]
 	} else {
 		c.own = grow(c.own, nr)
 		l.laneOffsets(w, c.own)
 		c.tab = c.own
+		c.ownShape = grow(c.ownShape, nr)
+		for r := range c.own {
+			c.ownShape[r] = shapeOf(&c.own[r])
+		}
+		c.shape = c.ownShape
 	}
+	c.lazyTab = nil
 
 	gx, gy := int64(l.grid.X), int64(l.grid.Y)
 	bid := int64(b)
@@ -187,6 +202,34 @@ func (c *WarpCursor) Next(dst *WarpInst) bool { return c.NextTo(dst, &dst.Addr) 
 // to addr instead of dst.Addr, which it leaves as it was: a consumer that
 // keeps the addresses elsewhere is spared a copy.
 func (c *WarpCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
+	has, _ := c.next(dst, addr, nil)
+	return has
+}
+
+// Halves describes the lane addresses of a memory instruction of a full
+// warp whose half-warps each step by one stride: lane l reads
+// Lo + l·Stride and lane 16+l reads Hi + l·Stride (mod 2^64).
+type Halves struct {
+	Lo, Hi, Stride uint64
+}
+
+// NextHalves is NextTo for a consumer that may not need the lane
+// addresses: when the next instruction is a memory instruction of a full
+// warp with the shape Halves describes, it sets *h, leaves addr unwritten
+// and reports lazy; Addresses then writes them, until the next call.
+// Otherwise it is NextTo.
+func (c *WarpCursor) NextHalves(dst *WarpInst, addr *[WarpSize]uint64, h *Halves) (has, lazy bool) {
+	return c.next(dst, addr, h)
+}
+
+// Addresses writes to addr the lane addresses of the instruction the
+// latest NextHalves reported lazy.
+func (c *WarpCursor) Addresses(addr *[WarpSize]uint64) {
+	addAll(addr, c.lazyTab, c.lazyOff)
+}
+
+// next is NextTo, and NextHalves when h is not nil.
+func (c *WarpCursor) next(dst *WarpInst, addr *[WarpSize]uint64, h *Halves) (has, lazy bool) {
 	code := c.code
 	pc := c.pc
 	for uint(pc) < uint(len(code)) {
@@ -197,19 +240,26 @@ func (c *WarpCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 			c.pc = pc
 			if op.div || c.mask != fullMask {
 				c.emitRef(dst, addr, op)
-				return true
+				return true, false
 			}
 			r := int(op.ref)
 			dst.Block, dst.Warp, dst.Ref, dst.Op, dst.Width = c.block, c.warp, r, op.op, op.wid
 			dst.Active, dst.Count = fullMask, 0
-			addAll(addr, &c.tab[r], uint64(c.off[r]))
-			return true
+			u := uint64(c.off[r])
+			if sh := &c.shape[r]; h != nil && sh.halves {
+				tab := &c.tab[r]
+				c.lazyTab, c.lazyOff = tab, u
+				h.Lo, h.Hi, h.Stride = tab[0]+u, tab[16]+u, sh.stride
+				return true, true
+			}
+			addAll(addr, &c.tab[r], u)
+			return true, false
 		case pCompute:
 			if n := op.count + c.pending; n > 0 {
 				c.pc = pc
 				c.pending = 0
 				c.emitCompute(dst, n)
-				return true
+				return true, false
 			}
 		case pUniformEnd:
 			v := int(op.loop)
@@ -238,10 +288,10 @@ func (c *WarpCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 		c.pc = pc + 1
 		c.emitCompute(dst, c.pending)
 		c.pending = 0
-		return true
+		return true, false
 	}
 	c.pc = len(code) + 1
-	return false
+	return false, false
 }
 
 // loopControl is the instructions per loop iteration: increment, compare,

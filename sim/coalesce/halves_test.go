@@ -1,0 +1,79 @@
+package coalesce
+
+import (
+	"slices"
+	"testing"
+)
+
+// TestCoalesceHalves checks CoalesceHalves against Coalesce of the same
+// warp, lanes written out, over every rule, path, op and width and over
+// strides and half-warp bases that land inside one unit, straddle units,
+// are misaligned, or wrap past 2^64: where it answers it must give
+// exactly Coalesce's transactions, and it must answer the common cases.
+func TestCoalesceHalves(t *testing.T) {
+	strides := []int64{0, 1, 2, 4, 8, 12, 16, 32, 64, 96, 128, 1024, 1 << 32, -1, -4, -8, -16, -32, -64, -1024, -(1 << 32)}
+	bases := []uint64{0, 4, 8, 16, 60, 64, 124, 128, 1 << 20, 1<<20 + 4, 1<<20 + 2, 1<<20 + 1, 1<<64 - 128, 1<<64 - 4}
+	deltas := []int64{0, 4, 64, 128, 256, 1024, -128, -1024, 6}
+	answered := map[string]int{}
+	for r := CC10; r <= CC50; r++ {
+		for _, path := range []Path{L1, L2} {
+			for _, op := range []Op{Load, Store} {
+				for _, width := range []int{1, 2, 4, 8, 16} {
+					for _, d := range strides {
+						for _, lo := range bases {
+							for _, delta := range deltas {
+								hi := lo + uint64(delta)
+								w := Warp{Op: op, Width: width, Active: 0xFFFFFFFF}
+								for l := range uint64(16) {
+									w.Addr[l] = lo + l*uint64(d)
+									w.Addr[16+l] = hi + l*uint64(d)
+								}
+								want := Coalesce(r, path, &w, nil)
+								got, ok := CoalesceHalves(r, path, op, width, lo, hi, uint64(d), make([]Txn, 0, MaxTxns))
+								if !ok {
+									continue
+								}
+								answered[r.String()]++
+								if !slices.Equal(got, want) {
+									t.Fatalf("CoalesceHalves(%v, %v, %v, width=%d, lo=%#x, hi=%#x, stride=%d) = %+v; Coalesce gives %+v",
+										r, path, op, width, lo, hi, d, got, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	// Rules that split a warp before forming units never answer; the
+	// others answer at least a row of 4-byte words read through L2.
+	for _, r := range []string{"cc10", "cc13"} {
+		if answered[r] != 0 {
+			t.Errorf("CoalesceHalves answered %d warps of rule %s; want 0 (it splits half-warps first)", answered[r], r)
+		}
+	}
+	for _, r := range []string{"cc20", "cc30", "cc50"} {
+		if answered[r] == 0 {
+			t.Errorf("CoalesceHalves answered no warp of rule %s", r)
+		}
+	}
+	// A row of 32 floats at 0x1000 through Fermi's L1: one 128-B line,
+	// all four sectors (hardware.md §2.3).
+	got, ok := CoalesceHalves(CC20, L1, Load, 4, 0x1000, 0x1040, 4, nil)
+	want := []Txn{{Addr: 0x1000, Size: 128, Sectors: 0xF, Lanes: 0xFFFFFFFF}}
+	if !ok || !slices.Equal(got, want) {
+		t.Errorf("CoalesceHalves(cc20, l1, 32 floats at 0x1000) = %+v, %v; want %+v, true", got, ok, want)
+	}
+	// Two rows of 16 floats 1 KiB apart through L2 on Kepler: two 64-B
+	// rows, each two 32-B segments.
+	got, ok = CoalesceHalves(CC30, L2, Load, 4, 0x2000, 0x2400, 4, nil)
+	want = []Txn{
+		{Addr: 0x2000, Size: 32, Sectors: 0x1, Lanes: 0x000000FF},
+		{Addr: 0x2020, Size: 32, Sectors: 0x2, Lanes: 0x0000FF00},
+		{Addr: 0x2400, Size: 32, Sectors: 0x1, Lanes: 0x00FF0000},
+		{Addr: 0x2420, Size: 32, Sectors: 0x2, Lanes: 0xFF000000},
+	}
+	if !ok || !slices.Equal(got, want) {
+		t.Errorf("CoalesceHalves(cc30, l2, two rows of 16 floats) = %+v, %v; want %+v, true", got, ok, want)
+	}
+}
