@@ -779,12 +779,7 @@ func (e *engine) schedule(s *smState, si int) {
 			// the new block's warps do not count yet.
 			nt = e.nextIssueBefore(s, sc, nt, blk, slotNext)
 		case scanned && lrr:
-			if otherLSU != never && !s.stalled {
-				otherLSU = max(otherLSU, s.lsuFree)
-			} else {
-				otherLSU = never
-			}
-			if nt = min(nt, otherALU, otherLSU); nt != never {
+			if nt = min(nt, earliest(otherALU, otherLSU, s)); nt != never {
 				nt = max(nt, slotNext)
 			}
 		case lrr || sc.minOK:
@@ -834,12 +829,7 @@ func (e *engine) nextIssueBefore(s *smState, sc *scheduler, nt int64, blk int32,
 			l = min(l, sc.lsu[k])
 		}
 	}
-	if l != never && !s.stalled {
-		l = max(l, s.lsuFree)
-	} else {
-		l = never
-	}
-	if nt = min(nt, a, l); nt != never {
+	if nt = min(nt, earliest(a, l, s)); nt != never {
 		nt = max(nt, slotNext)
 	}
 	return nt
