@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -437,7 +438,7 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(i, j int) int { return cmpU(l.Arrays[i].Base, l.Arrays[j].Base) })
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(l.Arrays[i].Base, l.Arrays[j].Base) })
 	for i := 1; i < len(order); i++ {
 		p, q := l.Arrays[order[i-1]], l.Arrays[order[i]]
 		if p.Base+uint64(p.Size) > q.Base {
@@ -445,16 +446,6 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 		}
 	}
 	return nil
-}
-
-func cmpU(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func (l *Launch) bindLoops(env map[string]int64) error {

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -207,12 +208,12 @@ func jangComparePriority(a, b *JangCandidate, localMemoryUsed bool) int {
 			return jangCmpDesc(a.Gain, b.Gain)
 		}
 		if a.Cost != b.Cost {
-			return jangCmpAsc(a.Cost, b.Cost)
+			return cmp.Compare(a.Cost, b.Cost)
 		}
 		return jangCmpDesc(int64(a.Block.Threads()), int64(b.Block.Threads()))
 	}
 	if a.Cost != b.Cost {
-		return jangCmpAsc(a.Cost, b.Cost)
+		return cmp.Compare(a.Cost, b.Cost)
 	}
 	// Occupancy is active warps over one device's fixed maximum, a
 	// correctly rounded quotient: equal warp counts give equal values and
@@ -226,17 +227,7 @@ func jangComparePriority(a, b *JangCandidate, localMemoryUsed bool) int {
 	return jangCmpDesc(int64(a.AWG), int64(b.AWG))
 }
 
-func jangCmpAsc(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func jangCmpDesc(a, b int64) int { return jangCmpAsc(b, a) }
+func jangCmpDesc(a, b int64) int { return cmp.Compare(b, a) }
 
 func jangPowerOfTwo(n int) bool { return n > 0 && n&(n-1) == 0 }
 
