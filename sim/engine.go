@@ -94,6 +94,8 @@ type scheduler struct {
 	// earliest time of each.
 	alu []int64
 	lsu []int64
+	// own is the smaller of alu and lsu, for the pass that needs no split.
+	own []int64
 	// minALU and minLSU are the smallest of alu and of lsu when minOK;
 	// refresh keeps them while it can and clears minOK otherwise.
 	minALU, minLSU int64
@@ -365,7 +367,7 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		for si := range s.scheds {
 			sc := &s.scheds[si]
 			sc.slots = make([]int32, 0, per)
-			sc.alu, sc.lsu = make([]int64, 0, per), make([]int64, 0, per)
+			sc.alu, sc.lsu, sc.own = make([]int64, 0, per), make([]int64, 0, per), make([]int64, 0, per)
 		}
 		for w := range s.warps {
 			si := w % len(s.scheds)
@@ -375,6 +377,7 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 			sc.slots = append(sc.slots, int32(w))
 			sc.alu = append(sc.alu, never)
 			sc.lsu = append(sc.lsu, never)
+			sc.own = append(sc.own, never)
 		}
 		for si := range s.scheds {
 			s.scheds[si].wakeAt = never
@@ -492,11 +495,12 @@ func (e *engine) toBack(s *smState, w *warp) {
 	sc := &s.scheds[w.sched]
 	k := int(w.local)
 	n := len(sc.slots)
-	slot, alu, lsu := sc.slots[k], sc.alu[k], sc.lsu[k]
+	slot, alu, lsu, own := sc.slots[k], sc.alu[k], sc.lsu[k], sc.own[k]
 	copy(sc.slots[k:], sc.slots[k+1:])
 	copy(sc.alu[k:], sc.alu[k+1:])
 	copy(sc.lsu[k:], sc.lsu[k+1:])
-	sc.slots[n-1], sc.alu[n-1], sc.lsu[n-1] = slot, alu, lsu
+	copy(sc.own[k:], sc.own[k+1:])
+	sc.slots[n-1], sc.alu[n-1], sc.lsu[n-1], sc.own[n-1] = slot, alu, lsu, own
 	for j := k; j < n; j++ {
 		s.warps[sc.slots[j]].local = int32(j)
 	}
@@ -575,7 +579,7 @@ func (e *engine) refresh(s *smState, w *warp) {
 // set gives warp k of sc the own times a and l, keeping the minima.
 func (sc *scheduler) set(k int, a, l int64) {
 	oa, ol := sc.alu[k], sc.lsu[k]
-	sc.alu[k], sc.lsu[k] = a, l
+	sc.alu[k], sc.lsu[k], sc.own[k] = a, l, min(a, l)
 	if !sc.minOK {
 		return
 	}
@@ -656,32 +660,28 @@ func scan(sc *scheduler, t, gate int64, start int) (pick int, a, l int64) {
 // smallest own time of each class (which sc then keeps) when the LSU is
 // not free by t, else the smallest of both as a, with l never.
 func scanOldest(sc *scheduler, t, gate int64) (pick int, a, l int64) {
-	alu, lsu := sc.alu, sc.lsu
-	lsu = lsu[:len(alu)]
 	// A warp's next instruction needs the LSU or not, so one of its two
 	// own times is never. With the LSU free by t a warp can go when the
 	// smaller is due, and when none can, every time with the LSU is past
 	// t and so past the LSU's: the earliest issue is the smallest own
-	// time of either class, returned as a (l never).
+	// time of either class, returned as a (l never). Most passes find a
+	// warp, so the minima are left to a second pass when none does.
 	if gate <= t {
-		m := int64(never)
-		for k, ak := range alu {
-			o := min(ak, lsu[k])
+		for k, o := range sc.own {
 			if o <= t {
 				return k, never, never
 			}
-			m = min(m, o)
 		}
-		return -1, m, never
+		a, l = minima(sc.alu, sc.lsu)
+		sc.minALU, sc.minLSU, sc.minOK = a, l, true
+		return -1, min(a, l), never
 	}
-	a, l = never, never
-	for k, ak := range alu {
+	for k, ak := range sc.alu {
 		if ak <= t {
 			return k, never, never
 		}
-		a = min(a, ak)
-		l = min(l, lsu[k])
 	}
+	a, l = minima(sc.alu, sc.lsu)
 	sc.minALU, sc.minLSU, sc.minOK = a, l, true
 	return -1, a, l
 }
@@ -838,19 +838,12 @@ func (e *engine) nextIssueBefore(s *smState, sc *scheduler, nt int64, blk int32,
 // minima is the smallest of alu and the smallest of lsu, which is as long.
 // Four pairs of running minima keep the comparisons independent.
 func minima(alu, lsu []int64) (a, l int64) {
-	n := len(alu)
-	lsu = lsu[:n]
-	a0, a1, a2, a3 := int64(never), int64(never), int64(never), int64(never)
-	l0, l1, l2, l3 := int64(never), int64(never), int64(never), int64(never)
-	k := 0
-	for ; k+4 <= n; k += 4 {
-		a0, a1, a2, a3 = min(a0, alu[k]), min(a1, alu[k+1]), min(a2, alu[k+2]), min(a3, alu[k+3])
-		l0, l1, l2, l3 = min(l0, lsu[k]), min(l1, lsu[k+1]), min(l2, lsu[k+2]), min(l3, lsu[k+3])
+	lsu = lsu[:len(alu)]
+	a, l = never, never
+	for k, v := range alu {
+		a, l = min(a, v), min(l, lsu[k])
 	}
-	for ; k < n; k++ {
-		a0, l0 = min(a0, alu[k]), min(l0, lsu[k])
-	}
-	return min(a0, a1, a2, a3), min(l0, l1, l2, l3)
+	return a, l
 }
 
 // cycleOf is the cycle of issue slot u (in units of 1/issuePerCycle
