@@ -243,7 +243,7 @@ type engine struct {
 	perChannel      uint64 // slices per channel
 	dependent       bool
 	lrr             bool  // loose round robin, else greedy-then-oldest
-	lookahead       int64 // how far a scheduler may run ahead of the event queue
+	lookahead       int64 // how far a scheduler may run ahead of the event queue: the interconnect latency
 	blockLaunch     int64
 
 	progress func(done, total int64)
@@ -315,7 +315,7 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		channels:    uint64(dev.DRAM.Channels),
 		dependent:   l.Dependent,
 		lrr:         dev.Scheduler.Policy == arch.PolicyLRR,
-		lookahead:   int64(dev.Interconnect.Latency) / 2,
+		lookahead:   int64(dev.Interconnect.Latency),
 		blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),
 		l2Queue:     int64(dev.L2.QueueDepth),
 		l2Merges:    int32(dev.L2.MSHRMerges),
@@ -759,11 +759,14 @@ func (e *engine) schedule(s *smState, si int) {
 		}
 		sc.last = pick
 		slot := int(sc.slots[pick])
-		blk, launched := s.warps[slot].block, e.nextBlock
+		launched := e.nextBlock
 		e.issue(s, sc, slot, t)
 		// A block dispatched during the issue moves warps in a greedy
-		// scheduler's arrays: the picked warp slot is found again.
+		// scheduler's arrays: the picked warp slot is found again. The new
+		// block took the finished one's place, so blk is the block of both.
+		var blk int32
 		if e.nextBlock != launched {
+			blk = s.warps[slot].block
 			pick = int(s.warps[slot].local)
 		}
 		slotNext := e.cycleOf(sc.free)
@@ -810,7 +813,8 @@ func (e *engine) schedule(s *smState, si int) {
 		// Nothing another component does can reach this SM sooner than the
 		// interconnect latency, so running ahead by less than that cannot
 		// deliver data late; it only lets this SM claim an L2 slot a few
-		// cycles before another SM whose request arrives at the same time.
+		// cycles before another SM whose request arrives at the same time
+		// (docs/design.md measures the effect).
 		if e.q.len() > 0 && e.q.peek()+e.lookahead <= nt {
 			e.wake(s, si, nt)
 			return

@@ -467,15 +467,14 @@ func (c *Cache) ValidLines() int {
 
 // lookup is the index of line in the set starting at base, or -1. Tags
 // are unique within a set and invalid ways hold noLine, so it compares
-// tags only and takes the match without a branch per way.
+// tags only and stops at the match.
 func (c *Cache) lookup(base int, line uint64) int {
-	found := -1
 	for w, t := range c.tags[base : base+c.ways] {
 		if t == line {
-			found = base + w
+			return base + w
 		}
 	}
-	return found
+	return -1
 }
 
 // victim is the index of the way to fill in the set starting at base: the
@@ -507,7 +506,7 @@ func (c *Cache) fill(i int, line uint64, valid, dirty uint32) (evicted bool) {
 }
 
 func (c *Cache) checkMask(addr uint64, mask uint32) {
-	if mask == 0 || mask&^c.full != 0 {
+	if mask-1 >= c.full { // mask is 0 or has a bit above the line's sectors
 		badMask(addr, mask, c.full)
 	}
 }
