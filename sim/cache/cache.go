@@ -168,6 +168,7 @@ type Cache struct {
 	sectorBits uint // log2 sector bytes
 	full       uint32
 	index      setIndex
+	fermiHigh  uint64 // under the Fermi hash: 0x20 with 64 sets (the sixth set bit), else 0
 	policy     writePolicy
 	allocate   bool
 	lru        bool
@@ -226,6 +227,9 @@ func New(g Geometry) (*Cache, error) {
 	switch g.SetIndex {
 	case arch.IndexFermiHash:
 		c.index = indexFermi
+		if g.Sets == 64 {
+			c.fermiHigh = 0x20
+		}
 	case arch.IndexXOR:
 		c.index = indexXOR
 	}
@@ -274,11 +278,7 @@ func (c *Cache) setOf(addr uint64) uint64 {
 	case indexFermi:
 		lower := line & 0x1f
 		upper := (addr>>13)&0x7 | (addr>>14)&0x8 | (addr>>15)&0x10
-		set := lower ^ upper
-		if c.sets == 64 {
-			set |= (addr >> 7) & 0x20
-		}
-		return set
+		return lower ^ upper | (addr>>7)&c.fermiHigh
 	case indexXOR:
 		return (line ^ line>>c.setBits) & c.setMask
 	}
