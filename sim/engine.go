@@ -840,7 +840,7 @@ func (e *engine) nextIssueBefore(s *smState, sc *scheduler, nt int64, blk int32,
 }
 
 // minima is the smallest of alu and the smallest of lsu, which is as long.
-// Four pairs of running minima keep the comparisons independent.
+// It is small enough to be inlined where a pass needs it.
 func minima(alu, lsu []int64) (a, l int64) {
 	lsu = lsu[:len(alu)]
 	a, l = never, never
