@@ -432,6 +432,10 @@ func (e *engine) run(ctx context.Context) error {
 			}
 			e.memAt = never
 			e.advanceDRAM()
+		case evBlockDone:
+			if e.nextBlock < e.totalBlocks {
+				e.launchBlock(&e.sms[ev.a], ev.t+e.blockLaunch)
+			}
 		case evLSURetry:
 			s := &e.sms[ev.a]
 			s.retryQueued = false
@@ -531,7 +535,10 @@ func (e *engine) finishWarp(s *smState, slot int, t int64) {
 		e.progress(int64(e.blocksDone), int64(e.totalBlocks))
 	}
 	if e.nextBlock < e.totalBlocks {
-		e.launchBlock(s, t+e.blockLaunch)
+		// The next block goes to the SM that finishes first in time, not
+		// to the first one the engine gets to: a scheduler running ahead
+		// must not take a block from an SM that finished before it.
+		e.q.push(max(t, e.now), evBlockDone, int32(s.id), 0)
 	}
 }
 
@@ -759,28 +766,12 @@ func (e *engine) schedule(s *smState, si int) {
 		}
 		sc.last = pick
 		slot := int(sc.slots[pick])
-		launched := e.nextBlock
 		e.issue(s, sc, slot, t)
-		// A block dispatched during the issue moves warps in a greedy
-		// scheduler's arrays: the picked warp slot is found again. The new
-		// block took the finished one's place, so blk is the block of both.
-		var blk int32
-		if e.nextBlock != launched {
-			blk = s.warps[slot].block
-			pick = int(s.warps[slot].local)
-		}
 		slotNext := e.cycleOf(sc.free)
 		nt := e.eligible(s, sc, pick)
 		switch {
 		case nt <= slotNext:
 			nt = slotNext
-		case scanned && !lrr && e.nextBlock != launched:
-			// The next issue given the picked warp's new state and the
-			// others' states before the issue. Only the picked warp
-			// changed, unless its block finished and a new block took its
-			// slots: the others of the old block had exited (never), so
-			// the new block's warps do not count yet.
-			nt = e.nextIssueBefore(s, sc, nt, blk, slotNext)
 		case scanned && lrr:
 			if nt = min(nt, earliest(otherALU, otherLSU, s)); nt != never {
 				nt = max(nt, slotNext)
@@ -821,22 +812,6 @@ func (e *engine) schedule(s *smState, si int) {
 		}
 		e.now, slotT = nt, slotNext
 	}
-}
-
-// nextIssueBefore is the next issue of sc when the picked warp can go at
-// nt (after slotNext) and the warps of block blk count as exited.
-func (e *engine) nextIssueBefore(s *smState, sc *scheduler, nt int64, blk int32, slotNext int64) int64 {
-	a, l := int64(never), int64(never)
-	for k, slot := range sc.slots {
-		if s.warps[slot].block != blk {
-			a = min(a, sc.alu[k])
-			l = min(l, sc.lsu[k])
-		}
-	}
-	if nt = min(nt, earliest(a, l, s)); nt != never {
-		nt = max(nt, slotNext)
-	}
-	return nt
 }
 
 // minima is the smallest of alu and the smallest of lsu, which is as long.

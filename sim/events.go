@@ -7,10 +7,11 @@ import (
 
 // Event kinds of the simulator's queue.
 const (
-	evSchedule uint8 = iota // a warp scheduler may issue (a = SM, b = scheduler)
-	evDRAMPush              // a request reaches its DRAM channel (a = request tag)
-	evDRAM                  // the DRAM has something due
-	evLSURetry              // an SM's stalled load/store unit may go on (a = SM)
+	evSchedule  uint8 = iota // a warp scheduler may issue (a = SM, b = scheduler)
+	evDRAMPush               // a request reaches its DRAM channel (a = request tag)
+	evDRAM                   // the DRAM has something due
+	evLSURetry               // an SM's stalled load/store unit may go on (a = SM)
+	evBlockDone              // a block finished on an SM, which takes the next one (a = SM)
 )
 
 // event is one entry of the queue. Ties in time are broken by seq, the
