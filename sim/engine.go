@@ -672,15 +672,15 @@ func scanOldest(sc *scheduler, t, gate int64) (pick int, a, l int64) {
 	// smaller is due, and when none can, every time with the LSU is past
 	// t and so past the LSU's: the earliest issue is the smallest own
 	// time of either class, returned as a (l never). Most passes find a
-	// warp, so the minima are left to a second pass when none does.
+	// warp, so the minima come from sc.minima when none does, a pass
+	// only when the kept ones are stale.
 	if gate <= t {
 		for k, o := range sc.own {
 			if o <= t {
 				return k, never, never
 			}
 		}
-		a, l = minima(sc.alu, sc.lsu)
-		sc.minALU, sc.minLSU, sc.minOK = a, l, true
+		a, l = sc.minima()
 		return -1, min(a, l), never
 	}
 	for k, ak := range sc.alu {
@@ -688,8 +688,7 @@ func scanOldest(sc *scheduler, t, gate int64) (pick int, a, l int64) {
 			return k, never, never
 		}
 	}
-	a, l = minima(sc.alu, sc.lsu)
-	sc.minALU, sc.minLSU, sc.minOK = a, l, true
+	a, l = sc.minima()
 	return -1, a, l
 }
 
