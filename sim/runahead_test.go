@@ -1,32 +1,10 @@
-package sim
+package sim_test
 
 import (
-	"context"
 	"testing"
 
-	"gpumemsim/arch"
-	"gpumemsim/configs"
-	"gpumemsim/traces"
+	"gpumemsim/sim"
 )
-
-// runAhead runs l on dev with the schedulers' lookahead set to lookahead
-// cycles (0: every event in strict time order).
-func runAhead(t *testing.T, dev *arch.Device, l *traces.Launch, lookahead int64) *Result {
-	t.Helper()
-	e, err := newEngine(dev, l, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.lookahead = lookahead
-	if err := e.run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	e.finish()
-	if err := e.check(); err != nil {
-		t.Fatal(err)
-	}
-	return e.res
-}
 
 // A scheduler running ahead of the event queue by up to the interconnect
 // latency changes what was issued and sent by the time other SMs act, but
@@ -54,32 +32,15 @@ func TestRunAheadMatchesStrictOrder(t *testing.T) {
 	}
 	var sum float64
 	for _, c := range cases {
-		dev, err := configs.Load(c.device)
+		dev, l := bind(t, c.device, c.kernel, c.mapping, c.block, c.params)
+		ahead, err := sim.RunAhead(dev, l, int64(dev.Interconnect.Latency))
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := traces.LoadKernel(c.kernel)
+		strict, err := sim.RunAhead(dev, l, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var m traces.Mapping
-		if c.mapping != "" {
-			if m, err = traces.ParseMapping(c.mapping); err != nil {
-				t.Fatal(err)
-			}
-		}
-		var blk arch.Dim3
-		if c.block != "" {
-			if blk, err = arch.ParseDim3(c.block); err != nil {
-				t.Fatal(err)
-			}
-		}
-		l, err := traces.Bind(k, m, blk, c.params, dev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ahead := runAhead(t, dev, l, int64(dev.Interconnect.Latency))
-		strict := runAhead(t, dev, l, 0)
 		name := c.device + "/" + c.kernel + "/" + c.mapping
 		for i := range strict.Refs {
 			a, s := ahead.Refs[i], strict.Refs[i]
