@@ -10,7 +10,7 @@ import (
 // latency changes what was issued and sent by the time other SMs act, but
 // not what is issued: every reference sends the same requests and
 // transactions as in strict time order, and the cycles stay close to
-// those of strict order (docs/design.md: 2.4% apart on average over the
+// those of strict order (docs/design.md: 2.3% apart on average over the
 // golden cases, 20% at most, on the contended L2 of Kepler's row-major
 // copy).
 func TestRunAheadMatchesStrictOrder(t *testing.T) {
