@@ -1,7 +1,6 @@
 package configs
 
 import (
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,9 +9,8 @@ import (
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func mustLoad(t *testing.T, name string) *arch.Device {
 	t.Helper()
@@ -213,21 +211,7 @@ func TestBrokenConfigs(t *testing.T) {
 			continue
 		}
 		got := err.Error() + "\n"
-		golden := strings.TrimSuffix(f, ".yaml") + ".err"
-		if *update {
-			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Errorf("%s: %v (run go test -update to create it)", f, err)
-			continue
-		}
-		if got != string(want) {
-			t.Errorf("Load(%s) error:\n%s\nwant:\n%s", f, got, want)
-		}
+		golden.Check(t, strings.TrimSuffix(f, ".yaml")+".err", []byte(got))
 		if !strings.Contains(got, f+":") && !strings.Contains(got, "configs/") {
 			t.Errorf("Load(%s) error does not name a file: %s", f, got)
 		}

@@ -1,16 +1,14 @@
 package traces
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden testdata/*.err files")
 
 // TestKernelErrors loads each bad kernel in testdata and compares the error
 // with testdata/NAME.err. The positions are also checked against a table
@@ -60,20 +58,7 @@ func TestKernelErrors(t *testing.T) {
 			if !strings.Contains(got, "hint: ") && name != "bad-block" {
 				t.Errorf("ParseKernel(%s) = %q; want a hint", f, got)
 			}
-			golden := strings.TrimSuffix(f, ".yaml") + ".err"
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("ParseKernel(%s) =\n%s\nwant (%s)\n%s", f, got, golden, want)
-			}
+			golden.Check(t, strings.TrimSuffix(f, ".yaml")+".err", []byte(got))
 		})
 	}
 }

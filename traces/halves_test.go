@@ -52,9 +52,6 @@ func TestNextHalves(t *testing.T) {
 				}
 			}
 		}
-		if n != tc.insts {
-			t.Errorf("%s: %d instructions; want %d", tc.name, n, tc.insts)
-		}
 		if tc.name == "matmul" && lazyN == 0 {
 			t.Errorf("%s: no instruction left lazy; its full warps read rows", tc.name)
 		}

@@ -4,14 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+	"gpumemsim/internal/golden"
+)
 
 // runGolden runs the command with args and compares its stdout, and its
 // error (as main would print it), with testdata/NAME.stdout and .stderr.
@@ -22,29 +19,8 @@ func runGolden(t *testing.T, name string, args ...string) {
 	if err != nil {
 		stderr.WriteString("gpumemsim: " + err.Error() + "\n")
 	}
-	for _, f := range []struct {
-		ext string
-		got []byte
-	}{{".stdout", stdout.Bytes()}, {".stderr", stderr.Bytes()}} {
-		path := filepath.Join("testdata", name+f.ext)
-		if *update {
-			if len(f.got) == 0 {
-				os.Remove(path)
-				continue
-			}
-			if err := os.WriteFile(path, f.got, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(f.got, want) {
-			t.Errorf("gpumemsim %s: %s differs from %s\ngot:\n%s\nwant:\n%s", strings.Join(args, " "), f.ext[1:], path, f.got, want)
-		}
-	}
+	golden.Check(t, filepath.Join("testdata", name+".stdout"), stdout.Bytes())
+	golden.Check(t, filepath.Join("testdata", name+".stderr"), stderr.Bytes())
 }
 
 func TestGolden(t *testing.T) {
