@@ -53,12 +53,6 @@ type Clocks struct {
 	DRAMDataRate int `yaml:"dram_data_rate" json:"dram_data_rate"`
 }
 
-// Register allocation granularities of the occupancy calculator.
-const (
-	AllocPerBlock = "block" // CC 1.x: registers are allocated per block
-	AllocPerWarp  = "warp"  // CC 2.x and later: per warp
-)
-
 // SMLimits are the per-SM resources of the occupancy calculator and the
 // shared-memory geometry.
 type SMLimits struct {
@@ -70,7 +64,7 @@ type SMLimits struct {
 	// RegisterAllocUnit is the register allocation unit size.
 	RegisterAllocUnit int `yaml:"register_alloc_unit" json:"register_alloc_unit"`
 	// RegisterAllocGranularity is AllocPerBlock or AllocPerWarp.
-	RegisterAllocGranularity string `yaml:"register_alloc_granularity" json:"register_alloc_granularity"`
+	RegisterAllocGranularity RegisterAllocation `yaml:"register_alloc_granularity" json:"register_alloc_granularity"`
 	// WarpAllocGranularity rounds a block's warp count up before its
 	// registers are allocated (per-block allocation only).
 	WarpAllocGranularity  int `yaml:"warp_alloc_granularity" json:"warp_alloc_granularity"`
@@ -86,16 +80,10 @@ type SMLimits struct {
 	BankWidth         Bytes `yaml:"bank_width" json:"bank_width"`
 }
 
-// Warp scheduler policies.
-const (
-	PolicyLRR = "lrr" // loose round robin
-	PolicyGTO = "gto" // greedy then oldest
-)
-
 // Scheduler describes the warp schedulers of one SM.
 type Scheduler struct {
 	// Policy is PolicyLRR or PolicyGTO.
-	Policy string `yaml:"policy" json:"policy"`
+	Policy SchedulerPolicy `yaml:"policy" json:"policy"`
 	// PerSM is the number of warp schedulers per SM.
 	PerSM int `yaml:"schedulers_per_sm" json:"schedulers_per_sm"`
 	// IssuePerCycle is the number of warp instructions one scheduler may
@@ -108,44 +96,14 @@ type Scheduler struct {
 	BlockLaunchLatency int `yaml:"block_launch_latency" json:"block_launch_latency"`
 }
 
-// Coalescing rules, one per compute-capability family.
-const (
-	RuleCC10 = "cc10" // CC 1.0/1.1: strict half-warp rule
-	RuleCC13 = "cc13" // CC 1.2/1.3: half-warp segment protocol
-	RuleCC20 = "cc20" // CC 2.x: per warp, 128-B lines cached, 32-B uncached
-	RuleCC30 = "cc30" // CC 3.x: 32-B segments through L2
-	RuleCC50 = "cc50" // CC 5.x: 32-B sectors
-)
-
 // Coalescer selects how a warp's addresses become memory transactions.
 type Coalescer struct {
 	// Rule is one of RuleCC10 … RuleCC50.
-	Rule string `yaml:"rule" json:"rule"`
+	Rule CoalescingRule `yaml:"rule" json:"rule"`
 	// CacheGlobalLoads says whether global loads are cached in L1
 	// (Fermi's default -dlcm=ca); it needs an L1.
 	CacheGlobalLoads bool `yaml:"cache_global_loads" json:"cache_global_loads"`
 }
-
-// Cache replacement policies.
-const (
-	ReplaceLRU  = "lru"
-	ReplaceFIFO = "fifo"
-)
-
-// Set-index functions.
-const (
-	IndexLinear    = "linear"     // set = line address mod sets
-	IndexFermiHash = "fermi_hash" // Nugteren et al.'s XOR hash, 32 or 64 sets
-	IndexXOR       = "xor"        // low set bits XOR the next higher bits
-)
-
-// Write policies.
-const (
-	WriteEvict   = "write_evict"   // stores bypass the cache and evict a matching line
-	WriteThrough = "write_through" // stores update a present line and go on
-	WriteBack    = "write_back"    // stores stay in the cache until evicted
-	ReadOnly     = "read_only"     // the cache holds no written data
-)
 
 // Cache is the geometry and timing of one cache. A cache with Size 0 is
 // absent.
@@ -153,13 +111,13 @@ type Cache struct {
 	Size Bytes `yaml:"size" json:"size"`
 	// Line is the tag granularity; Sector the fill granularity (equal to
 	// Line when the cache is not sectored).
-	Line          Bytes  `yaml:"line,omitempty" json:"line,omitempty"`
-	Sector        Bytes  `yaml:"sector,omitempty" json:"sector,omitempty"`
-	Associativity int    `yaml:"associativity,omitempty" json:"associativity,omitempty"`
-	Replacement   string `yaml:"replacement,omitempty" json:"replacement,omitempty"`
-	SetIndex      string `yaml:"set_index,omitempty" json:"set_index,omitempty"`
-	WritePolicy   string `yaml:"write_policy,omitempty" json:"write_policy,omitempty"`
-	WriteAllocate bool   `yaml:"write_allocate,omitempty" json:"write_allocate,omitempty"`
+	Line          Bytes       `yaml:"line,omitempty" json:"line,omitempty"`
+	Sector        Bytes       `yaml:"sector,omitempty" json:"sector,omitempty"`
+	Associativity int         `yaml:"associativity,omitempty" json:"associativity,omitempty"`
+	Replacement   Replacement `yaml:"replacement,omitempty" json:"replacement,omitempty"`
+	SetIndex      SetIndex    `yaml:"set_index,omitempty" json:"set_index,omitempty"`
+	WritePolicy   WritePolicy `yaml:"write_policy,omitempty" json:"write_policy,omitempty"`
+	WriteAllocate bool        `yaml:"write_allocate,omitempty" json:"write_allocate,omitempty"`
 	// HitLatency is in core cycles, from the request to the data.
 	HitLatency int `yaml:"hit_latency,omitempty" json:"hit_latency,omitempty"`
 	// MSHREntries is the number of outstanding missed lines; MSHRMerges
@@ -211,12 +169,6 @@ type Interconnect struct {
 	Latency int `yaml:"latency" json:"latency"`
 }
 
-// DRAM schedulers.
-const (
-	SchedFRFCFS = "frfcfs" // first ready, first come first served: row hits first
-	SchedFCFS   = "fcfs"
-)
-
 // DRAM is the off-chip memory: channels (memory controllers), each with
 // banks that keep one row open.
 type DRAM struct {
@@ -236,7 +188,7 @@ type DRAM struct {
 	RowSize Bytes      `yaml:"row_size" json:"row_size"`
 	Timing  DRAMTiming `yaml:"timing" json:"timing"`
 	// Scheduler is SchedFRFCFS or SchedFCFS.
-	Scheduler string `yaml:"scheduler" json:"scheduler"`
+	Scheduler DRAMScheduler `yaml:"scheduler" json:"scheduler"`
 	// QueueDepth bounds the requests waiting at one channel.
 	QueueDepth int `yaml:"queue_depth" json:"queue_depth"`
 	// Latency is the fixed delay, in core cycles, that a request spends in

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"regexp"
-	"slices"
 	"strings"
 )
 
@@ -44,7 +43,7 @@ func (d *Device) Validate() error {
 	v.positive("sm.max_blocks", int64(s.MaxBlocks))
 	v.positive("sm.registers", int64(s.Registers))
 	v.positive("sm.register_alloc_unit", int64(s.RegisterAllocUnit))
-	v.oneOf("sm.register_alloc_granularity", s.RegisterAllocGranularity, AllocPerBlock, AllocPerWarp)
+	given(v, "sm.register_alloc_granularity", s.RegisterAllocGranularity, allocations)
 	v.positive("sm.warp_alloc_granularity", int64(s.WarpAllocGranularity))
 	v.positive("sm.max_registers_per_thread", int64(s.MaxRegistersPerThread))
 	v.positive("sm.shared_memory", int64(s.SharedMemory))
@@ -63,14 +62,14 @@ func (d *Device) Validate() error {
 		v.add("sm.max_shared_memory_per_block", "%v exceeds sm.shared_memory %v", s.MaxSharedMemoryPerBlock, s.SharedMemory)
 	}
 
-	v.oneOf("scheduler.policy", d.Scheduler.Policy, PolicyLRR, PolicyGTO)
+	given(v, "scheduler.policy", d.Scheduler.Policy, policies)
 	v.positive("scheduler.schedulers_per_sm", int64(d.Scheduler.PerSM))
 	v.positive("scheduler.issue_per_cycle", int64(d.Scheduler.IssuePerCycle))
 	if d.Scheduler.BlockLaunchLatency < 0 {
 		v.add("scheduler.block_launch_latency", "must not be negative, got %d", d.Scheduler.BlockLaunchLatency)
 	}
 
-	v.oneOf("coalescer.rule", d.Coalescer.Rule, RuleCC10, RuleCC13, RuleCC20, RuleCC30, RuleCC50)
+	given(v, "coalescer.rule", d.Coalescer.Rule, rules)
 	if d.Coalescer.CacheGlobalLoads && !d.L1.Present() {
 		v.add("coalescer.cache_global_loads", "is true but the device has no L1 (l1.size is 0)")
 	}
@@ -127,7 +126,7 @@ func (d *Device) Validate() error {
 	if m.Timing.RTPL < 0 {
 		v.add("dram.timing.tRTPL", "must not be negative, got %d", m.Timing.RTPL)
 	}
-	v.oneOf("dram.scheduler", m.Scheduler, SchedFRFCFS, SchedFCFS)
+	given(v, "dram.scheduler", m.Scheduler, dramSchedulers)
 	v.positive("dram.queue_depth", int64(m.QueueDepth))
 	v.positive("dram.latency", int64(m.Latency))
 	v.positive("dram.interleave", int64(m.Interleave))
@@ -164,13 +163,11 @@ func (v *validator) positive(path string, n int64) {
 	}
 }
 
-func (v *validator) oneOf(path, s string, allowed ...string) {
-	if !slices.Contains(allowed, s) {
-		if s == "" {
-			v.add(path, "required: one of %s", strings.Join(allowed, ", "))
-			return
-		}
-		v.add(path, "%q is not one of %s", s, strings.Join(allowed, ", "))
+// given checks that an enumeration was given; its spelling was checked
+// when it was read.
+func given[T ~uint8](v *validator, path string, x T, e enum[T]) {
+	if x == 0 {
+		v.add(path, "required: one of %s", e.list())
 	}
 }
 
@@ -188,14 +185,14 @@ func (v *validator) cache(path string, c Cache, sets int, writable bool) {
 	v.positive(path+".sector", int64(c.Sector))
 	v.positive(path+".associativity", int64(c.Associativity))
 	v.positive(path+".hit_latency", int64(c.HitLatency))
-	v.oneOf(path+".replacement", c.Replacement, ReplaceLRU, ReplaceFIFO)
-	v.oneOf(path+".set_index", c.SetIndex, IndexLinear, IndexFermiHash, IndexXOR)
+	given(v, path+".replacement", c.Replacement, replacements)
+	given(v, path+".set_index", c.SetIndex, setIndexes)
 	if writable {
-		v.oneOf(path+".write_policy", c.WritePolicy, WriteEvict, WriteThrough, WriteBack, ReadOnly)
+		given(v, path+".write_policy", c.WritePolicy, writePolicies)
 		v.positive(path+".mshr_entries", int64(c.MSHREntries))
 		v.positive(path+".mshr_merges", int64(c.MSHRMerges))
-	} else {
-		v.oneOf(path+".write_policy", c.WritePolicy, ReadOnly)
+	} else if c.WritePolicy != ReadOnly {
+		v.add(path+".write_policy", "want read_only (the cache holds no written data); got %q", c.WritePolicy.String())
 	}
 	if c.Line > 0 && !pow2(int64(c.Line)) {
 		v.add(path+".line", "%v is not a power of two", c.Line)

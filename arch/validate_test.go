@@ -12,7 +12,6 @@ func TestValidateReportsEverything(t *testing.T) {
 		L1:       Cache{Size: 16 * KiB, Line: 128, Sector: 128, Associativity: 5, Replacement: ReplaceLRU, SetIndex: IndexLinear, WritePolicy: WriteEvict, HitLatency: 1, MSHREntries: 1, MSHRMerges: 1},
 		L2: L2Cache{Slices: 6, QueueDepth: 8, Cache: Cache{Size: 768 * KiB, Line: 128, Sector: 32, Associativity: 8,
 			Replacement: ReplaceLRU, SetIndex: IndexFermiHash, WritePolicy: WriteBack, HitLatency: 1, MSHREntries: 1, MSHRMerges: 1}},
-		Coalescer: Coalescer{Rule: "cc99"},
 	}
 	err := d.Validate()
 	if err == nil {
@@ -23,12 +22,12 @@ func TestValidateReportsEverything(t *testing.T) {
 		"name: required",
 		"warp_size: must be 32",
 		"clocks.core: required",
-		"coalescer.rule: \"cc99\" is not one of cc10, cc13, cc20, cc30, cc50",
+		"coalescer.rule: required: one of cc10, cc13, cc20, cc30 or cc50",
 		// 16 KiB / (128 B × 5) = 25.6: not whole.
 		"l1.size: 16KiB is not divisible by line × associativity (128B × 5 = 640B)",
 		// 768 KiB / 6 slices = 128 KiB per slice; / (128 B × 8) = 128 sets.
 		"l2.set_index: fermi_hash needs 32 or 64 sets; size / (line × associativity) gives 128",
-		"dram.scheduler: required: one of frfcfs, fcfs",
+		"dram.scheduler: required: one of frfcfs or fcfs",
 	} {
 		if !strings.Contains(msgs, want) {
 			t.Errorf("Validate() does not report %q; got:\n%s", want, msgs)

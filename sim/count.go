@@ -133,9 +133,9 @@ type Coalescer struct {
 
 // NewCoalescer returns the coalescer of dev.
 func NewCoalescer(dev *arch.Device) (*Coalescer, error) {
-	r, err := coalesce.ParseRule(dev.Coalescer.Rule)
-	if err != nil {
-		return nil, fmt.Errorf("device %s: %w", dev.Name, err)
+	r := dev.Coalescer.Rule
+	if r == 0 {
+		return nil, fmt.Errorf("device %s: no coalescing rule", dev.Name)
 	}
 	c := &Coalescer{rule: r, path: LoadPath(dev), txns: make([]coalesce.Txn, 0, coalesce.MaxTxns)}
 	for op := range c.halves {

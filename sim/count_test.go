@@ -13,7 +13,10 @@ import (
 
 // One device per compute-capability family: its coalescing rule decides
 // the counts below (shared/reference/hardware.md §2).
-var ccFamilies = []struct{ dev, rule string }{
+var ccFamilies = []struct {
+	dev  string
+	rule arch.CoalescingRule
+}{
 	{"g80", arch.RuleCC10},     // §2.1: strict half-warp rule
 	{"gt200", arch.RuleCC13},   // §2.2: half-warp segment protocol, 128→64→32
 	{"fermi", arch.RuleCC20},   // §2.3: loads through L1, 128-B lines; stores §2.6
@@ -96,7 +99,7 @@ func sumClasses(cs []txnClass) sim.RefCounts {
 //     rows r, r+1 lie in one 128-B segment only if 4N < 128; with N ≥ 32
 //     they are two segments with one half used, 2 × 64 B — for N = 16 one
 //     segment, both halves used, 1 × 128 B. cc30/cc50: 2 × 2 sectors.
-func wantMatmulBeta(rule string, M, N, P int64) []countWant {
+func wantMatmulBeta(rule arch.CoalescingRule, M, N, P int64) []countWant {
 	W := M * N / 32 // warps
 	R := W * P      // warp instructions per load reference
 	var a, b, c txnClass
@@ -140,7 +143,7 @@ func wantMatmulBeta(rule string, M, N, P int64) []countWant {
 //     cc10: 32 (16) × 32 B. cc13: 16 (8) segments per half-warp, 32 B
 //     each: 32 (16). cc20: per warp 16 (8) segments with 8 bytes in one
 //     chunk: 32 B each. cc30/cc50: 16 (8) sectors.
-func wantMatmulAlpha(rule string, M, N, P int64) []countWant {
+func wantMatmulAlpha(rule arch.CoalescingRule, M, N, P int64) []countWant {
 	Wf := M / 16 * N / 2 // full warps
 	var Wp int64         // warps with 16 active lanes
 	if M%16 == 8 {
@@ -181,7 +184,7 @@ func wantMatmulAlpha(rule string, M, N, P int64) []countWant {
 // Tail warp: cc10: half-warp 0 is coalesced (inactive lanes do not break
 // it): 1 × 64 B. cc13 and cc20 stores: the 128-B segment reduces to 32 B
 // when 4t ≤ 32, else 64 B. cc20 loads: 1 line. cc30/cc50: ⌈4t/32⌉ sectors.
-func wantVecadd(rule string, N int64) []countWant {
+func wantVecadd(rule arch.CoalescingRule, N int64) []countWant {
 	F, t := N/32, N%32
 	reduced := func() txnClass { // cc13 segment after the 128→64→32 reduction
 		if 4*t <= 32 {
@@ -223,7 +226,7 @@ func wantVecadd(rule string, N int64) []countWant {
 //     cc10: uncoalesced, 32 × 32 B. cc13: 16 segments per half-warp, one
 //     chunk each: 32 × 32 B. cc20: per warp 16 segments, one chunk each:
 //     16 × 32 B. cc30/cc50: 16 sectors.
-func wantTranspose(rule string, N int64) []countWant {
+func wantTranspose(rule arch.CoalescingRule, N int64) []countWant {
 	W := N * N / 32
 	var in, out txnClass
 	switch rule {
@@ -249,7 +252,7 @@ func wantTranspose(rule string, N int64) []countWant {
 // (upper half): no reduction, 16 × 128 B per warp. cc20 loads: 16 lines;
 // stores: 16 segments with both halves used, 16 × 128 B. cc30/cc50: every
 // lane its own sector, 32 × 32 B.
-func wantCopyRowMajor(rule string, rows int64) []countWant {
+func wantCopyRowMajor(rule arch.CoalescingRule, rows int64) []countWant {
 	R := rows / 32 * 16
 	var c txnClass
 	switch rule {
@@ -265,7 +268,7 @@ func wantCopyRowMajor(rule string, rows int64) []countWant {
 // multiple of 32. A warp reads 32 consecutive words, 128 bytes at a 128-B
 // aligned address (4·rows·i is a multiple of 128): vecadd's full warp.
 // W = rows/32 warps × cols iterations.
-func wantCopyColMajor(rule string, rows, cols int64) []countWant {
+func wantCopyColMajor(rule arch.CoalescingRule, rows, cols int64) []countWant {
 	R := rows / 32 * cols
 	var c txnClass
 	switch rule {
@@ -293,7 +296,7 @@ func countKernel(t testing.TB, dev *arch.Device, kernel, mapping string, params 
 	return l, c
 }
 
-func checkRefCounts(t *testing.T, what string, rule string, got, want sim.RefCounts) {
+func checkRefCounts(t *testing.T, what string, rule arch.CoalescingRule, got, want sim.RefCounts) {
 	t.Helper()
 	for _, f := range []struct {
 		name      string
@@ -327,25 +330,25 @@ func TestCountClosedForm(t *testing.T) {
 	cases := []struct {
 		name, kernel, mapping string
 		params                map[string]int64
-		want                  func(rule string) []countWant
+		want                  func(rule arch.CoalescingRule) []countWant
 	}{
-		{"matmul-beta-32", "matmul", "i1=ty,i2=tx", p3(32, 32, 32), func(r string) []countWant { return wantMatmulBeta(r, 32, 32, 32) }},
-		{"matmul-beta-64", "matmul", "i1=ty,i2=tx", p3(64, 64, 64), func(r string) []countWant { return wantMatmulBeta(r, 64, 64, 64) }},
-		{"matmul-beta-16x48x40", "matmul", "i1=ty,i2=tx", p3(16, 48, 40), func(r string) []countWant { return wantMatmulBeta(r, 16, 48, 40) }},
-		{"matmul-beta-partial-40x32x32", "matmul", "i1=ty,i2=tx", p3(40, 32, 32), func(r string) []countWant { return wantMatmulBeta(r, 40, 32, 32) }},
-		{"matmul-beta-n16", "matmul", "i1=ty,i2=tx", p3(32, 16, 32), func(r string) []countWant { return wantMatmulBeta(r, 32, 16, 32) }},
-		{"matmul-alpha-32", "matmul", "i1=tx,i2=ty", p3(32, 32, 32), func(r string) []countWant { return wantMatmulAlpha(r, 32, 32, 32) }},
-		{"matmul-alpha-64", "matmul", "i1=tx,i2=ty", p3(64, 64, 64), func(r string) []countWant { return wantMatmulAlpha(r, 64, 64, 64) }},
-		{"matmul-alpha-32x64x48", "matmul", "i1=tx,i2=ty", p3(32, 64, 48), func(r string) []countWant { return wantMatmulAlpha(r, 32, 64, 48) }},
-		{"matmul-alpha-partial-40x32x32", "matmul", "i1=tx,i2=ty", p3(40, 32, 32), func(r string) []countWant { return wantMatmulAlpha(r, 40, 32, 32) }},
-		{"vecadd-4096", "vecadd", "", map[string]int64{"N": 4096}, func(r string) []countWant { return wantVecadd(r, 4096) }},
-		{"vecadd-partial-4136", "vecadd", "", map[string]int64{"N": 4096 + 40}, func(r string) []countWant { return wantVecadd(r, 4096+40) }},
-		{"vecadd-partial-4108", "vecadd", "", map[string]int64{"N": 4096 + 12}, func(r string) []countWant { return wantVecadd(r, 4096+12) }},
-		{"transpose-32", "transpose", "", map[string]int64{"N": 32}, func(r string) []countWant { return wantTranspose(r, 32) }},
-		{"transpose-128", "transpose", "", map[string]int64{"N": 128}, func(r string) []countWant { return wantTranspose(r, 128) }},
-		{"copy-rowmajor", "copy-rowmajor", "", map[string]int64{"rows": 1024, "cols": 16}, func(r string) []countWant { return wantCopyRowMajor(r, 1024) }},
-		{"copy-colmajor", "copy-colmajor", "", map[string]int64{"rows": 1024, "cols": 16}, func(r string) []countWant { return wantCopyColMajor(r, 1024, 16) }},
-		{"copy-colmajor-cols5", "copy-colmajor", "", map[string]int64{"rows": 512, "cols": 5}, func(r string) []countWant { return wantCopyColMajor(r, 512, 5) }},
+		{"matmul-beta-32", "matmul", "i1=ty,i2=tx", p3(32, 32, 32), func(r arch.CoalescingRule) []countWant { return wantMatmulBeta(r, 32, 32, 32) }},
+		{"matmul-beta-64", "matmul", "i1=ty,i2=tx", p3(64, 64, 64), func(r arch.CoalescingRule) []countWant { return wantMatmulBeta(r, 64, 64, 64) }},
+		{"matmul-beta-16x48x40", "matmul", "i1=ty,i2=tx", p3(16, 48, 40), func(r arch.CoalescingRule) []countWant { return wantMatmulBeta(r, 16, 48, 40) }},
+		{"matmul-beta-partial-40x32x32", "matmul", "i1=ty,i2=tx", p3(40, 32, 32), func(r arch.CoalescingRule) []countWant { return wantMatmulBeta(r, 40, 32, 32) }},
+		{"matmul-beta-n16", "matmul", "i1=ty,i2=tx", p3(32, 16, 32), func(r arch.CoalescingRule) []countWant { return wantMatmulBeta(r, 32, 16, 32) }},
+		{"matmul-alpha-32", "matmul", "i1=tx,i2=ty", p3(32, 32, 32), func(r arch.CoalescingRule) []countWant { return wantMatmulAlpha(r, 32, 32, 32) }},
+		{"matmul-alpha-64", "matmul", "i1=tx,i2=ty", p3(64, 64, 64), func(r arch.CoalescingRule) []countWant { return wantMatmulAlpha(r, 64, 64, 64) }},
+		{"matmul-alpha-32x64x48", "matmul", "i1=tx,i2=ty", p3(32, 64, 48), func(r arch.CoalescingRule) []countWant { return wantMatmulAlpha(r, 32, 64, 48) }},
+		{"matmul-alpha-partial-40x32x32", "matmul", "i1=tx,i2=ty", p3(40, 32, 32), func(r arch.CoalescingRule) []countWant { return wantMatmulAlpha(r, 40, 32, 32) }},
+		{"vecadd-4096", "vecadd", "", map[string]int64{"N": 4096}, func(r arch.CoalescingRule) []countWant { return wantVecadd(r, 4096) }},
+		{"vecadd-partial-4136", "vecadd", "", map[string]int64{"N": 4096 + 40}, func(r arch.CoalescingRule) []countWant { return wantVecadd(r, 4096+40) }},
+		{"vecadd-partial-4108", "vecadd", "", map[string]int64{"N": 4096 + 12}, func(r arch.CoalescingRule) []countWant { return wantVecadd(r, 4096+12) }},
+		{"transpose-32", "transpose", "", map[string]int64{"N": 32}, func(r arch.CoalescingRule) []countWant { return wantTranspose(r, 32) }},
+		{"transpose-128", "transpose", "", map[string]int64{"N": 128}, func(r arch.CoalescingRule) []countWant { return wantTranspose(r, 128) }},
+		{"copy-rowmajor", "copy-rowmajor", "", map[string]int64{"rows": 1024, "cols": 16}, func(r arch.CoalescingRule) []countWant { return wantCopyRowMajor(r, 1024) }},
+		{"copy-colmajor", "copy-colmajor", "", map[string]int64{"rows": 1024, "cols": 16}, func(r arch.CoalescingRule) []countWant { return wantCopyColMajor(r, 1024, 16) }},
+		{"copy-colmajor-cols5", "copy-colmajor", "", map[string]int64{"rows": 512, "cols": 5}, func(r arch.CoalescingRule) []countWant { return wantCopyColMajor(r, 512, 5) }},
 	}
 	for _, f := range ccFamilies {
 		dev, err := configs.Load(f.dev)

@@ -36,7 +36,7 @@ func Metrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 		ms = append(ms, Metric{Name: name, Value: v, Unit: unit, Description: desc})
 	}
 	rule := dev.Coalescer.Rule
-	legacy := rule == arch.RuleCC10 || rule == arch.RuleCC13
+	legacy := rule.Legacy()
 	ld, st := &r.Loads, &r.Stores
 	// On CC 1.x the profiler had only the legacy counters; the nvprof
 	// names follow them there too, so devices can be compared.
@@ -102,14 +102,14 @@ func Metrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 // CountMetrics names the coalescer's counts as the profiler of the rule's
 // devices did: the CUDA Visual Profiler's legacy counters on CC 1.x, nvprof
 // on CC 2.0 and later.
-func CountMetrics(rule string, ld, st *RefCounts) []Metric {
-	if rule == arch.RuleCC10 || rule == arch.RuleCC13 {
+func CountMetrics(rule arch.CoalescingRule, ld, st *RefCounts) []Metric {
+	if rule.Legacy() {
 		return legacyMetrics(rule, ld, st)
 	}
 	return nvprofCountMetrics(ld, st)
 }
 
-func legacyMetrics(rule string, ld, st *RefCounts) []Metric {
+func legacyMetrics(rule arch.CoalescingRule, ld, st *RefCounts) []Metric {
 	n := func(v int64) float64 { return float64(v) }
 	switch rule {
 	case arch.RuleCC10:

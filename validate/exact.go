@@ -467,7 +467,7 @@ func exactValidWidth(w int) bool { return w > 0 && w <= 16 && w&(w-1) == 0 }
 //   - cc50 (§2.5, §2.6): one 32-B transaction per distinct 32-B sector of
 //     the whole warp.
 type exactRule struct {
-	family string // arch.RuleCC10 … arch.RuleCC50
+	family arch.CoalescingRule
 	// l1 says global loads are cached in L1 (128-B lines).
 	l1 bool
 }
@@ -478,8 +478,7 @@ func exactRuleOf(dev *arch.Device) (exactRule, error) {
 	case arch.RuleCC10, arch.RuleCC13, arch.RuleCC20, arch.RuleCC30, arch.RuleCC50:
 		return ru, nil
 	}
-	return ru, fmt.Errorf("device %s: coalescer rule %q: want one of %s, %s, %s, %s, %s", dev.Name, ru.family,
-		arch.RuleCC10, arch.RuleCC13, arch.RuleCC20, arch.RuleCC30, arch.RuleCC50)
+	return ru, fmt.Errorf("device %s: no coalescing rule this model knows (%v)", dev.Name, ru.family)
 }
 
 // exactWarpTxns are the transactions of one warp instruction.

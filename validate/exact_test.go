@@ -488,10 +488,10 @@ block: [32]
 		}
 	}
 	bad := *dev
-	bad.Coalescer.Rule = "cc99"
+	bad.Coalescer.Rule = 0
 	l := exactBind(t, "vecadd", "", arch.Dim3{}, map[string]int64{"N": 64})
-	if _, err := ExactCounts(&bad, l); err == nil || !strings.Contains(err.Error(), `"cc99"`) {
-		t.Errorf("ExactCounts(rule cc99) error = %v; want the rule named", err)
+	if _, err := ExactCounts(&bad, l); err == nil || !strings.Contains(err.Error(), "no coalescing rule") {
+		t.Errorf("ExactCounts(no rule) error = %v; want it to say so", err)
 	}
 }
 

@@ -461,14 +461,14 @@ func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []si
 			rc.TransactionsPerRequest(), rc.Efficiency()}
 	}
 	return struct {
-		Device            string     `json:"device"`
-		ComputeCapability string     `json:"compute_capability"`
-		Coalescer         string     `json:"coalescer"`
-		Kernel            string     `json:"kernel"`
-		Launch            launchJSON `json:"launch"`
-		Warps             []instJSON `json:"warps"`
-		Metrics           ordered    `json:"metrics"`
-		References        []refJSON  `json:"references"`
+		Device            string              `json:"device"`
+		ComputeCapability string              `json:"compute_capability"`
+		Coalescer         arch.CoalescingRule `json:"coalescer"`
+		Kernel            string              `json:"kernel"`
+		Launch            launchJSON          `json:"launch"`
+		Warps             []instJSON          `json:"warps"`
+		Metrics           ordered             `json:"metrics"`
+		References        []refJSON           `json:"references"`
 	}{
 		d.Name, d.ComputeCapability, d.Coalescer.Rule, l.Kernel.Name,
 		launchJSON{l.Mapping.String(), l.Block.String(), l.Grid().String(), l.Blocks(), l.WarpsPerBlock(), params},

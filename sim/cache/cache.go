@@ -14,9 +14,9 @@ import (
 // uint32.
 const MaxSectors = 32
 
-// Geometry is the plain description a Cache is built from. The string
-// fields take the arch constants; an empty string selects the default
-// (arch.ReplaceLRU, arch.IndexLinear, arch.ReadOnly).
+// Geometry is the plain description a Cache is built from. A zero policy
+// field selects the default (arch.ReplaceLRU, arch.IndexLinear,
+// arch.ReadOnly).
 type Geometry struct {
 	Sets int
 	Ways int
@@ -26,13 +26,9 @@ type Geometry struct {
 	// LineBytes into at most MaxSectors sectors; 0 means LineBytes (an
 	// unsectored cache).
 	SectorBytes int
-	// Replacement is arch.ReplaceLRU or arch.ReplaceFIFO.
-	Replacement string
-	// SetIndex is arch.IndexLinear, arch.IndexFermiHash or arch.IndexXOR.
-	SetIndex string
-	// WritePolicy is arch.WriteBack, arch.WriteThrough, arch.WriteEvict or
-	// arch.ReadOnly.
-	WritePolicy string
+	Replacement arch.Replacement
+	SetIndex    arch.SetIndex
+	WritePolicy arch.WritePolicy
 	// WriteAllocate allocates a line on a write miss; it needs
 	// arch.WriteBack or arch.WriteThrough.
 	WriteAllocate bool
@@ -95,38 +91,24 @@ func (g Geometry) Validate() error {
 			errs = append(errs, fmt.Errorf("line %d B / sector %d B = %d sectors; want at most %d", g.LineBytes, g.SectorBytes, g.LineBytes/g.SectorBytes, MaxSectors))
 		}
 	}
-	switch g.Replacement {
-	case "", arch.ReplaceLRU, arch.ReplaceFIFO:
-	default:
-		errs = append(errs, fmt.Errorf("replacement %q; want %q or %q", g.Replacement, arch.ReplaceLRU, arch.ReplaceFIFO))
-	}
 	switch g.SetIndex {
-	case "", arch.IndexLinear:
 	case arch.IndexFermiHash:
 		if g.Sets != 32 && g.Sets != 64 {
-			errs = append(errs, fmt.Errorf("set index %q needs 32 or 64 sets; got %d", g.SetIndex, g.Sets))
+			errs = append(errs, fmt.Errorf("set index %s needs 32 or 64 sets; got %d", g.SetIndex, g.Sets))
 		}
 	case arch.IndexXOR:
 		if !pow2(g.Sets) {
-			errs = append(errs, fmt.Errorf("set index %q needs a power-of-two number of sets; got %d", g.SetIndex, g.Sets))
+			errs = append(errs, fmt.Errorf("set index %s needs a power-of-two number of sets; got %d", g.SetIndex, g.Sets))
 		}
-	default:
-		errs = append(errs, fmt.Errorf("set index %q; want %q, %q or %q", g.SetIndex, arch.IndexLinear, arch.IndexFermiHash, arch.IndexXOR))
 	}
-	switch g.WritePolicy {
-	case "", arch.ReadOnly, arch.WriteEvict:
-		if g.WriteAllocate {
-			errs = append(errs, fmt.Errorf("write allocate with write policy %q; want %q or %q, or no write allocate", policyName(g.WritePolicy), arch.WriteBack, arch.WriteThrough))
-		}
-	case arch.WriteBack, arch.WriteThrough:
-	default:
-		errs = append(errs, fmt.Errorf("write policy %q; want %q, %q, %q or %q", g.WritePolicy, arch.WriteBack, arch.WriteThrough, arch.WriteEvict, arch.ReadOnly))
+	if g.WriteAllocate && g.WritePolicy != arch.WriteBack && g.WritePolicy != arch.WriteThrough {
+		errs = append(errs, fmt.Errorf("write allocate with write policy %s; want %s or %s, or no write allocate", policyName(g.WritePolicy), arch.WriteBack, arch.WriteThrough))
 	}
 	return errors.Join(errs...)
 }
 
-func policyName(p string) string {
-	if p == "" {
+func policyName(p arch.WritePolicy) arch.WritePolicy {
+	if p == 0 {
 		return arch.ReadOnly
 	}
 	return p
@@ -135,23 +117,6 @@ func policyName(p string) string {
 // noLine is the tag of an invalid way: no address shifted right by the
 // line bits reaches it, so a tag match alone means a present line.
 const noLine = math.MaxUint64
-
-type setIndex uint8
-
-const (
-	indexLinear setIndex = iota
-	indexFermi
-	indexXOR
-)
-
-type writePolicy uint8
-
-const (
-	readOnly writePolicy = iota
-	writeBack
-	writeThrough
-	writeEvict
-)
 
 // Cache is a set-associative cache. Line i of set s lives at index
 // s·ways+i of every array. A line is present iff its valid mask is not
@@ -167,9 +132,9 @@ type Cache struct {
 	lineShift  uint
 	sectorBits uint // log2 sector bytes
 	full       uint32
-	index      setIndex
+	index      arch.SetIndex
 	fermiHigh  uint64 // under the Fermi hash: 0x20 with 64 sets (the sixth set bit), else 0
-	policy     writePolicy
+	policy     arch.WritePolicy
 	allocate   bool
 	lru        bool
 
@@ -192,13 +157,13 @@ func New(g Geometry) (*Cache, error) {
 	if g.SectorBytes == 0 {
 		g.SectorBytes = g.LineBytes
 	}
-	if g.Replacement == "" {
+	if g.Replacement == 0 {
 		g.Replacement = arch.ReplaceLRU
 	}
-	if g.SetIndex == "" {
+	if g.SetIndex == 0 {
 		g.SetIndex = arch.IndexLinear
 	}
-	if g.WritePolicy == "" {
+	if g.WritePolicy == 0 {
 		g.WritePolicy = arch.ReadOnly
 	}
 	n := g.Sets * g.Ways
@@ -224,22 +189,9 @@ func New(g Geometry) (*Cache, error) {
 		c.setMask = uint64(g.Sets - 1)
 		c.setBits = uint(bits.TrailingZeros(uint(g.Sets)))
 	}
-	switch g.SetIndex {
-	case arch.IndexFermiHash:
-		c.index = indexFermi
-		if g.Sets == 64 {
-			c.fermiHigh = 0x20
-		}
-	case arch.IndexXOR:
-		c.index = indexXOR
-	}
-	switch g.WritePolicy {
-	case arch.WriteBack:
-		c.policy = writeBack
-	case arch.WriteThrough:
-		c.policy = writeThrough
-	case arch.WriteEvict:
-		c.policy = writeEvict
+	c.index, c.policy = g.SetIndex, g.WritePolicy
+	if g.SetIndex == arch.IndexFermiHash && g.Sets == 64 {
+		c.fermiHigh = 0x20
 	}
 	return c, nil
 }
@@ -275,11 +227,11 @@ func (c *Cache) Set(addr uint64) int { return int(c.setOf(addr)) }
 func (c *Cache) setOf(addr uint64) uint64 {
 	line := addr >> c.lineShift
 	switch c.index {
-	case indexFermi:
+	case arch.IndexFermiHash:
 		lower := line & 0x1f
 		upper := (addr>>13)&0x7 | (addr>>14)&0x8 | (addr>>15)&0x10
 		return lower ^ upper | (addr>>7)&c.fermiHigh
-	case indexXOR:
+	case arch.IndexXOR:
 		return (line ^ line>>c.setBits) & c.setMask
 	}
 	if c.setPow2 {
@@ -355,7 +307,7 @@ func (c *Cache) Read(addr uint64, mask uint32) Result {
 // It reports ok false, and changes nothing, for a read-only cache. mask
 // must be a non-empty subset of FullMask.
 func (c *Cache) Write(addr uint64, mask uint32) (r Result, forward uint32, ok bool) {
-	if c.policy == readOnly {
+	if c.policy == arch.ReadOnly {
 		return Result{}, 0, false
 	}
 	c.checkMask(addr, mask)
@@ -369,13 +321,13 @@ func (c *Cache) Write(addr uint64, mask uint32) (r Result, forward uint32, ok bo
 			r.Status = SectorMiss
 		}
 		switch c.policy {
-		case writeBack:
+		case arch.WriteBack:
 			c.valid[i] = v | mask
 			c.dirty[i] |= mask
-		case writeThrough:
+		case arch.WriteThrough:
 			c.valid[i] = v | mask
 			forward = mask
-		case writeEvict:
+		case arch.WriteEvict:
 			r.Evicted = true
 			c.victimLine, c.victimDirty = line<<c.lineShift, c.dirty[i]
 			c.tags[i], c.valid[i], c.dirty[i] = noLine, 0, 0
@@ -391,7 +343,7 @@ func (c *Cache) Write(addr uint64, mask uint32) (r Result, forward uint32, ok bo
 		return r, mask, true
 	}
 	var dirty uint32
-	if c.policy == writeBack {
+	if c.policy == arch.WriteBack {
 		dirty = mask
 	} else {
 		forward = mask

@@ -253,7 +253,7 @@ func TestFIFOVersusLRU(t *testing.T) {
 		evict  bool
 	}
 	cases := []struct {
-		policy string
+		policy arch.Replacement
 		want   []out
 	}{
 		{arch.ReplaceLRU, []out{{Miss, 0, false}, {Miss, 0, false}, {Hit, 0, false}, {Miss, B, true}, {Hit, 0, false}, {Miss, C, true}}},
@@ -415,9 +415,6 @@ func TestGeometryErrors(t *testing.T) {
 		{Geometry{Sets: 4, Ways: 2, LineBytes: 128, SectorBytes: 24}, []string{"sector = 24"}},
 		{Geometry{Sets: 48, Ways: 2, LineBytes: 128, SetIndex: arch.IndexFermiHash}, []string{"32 or 64 sets"}},
 		{Geometry{Sets: 48, Ways: 2, LineBytes: 128, SetIndex: arch.IndexXOR}, []string{"power-of-two number of sets"}},
-		{Geometry{Sets: 4, Ways: 2, LineBytes: 128, SetIndex: "ipoly"}, []string{`set index "ipoly"`}},
-		{Geometry{Sets: 4, Ways: 2, LineBytes: 128, Replacement: "random"}, []string{`replacement "random"`}},
-		{Geometry{Sets: 4, Ways: 2, LineBytes: 128, WritePolicy: "lazy"}, []string{`write policy "lazy"`}},
 		{Geometry{Sets: 4, Ways: 2, LineBytes: 128, WritePolicy: arch.WriteEvict, WriteAllocate: true}, []string{"write allocate"}},
 		{Geometry{Sets: 4, Ways: 2, LineBytes: 128, WriteAllocate: true}, []string{"read_only"}},
 	}

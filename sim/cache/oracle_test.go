@@ -113,7 +113,7 @@ func streams(g Geometry) []stream {
 }
 
 func geometries() []Geometry {
-	lru := func(sets, ways, line, sector int, index string) Geometry {
+	lru := func(sets, ways, line, sector int, index arch.SetIndex) Geometry {
 		return Geometry{Sets: sets, Ways: ways, LineBytes: line, SectorBytes: sector,
 			Replacement: arch.ReplaceLRU, SetIndex: index, WritePolicy: arch.WriteBack, WriteAllocate: true}
 	}

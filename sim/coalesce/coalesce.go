@@ -7,45 +7,18 @@ import (
 	"gpumemsim/arch"
 )
 
-// Rule is a compute-capability family's coalescing rule.
-type Rule uint8
+// Rule is a compute-capability family's coalescing rule, as a device
+// config gives it.
+type Rule = arch.CoalescingRule
 
 // The rules, one per compute-capability family. The zero Rule is invalid.
 const (
-	CC10 Rule = iota + 1 // CC 1.0/1.1: strict half-warp rule
-	CC13                 // CC 1.2/1.3: half-warp segment protocol
-	CC20                 // CC 2.x: 128-B lines (L1) or 32-B segments (L2)
-	CC30                 // CC 3.x: 32-B segments through L2
-	CC50                 // CC 5.x: 32-B sectors
+	CC10 = arch.RuleCC10 // CC 1.0/1.1: strict half-warp rule
+	CC13 = arch.RuleCC13 // CC 1.2/1.3: half-warp segment protocol
+	CC20 = arch.RuleCC20 // CC 2.x: 128-B lines (L1) or 32-B segments (L2)
+	CC30 = arch.RuleCC30 // CC 3.x: 32-B segments through L2
+	CC50 = arch.RuleCC50 // CC 5.x: 32-B sectors
 )
-
-var ruleNames = [...]string{
-	CC10: arch.RuleCC10,
-	CC13: arch.RuleCC13,
-	CC20: arch.RuleCC20,
-	CC30: arch.RuleCC30,
-	CC50: arch.RuleCC50,
-}
-
-// ParseRule returns the rule a device config names ("cc10" … "cc50", the
-// arch.RuleCC10 … arch.RuleCC50 strings).
-func ParseRule(s string) (Rule, error) {
-	for r := CC10; r <= CC50; r++ {
-		if ruleNames[r] == s {
-			return r, nil
-		}
-	}
-	return 0, fmt.Errorf("coalescer rule %q: want one of %s, %s, %s, %s, %s",
-		s, arch.RuleCC10, arch.RuleCC13, arch.RuleCC20, arch.RuleCC30, arch.RuleCC50)
-}
-
-// String returns the config spelling of r ("cc13").
-func (r Rule) String() string {
-	if r >= CC10 && r <= CC50 {
-		return ruleNames[r]
-	}
-	return fmt.Sprintf("Rule(%d)", uint8(r))
-}
 
 // Op is the direction of a memory instruction.
 type Op uint8

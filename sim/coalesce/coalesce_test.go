@@ -460,26 +460,6 @@ func TestRequests(t *testing.T) {
 	}
 }
 
-func TestParseRule(t *testing.T) {
-	for _, tt := range []struct {
-		s    string
-		want Rule
-	}{{"cc10", CC10}, {"cc13", CC13}, {"cc20", CC20}, {"cc30", CC30}, {"cc50", CC50}} {
-		got, err := ParseRule(tt.s)
-		if err != nil || got != tt.want {
-			t.Errorf("ParseRule(%q) = %v, %v; want %v, nil", tt.s, got, err, tt.want)
-		}
-		if got.String() != tt.s {
-			t.Errorf("%v.String() = %q; want %q", tt.want, got.String(), tt.s)
-		}
-	}
-	for _, s := range []string{"", "cc35", "CC13", "cc1", "fermi"} {
-		if r, err := ParseRule(s); err == nil {
-			t.Errorf("ParseRule(%q) = %v, nil; want an error", s, r)
-		}
-	}
-}
-
 func TestValidate(t *testing.T) {
 	for _, width := range []int{1, 2, 4, 8, 16} {
 		w := Warp{Op: Store, Width: width}

@@ -172,7 +172,7 @@ func diffDevices(t *testing.T) []struct {
 	d    *arch.Device
 } {
 	t.Helper()
-	load := func(name, sched string) *arch.Device {
+	load := func(name string, sched arch.DRAMScheduler) *arch.Device {
 		d, err := configs.Load(name)
 		if err != nil {
 			t.Fatal(err)

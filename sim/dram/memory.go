@@ -357,8 +357,8 @@ func check(d *arch.Device) error {
 	if dr.QueueDepth < 1 {
 		bad("queue_depth must be at least 1, got %d", dr.QueueDepth)
 	}
-	if dr.Scheduler != arch.SchedFRFCFS && dr.Scheduler != arch.SchedFCFS {
-		bad("scheduler must be %q or %q, got %q", arch.SchedFRFCFS, arch.SchedFCFS, dr.Scheduler)
+	if dr.Scheduler == 0 {
+		bad("no scheduler (%s or %s)", arch.SchedFRFCFS, arch.SchedFCFS)
 	}
 	tg := dr.Timing
 	for _, p := range []struct {

@@ -22,7 +22,7 @@ import (
 //
 // With one channel and 4 banks of 1-KiB rows, address
 // row·4096 + bank·1024 + column lies in that bank and row.
-func testDevice(channels int, sched string) *arch.Device {
+func testDevice(channels int, sched arch.DRAMScheduler) *arch.Device {
 	return &arch.Device{
 		Name:   "test",
 		Clocks: arch.Clocks{Core: arch.GHz, DRAM: arch.GHz, DRAMDataRate: 4},
@@ -212,7 +212,7 @@ func TestScheduler(t *testing.T) {
 		{0, read(3, addr(0, 0, 128), 32)}, // C
 	}
 	tests := []struct {
-		sched          string
+		sched          arch.DRAMScheduler
 		want           []completed
 		hits, misses   int64
 		conflicts, pre int64
@@ -422,7 +422,7 @@ func randomPushes(seed uint64, n int) []push {
 }
 
 func TestDeterminism(t *testing.T) {
-	for _, sched := range []string{arch.SchedFRFCFS, arch.SchedFCFS} {
+	for _, sched := range []arch.DRAMScheduler{arch.SchedFRFCFS, arch.SchedFCFS} {
 		pushes := randomPushes(7, 3000)
 		var runs [2][]completed
 		var stats [2]Stats
@@ -473,7 +473,7 @@ func TestDeterminism(t *testing.T) {
 }
 
 func TestNewMemoryErrors(t *testing.T) {
-	d := testDevice(0, "fifo")
+	d := testDevice(0, 0)
 	d.Clocks.DRAMDataRate = 0
 	d.DRAM.Banks = 0
 	d.DRAM.BusWidthBits = 12
@@ -488,7 +488,7 @@ func TestNewMemoryErrors(t *testing.T) {
 		t.Fatalf("NewMemory(bad device) = nil error; want errors")
 	}
 	for _, want := range []string{"dram_data_rate", "channels", "banks", "bus_width_bits", "burst_length",
-		"row_size", "interleave", "queue_depth", `scheduler must be "frfcfs" or "fcfs", got "fifo"`, "timing.tRP", "timing.tWTR"} {
+		"row_size", "interleave", "queue_depth", "no scheduler (frfcfs or fcfs)", "timing.tRP", "timing.tWTR"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("NewMemory(bad device) error does not mention %q:\n%v", want, err)
 		}
