@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+
+	"gpumemsim/traces"
 )
 
 // finish turns the engine's state into the Result's totals.
@@ -34,7 +36,7 @@ func (e *engine) finish() {
 	}
 	for i := range res.Refs {
 		r := &res.Refs[i]
-		if e.l.Refs[i].Op.String() == "store" {
+		if e.info.Refs[i].Op == traces.OpStore {
 			res.Stores.add(&r.RefCounts)
 		} else {
 			res.Loads.add(&r.RefCounts)

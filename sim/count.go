@@ -107,7 +107,7 @@ func (c *RefCounts) record(w *coalesce.Warp, txns []coalesce.Txn) {
 type Counts struct {
 	Loads  RefCounts `json:"loads"`
 	Stores RefCounts `json:"stores"`
-	// Refs is indexed like traces.Launch.Refs.
+	// Refs is indexed like traces.Info.Refs.
 	Refs []RefCounts `json:"refs"`
 }
 
@@ -185,20 +185,21 @@ func (c *Coalescer) CoalesceHalves(w *coalesce.Warp, h *traces.Halves) ([]coales
 	return txns, ok
 }
 
-// Count streams every warp instruction of l through dev's coalescer and
+// Count streams every warp instruction of src through dev's coalescer and
 // counts requests and transactions per reference. It needs no timing model
-// and memory bounded by one block. progress, if not nil, is called with
-// the blocks done and the total now and then.
-func Count(ctx context.Context, dev *arch.Device, l *traces.Launch, progress func(done, total int64)) (*Counts, error) {
+// and memory bounded by one warp's cursor. progress, if not nil, is called
+// with the blocks done and the total now and then.
+func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress func(done, total int64)) (*Counts, error) {
 	co, err := NewCoalescer(dev)
 	if err != nil {
 		return nil, err
 	}
-	c := &Counts{Refs: make([]RefCounts, len(l.Refs))}
-	blocks := int64(l.Blocks())
-	var cur traces.WarpCursor
+	info := src.Info()
+	c := &Counts{Refs: make([]RefCounts, len(info.Refs))}
+	blocks := int64(info.Blocks())
+	cur := src.NewWarp()
 	var in traces.WarpInst
-	for b := range l.Blocks() {
+	for b := range info.Blocks() {
 		if b%1024 == 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -207,9 +208,9 @@ func Count(ctx context.Context, dev *arch.Device, l *traces.Launch, progress fun
 				progress(int64(b), blocks)
 			}
 		}
-		for w := range l.WarpsPerBlock() {
-			cur.Reset(l, b, w)
-			for cur.Next(&in) {
+		for w := range info.WarpsPerBlock() {
+			cur.Reset(b, w)
+			for cur.NextTo(&in, &in.Addr) {
 				if in.Op != traces.OpLoad && in.Op != traces.OpStore {
 					continue
 				}
@@ -221,7 +222,7 @@ func Count(ctx context.Context, dev *arch.Device, l *traces.Launch, progress fun
 	if progress != nil {
 		progress(blocks, blocks)
 	}
-	for i, r := range l.Refs {
+	for i, r := range info.Refs {
 		if r.Op == traces.OpStore {
 			c.Stores.add(&c.Refs[i])
 		} else {

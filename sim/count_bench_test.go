@@ -14,7 +14,7 @@ import (
 func coalesceLaunch(l *traces.Launch, co *sim.Coalescer, cur *traces.WarpCursor, in *traces.WarpInst) (insts, txns int64) {
 	for b := range l.Blocks() {
 		for w := range l.WarpsPerBlock() {
-			cur.Reset(l, b, w)
+			cur.Start(l, b, w)
 			for cur.Next(in) {
 				if in.Op == traces.OpCompute {
 					continue

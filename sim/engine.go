@@ -61,7 +61,10 @@ type warp struct {
 	halves traces.Halves
 	mem    coalesce.Warp
 
-	cur traces.WarpCursor
+	// cur is the warp's cursor; hcur is the same cursor when it offers the
+	// closed-form half-warp path, else nil.
+	cur  traces.Warp
+	hcur traces.HalvesWarp
 }
 
 // next fetches the warp's next instruction through the engine's scratch
@@ -69,7 +72,11 @@ type warp struct {
 // straight to w.mem.
 func (e *engine) next(w *warp) {
 	in := &e.inst
-	w.has, w.lazy = w.cur.NextHalves(in, &w.mem.Addr, &w.halves)
+	if w.hcur != nil {
+		w.has, w.lazy = w.hcur.NextHalves(in, &w.mem.Addr, &w.halves)
+	} else {
+		w.has, w.lazy = w.cur.NextTo(in, &w.mem.Addr), false
+	}
 	w.op, w.ref, w.count = in.Op, int32(in.Ref), in.Count
 	w.mem.Width, w.mem.Active = int(in.Width), in.Active
 	w.mem.Op = coalesce.Load
@@ -192,10 +199,11 @@ func l1Token(sm int, e cache.MSHREntry) uint64 {
 }
 
 type engine struct {
-	dev *arch.Device
-	l   *traces.Launch
-	co  *Coalescer
-	res *Result
+	dev  *arch.Device
+	src  traces.Source
+	info *traces.Info
+	co   *Coalescer
+	res  *Result
 
 	q   eventQueue
 	now int64
@@ -259,11 +267,11 @@ type engine struct {
 	dramWriteSectors int64 // sectors of all DRAM writes sent
 }
 
-// Run simulates the bound kernel l on dev and returns its counters. It is
+// Run simulates the launch src on dev and returns its counters. It is
 // deterministic: the same inputs give the same Result. It checks its own
 // accounting at the end and returns an error if anything does not add up.
-func Run(ctx context.Context, dev *arch.Device, l *traces.Launch, opts Options) (*Result, error) {
-	e, err := newEngine(dev, l, opts)
+func Run(ctx context.Context, dev *arch.Device, src traces.Source, opts Options) (*Result, error) {
+	e, err := newEngine(dev, src, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +285,8 @@ func Run(ctx context.Context, dev *arch.Device, l *traces.Launch, opts Options) 
 	return e.res, nil
 }
 
-func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error) {
+func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, error) {
+	l := src.Info()
 	regs, smem := opts.Regs, opts.Smem
 	if regs == 0 {
 		regs = l.Regs
@@ -298,10 +307,10 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		return nil, fmt.Errorf("device %s: %w", dev.Name, err)
 	}
 	e := &engine{
-		dev: dev, l: l, co: co, mem: mem, memAt: never,
+		dev: dev, src: src, info: l, co: co, mem: mem, memAt: never,
 		res: &Result{
-			Device: dev.Name, Kernel: l.Kernel.Name, Mapping: l.Mapping.String(),
-			Block: l.Block, Grid: l.Grid(), Occupancy: occ,
+			Device: dev.Name, Kernel: l.Kernel, Mapping: l.Mapping,
+			Block: l.Block, Grid: l.Grid, Occupancy: occ,
 			Refs: make([]RefStats, len(l.Refs)),
 		},
 		totalBlocks: l.Blocks(),
@@ -358,6 +367,11 @@ func newEngine(dev *arch.Device, l *traces.Launch, opts Options) (*engine, error
 		s := &e.sms[i]
 		s.id = i
 		s.warps = make([]warp, occ.ActiveBlocks*occ.WarpsPerBlock)
+		for w := range s.warps {
+			wp := &s.warps[w]
+			wp.cur = src.NewWarp()
+			wp.hcur, _ = wp.cur.(traces.HalvesWarp)
+		}
 		s.blocks = make([]blockCtx, occ.ActiveBlocks)
 		for b := occ.ActiveBlocks - 1; b >= 0; b-- {
 			s.freeBlk = append(s.freeBlk, int32(b))
@@ -463,13 +477,13 @@ func (e *engine) launchBlock(s *smState, t int64) {
 	if s.firstStart < 0 {
 		s.firstStart = t
 	}
-	wpb := e.l.WarpsPerBlock()
+	wpb := e.info.WarpsPerBlock()
 	s.blocks[b].warpsLeft = wpb
 	for w := range wpb {
 		slot := int(b)*wpb + w
 		wp := &s.warps[slot]
 		wp.block = b
-		wp.cur.Reset(e.l, id, w)
+		wp.cur.Reset(id, w)
 		e.next(wp)
 		wp.readyAt = t
 		wp.pending = 0
@@ -893,7 +907,7 @@ func (e *engine) coalesce(w *warp) []coalesce.Txn {
 		if txns, ok := e.co.CoalesceHalves(&w.mem, &w.halves); ok {
 			return txns
 		}
-		w.cur.Addresses(&w.mem.Addr)
+		w.hcur.Addresses(&w.mem.Addr)
 	}
 	return e.co.CoalesceWarp(&w.mem)
 }

@@ -9,7 +9,7 @@ import (
 
 // RunAhead is Run with the schedulers' lookahead set to lookahead cycles
 // (0: every event in strict time order), for the tests of sim_test.
-func RunAhead(dev *arch.Device, l *traces.Launch, lookahead int64) (*Result, error) {
+func RunAhead(dev *arch.Device, l traces.Source, lookahead int64) (*Result, error) {
 	e, err := newEngine(dev, l, Options{})
 	if err != nil {
 		return nil, err

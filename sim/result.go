@@ -47,7 +47,7 @@ type Result struct {
 	DRAM dram.ChannelStats `json:"dram"`
 	// Stalls says where warps spent the cycles they did not issue.
 	Stalls Stalls `json:"stalls"`
-	// Refs is indexed like traces.Launch.Refs.
+	// Refs is indexed like traces.Info.Refs.
 	Refs []RefStats `json:"refs"`
 }
 

@@ -56,7 +56,7 @@ func BenchmarkWarpCursor(b *testing.B) {
 	var n int64
 	blk := 0
 	for b.Loop() {
-		c.Reset(l, blk%l.Blocks(), blk%l.WarpsPerBlock())
+		c.Start(l, blk%l.Blocks(), blk%l.WarpsPerBlock())
 		blk++
 		for c.Next(&w) {
 			n++

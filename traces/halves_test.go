@@ -12,8 +12,8 @@ func TestNextHalves(t *testing.T) {
 		var n, lazyN int64
 		for b := range l.Blocks() {
 			for wi := range l.WarpsPerBlock() {
-				ref.Reset(l, b, wi)
-				lazy.Reset(l, b, wi)
+				ref.Start(l, b, wi)
+				lazy.Start(l, b, wi)
 				var want, got WarpInst
 				var addr [WarpSize]uint64
 				var h Halves

@@ -21,8 +21,9 @@ type WarpInst struct {
 	Count int32
 }
 
-// WarpCursor walks the instructions of one warp. Its zero value is ready
-// for Reset; after the first Reset of a launch it allocates nothing.
+// WarpCursor walks the instructions of one warp of a Launch. Its zero
+// value is ready for Start; after the first Start of a launch it
+// allocates nothing.
 type WarpCursor struct {
 	l           *Launch
 	code        []pcode
@@ -60,7 +61,7 @@ type WarpCursor struct {
 // Warp returns a cursor at the start of warp w of block b.
 func (l *Launch) Warp(b, w int) *WarpCursor {
 	c := new(WarpCursor)
-	c.Reset(l, b, w)
+	c.Start(l, b, w)
 	return c
 }
 
@@ -73,10 +74,14 @@ func grow[T any](s []T, n int) []T {
 
 const fullMask = 1<<WarpSize - 1
 
-// Reset moves the cursor to the start of warp w of block b of l. A warp
+// Reset moves the cursor to the start of warp w of block b of the launch
+// it walks (Start or Launch.NewWarp set it).
+func (c *WarpCursor) Reset(b, w int) { c.Start(c.l, b, w) }
+
+// Start moves the cursor to the start of warp w of block b of l. A warp
 // whose lanes are all past the extents (or past the block's threads) has
 // no instructions.
-func (c *WarpCursor) Reset(l *Launch, b, w int) {
+func (c *WarpCursor) Start(l *Launch, b, w int) {
 	nl, nr := len(l.Loops), len(l.refs)
 	c.l, c.code, c.steps, c.block, c.warp, c.pc, c.pending = l, l.code, l.steps, b, w, 0, 0
 	c.val = grow(c.val, nl)
@@ -393,26 +398,8 @@ func (c *WarpCursor) emitRef(dst *WarpInst, addr *[WarpSize]uint64, op *pcode) {
 	}
 }
 
-// Stream yields every warp instruction of the launch: block 0 warps 0,
-// 1, …, then block 1, and so on. It reuses one WarpInst, so a consumer
-// that keeps an instruction must copy it. Memory is one cursor.
-func (l *Launch) Stream() iter.Seq[*WarpInst] {
-	return func(yield func(*WarpInst) bool) {
-		var c WarpCursor
-		var w WarpInst
-		nb, nw := l.Blocks(), l.WarpsPerBlock()
-		for b := range nb {
-			for wi := range nw {
-				c.Reset(l, b, wi)
-				for c.Next(&w) {
-					if !yield(&w) {
-						return
-					}
-				}
-			}
-		}
-	}
-}
+// Stream yields every warp instruction of the launch (see Stream).
+func (l *Launch) Stream() iter.Seq[*WarpInst] { return Stream(l) }
 
 // addAll sets a[i] = b[i] + u for all lanes, written out: the compiler
 // does not unroll loops, and constant indices need no bounds checks.

@@ -366,10 +366,10 @@ func TestZeroAllocs(t *testing.T) {
 	l := bindExample(t, "matmul", nil, arch.Dim3{}, map[string]int64{"M": 64, "N": 64, "P": 256})
 	var c WarpCursor
 	var w WarpInst
-	c.Reset(l, 0, 0)
+	c.Start(l, 0, 0)
 	n := 0
 	allocs := testing.AllocsPerRun(10, func() {
-		c.Reset(l, 1, 3)
+		c.Start(l, 1, 3)
 		for c.Next(&w) {
 			n++
 		}

@@ -76,7 +76,7 @@ func TestStreamGolden(t *testing.T) {
 		var w WarpInst
 		for b := range l.Blocks() {
 			for wi := range l.WarpsPerBlock() {
-				c.Reset(l, b, wi)
+				c.Start(l, b, wi)
 				for c.Next(&w) {
 					g.Instructions++
 					g.Stream = append(g.Stream, instText(&w))

@@ -70,7 +70,7 @@ func firstInsts(l *traces.Launch, co *sim.Coalescer, n int) []shownInst {
 	var in traces.WarpInst
 	mem := 0
 	for w := range l.WarpsPerBlock() {
-		cur.Reset(l, 0, w)
+		cur.Start(l, 0, w)
 		for cur.Next(&in) {
 			s := shownInst{in: in}
 			if in.Op == traces.OpLoad || in.Op == traces.OpStore {
