@@ -409,3 +409,134 @@ func TestDifferentialRandom(t *testing.T) {
 		})
 	}
 }
+
+// fuzzDevices are the devices FuzzMemoryAgainstOracle chooses from: the
+// small test device with three channels (not a power of two, so the
+// Memory maps addresses by division, not by shifts) and the one-channel
+// device with two bank groups, each under both schedulers. Their queues
+// of 8 fill quickly, so refusals are common.
+func fuzzDevices() []struct {
+	name string
+	d    *arch.Device
+} {
+	fcfsGroups := groupDevice()
+	fcfsGroups.DRAM.Scheduler = arch.SchedFCFS
+	return []struct {
+		name string
+		d    *arch.Device
+	}{
+		{"test frfcfs", testDevice(3, arch.SchedFRFCFS)},
+		{"test fcfs", testDevice(3, arch.SchedFCFS)},
+		{"groups frfcfs", groupDevice()},
+		{"groups fcfs", fcfsGroups},
+	}
+}
+
+// fuzzRequestBytes is how many fuzz bytes describe one request.
+const fuzzRequestBytes = 4
+
+// fuzzMaxRequests caps a fuzzed stream: 64 requests fill every queue of
+// the fuzz devices several times over, and longer inputs only slow the
+// fuzzer's minimization of each new interesting input.
+const fuzzMaxRequests = 64
+
+// fuzzPushes turns fuzz bytes into at most fuzzMaxRequests timed
+// requests, four bytes each: the line (16 bits, 128 B each, so 8 MiB:
+// many rows of every bank); sectors − 1 (bits 0–1), the first sector
+// (bits 2–3, modulo the room left in the line) and whether it is a write
+// (bit 4); the gap to the previous request in core cycles (bits 0–6,
+// times 16 if bit 7 is set, so the memory also goes idle).
+func fuzzPushes(data []byte) []push {
+	data = data[:min(len(data), fuzzMaxRequests*fuzzRequestBytes)]
+	pushes := make([]push, 0, len(data)/fuzzRequestBytes)
+	at := int64(0)
+	for i := 0; i+fuzzRequestBytes <= len(data); i += fuzzRequestBytes {
+		b := data[i : i+fuzzRequestBytes]
+		line := uint64(b[0]) | uint64(b[1])<<8
+		sectors := 1 + int(b[2]&3)
+		first := int(b[2]>>2&3) % (5 - sectors)
+		at += fuzzGap(b[3])
+		pushes = append(pushes, push{at: at, req: Request{
+			Addr:  line*lineBytes + uint64(first*sectorBytes),
+			Bytes: sectors * sectorBytes,
+			Write: b[2]&0x10 != 0,
+			Tag:   int64(len(pushes)),
+		}})
+	}
+	return pushes
+}
+
+// fuzzGap is the gap in core cycles that b encodes: bits 0–6, times 16
+// if bit 7 is set.
+func fuzzGap(b byte) int64 {
+	if b&0x80 != 0 {
+		return int64(b&0x7f) * 16
+	}
+	return int64(b)
+}
+
+// fuzzBytes encodes pushes as fuzzPushes reads them, for the seed corpus.
+func fuzzBytes(device byte, pushes []push) []byte {
+	data := []byte{device}
+	at := int64(0) // the cycle fuzzPushes will read: long gaps round down
+	for _, p := range pushes {
+		line := p.req.Addr / lineBytes
+		first := p.req.Addr % lineBytes / sectorBytes
+		c := byte(p.req.Bytes/sectorBytes-1) | byte(first)<<2
+		if p.req.Write {
+			c |= 0x10
+		}
+		gap := byte(p.at - at)
+		if p.at-at > 0x7f {
+			gap = 0x80 | byte(min((p.at-at)/16, 0x7f))
+		}
+		at += fuzzGap(gap)
+		data = append(data, byte(line), byte(line>>8), c, gap)
+	}
+	return data
+}
+
+// FuzzMemoryAgainstOracle drives the Memory and the oracle open loop with
+// short request streams made of the fuzz bytes: the first picks the
+// device, each next four a request (see fuzzPushes).
+func FuzzMemoryAgainstOracle(f *testing.F) {
+	// Seeds: every pattern of the differential tests on every device,
+	// shortened; a row hit, turnaround and conflict in one bank and a
+	// burst of writes that overflows the queue, both on the one-channel
+	// bank-group device, where addr gives bank and row.
+	for pattern := range 4 {
+		for dev := range len(fuzzDevices()) {
+			f.Add(fuzzBytes(byte(dev), openLoopPushes(uint64(dev), pattern, 48, 3)))
+		}
+	}
+	f.Add(fuzzBytes(2, []push{
+		{0, read(0, addr(1, 2, 0), 128)},
+		{1, write(1, addr(1, 2, 32), 32)},
+		{1, read(2, addr(1, 3, 64), 64)},
+		{300, read(3, addr(1, 3, 0), 96)},
+	}))
+	writes := make([]push, 24)
+	for i := range writes {
+		writes[i] = push{0, write(int64(i), addr(uint64(i%4), uint64(i), 0), 128)}
+	}
+	f.Add(fuzzBytes(3, writes))
+	devices := fuzzDevices()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 1+fuzzRequestBytes {
+			return
+		}
+		dv := devices[int(data[0])%len(devices)]
+		pushes := fuzzPushes(data[1:])
+		// The oracle maps addresses with plain divisions where the
+		// Memory uses shifts where it can: the channel of every request
+		// must agree.
+		memory, oracle := newMemory(t, dv.d), newOracle(t, dv.d)
+		for _, p := range pushes {
+			if got, want := memory.Channel(p.req.Addr), oracle.Channel(p.req.Addr); got != want {
+				t.Errorf("%s: Channel(%#x) = %d; oracle %d", dv.name, p.req.Addr, got, want)
+			}
+		}
+		compareWithOracle(t, fmt.Sprintf("%s, %d fuzzed requests", dv.name, len(pushes)), dv.d,
+			func(m model) ([]traceEvent, error) { return openLoop(m, pushes) })
+	})
+}
