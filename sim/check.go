@@ -5,19 +5,21 @@ import (
 	"fmt"
 	"math/bits"
 
+	"gpumemsim/arch"
 	"gpumemsim/traces"
 )
 
-// finish turns the engine's state into the Result's totals.
-func (e *engine) finish() {
+// finish turns the units' state into the Result's totals.
+func (e *engine) finish(dev *arch.Device) {
 	res := e.res
-	for _, s := range e.sms {
-		e.lastEvent = max(e.lastEvent, s.lastEnd)
+	for i := range e.sms {
+		e.clk.last = max(e.clk.last, e.sms[i].lastEnd)
 	}
-	res.Cycles = e.lastEvent
-	res.TimeMS = float64(res.Cycles) / float64(e.dev.Clocks.Core) * 1e3
+	res.Cycles = e.clk.last
+	res.TimeMS = float64(res.Cycles) / float64(dev.Clocks.Core) * 1e3
 	var warpCycles, activeCycles int64
-	for _, s := range e.sms {
+	for i := range e.sms {
+		s := &e.sms[i]
 		warpCycles += s.warpCycles
 		if s.firstStart >= 0 {
 			active := s.lastEnd - s.firstStart
@@ -28,67 +30,89 @@ func (e *engine) finish() {
 		}
 	}
 	if activeCycles > 0 {
-		res.AchievedOccupancy = float64(warpCycles) / float64(activeCycles) / float64(e.dev.SM.MaxWarps)
+		res.AchievedOccupancy = float64(warpCycles) / float64(activeCycles) / float64(dev.SM.MaxWarps)
 	}
-	res.DRAM = e.mem.Stats().Total
+	res.DRAM = e.port.mem.Stats().Total
 	if res.Cycles > 0 {
-		res.DRAMBandwidth = float64(res.DRAM.ReadBytes+res.DRAM.WriteBytes) / (float64(res.Cycles) / float64(e.dev.Clocks.Core))
+		res.DRAMBandwidth = float64(res.DRAM.ReadBytes+res.DRAM.WriteBytes) / (float64(res.Cycles) / float64(dev.Clocks.Core))
 	}
 	for i := range res.Refs {
 		r := &res.Refs[i]
-		if e.info.Refs[i].Op == traces.OpStore {
+		if r.Op == traces.OpStore.String() {
 			res.Stores.add(&r.RefCounts)
 		} else {
 			res.Loads.add(&r.RefCounts)
 		}
 	}
-	for i := range e.slices {
-		for _, dirty := range e.slices[i].l2.Flush() {
-			res.L2.DirtySectorsAtEnd += int64(bits.OnesCount32(dirty))
+	if e.l2 != nil {
+		for i := range e.l2.slices {
+			for _, dirty := range e.l2.slices[i].l2.Flush() {
+				res.L2.DirtySectorsAtEnd += int64(bits.OnesCount32(dirty))
+			}
 		}
 	}
 }
 
 // check verifies the simulator's own accounting at the end of a run: every
-// request completed, hits and misses add up at every level, what left one
-// level arrived at the next.
-func (e *engine) check() error {
+// unit is empty, every request completed, hits and misses add up at every
+// level, what left one level arrived at the next.
+func (e *engine) check(dev *arch.Device) error {
 	var errs []error
 	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	res := e.res
-	for _, s := range e.sms {
-		for i := range s.warps {
-			if s.warps[i].live {
-				fail("SM %d: warp slot %d still resident", s.id, i)
-			}
-		}
-		if s.stalled {
-			fail("SM %d: load/store unit still holds a stalled instruction", s.id)
+	for i := range e.sms {
+		e.sms[i].check(fail)
+	}
+	e.port.check(fail)
+	if e.l2 != nil {
+		e.l2.check(fail)
+	}
+	e.res.check(fail, e.port, dev)
+	return errors.Join(errs...)
+}
+
+func (s *sm) check(fail func(string, ...any)) {
+	for i := range s.warps {
+		if s.warps[i].live {
+			fail("SM %d: warp slot %d still resident", s.id, i)
 		}
 	}
-	if e.inFlight != 0 {
-		fail("%d DRAM requests never completed", e.inFlight)
+	if s.lsu.stalled {
+		fail("SM %d: load/store unit still holds a stalled instruction", s.id)
 	}
-	for ch, q := range e.overflow {
+}
+
+func (p *port) check(fail func(string, ...any)) {
+	if p.inFlight != 0 {
+		fail("%d DRAM requests never completed", p.inFlight)
+	}
+	for ch, q := range p.overflow {
 		if len(q) > 0 {
 			fail("channel %d: %d requests never reached DRAM", ch, len(q))
 		}
 	}
-	for i := range e.slices {
-		if n := len(e.slices[i].waitq); n > 0 {
-			fail("L2 slice %d: %d accesses still wait for an MSHR entry", i, n)
-		}
-	}
-	d := res.DRAM
+	d := p.mem.Stats().Total
 	if d.Completed != d.Reads+d.Writes {
 		fail("DRAM: %d requests completed of %d reads + %d writes", d.Completed, d.Reads, d.Writes)
 	}
-	if d.ReadSectors != e.dramReadSectors {
-		fail("DRAM: %d sectors read; the caches sent %d", d.ReadSectors, e.dramReadSectors)
+	if d.ReadSectors != p.readSectors {
+		fail("DRAM: %d sectors read; the caches sent %d", d.ReadSectors, p.readSectors)
 	}
-	if d.WriteSectors != e.dramWriteSectors {
-		fail("DRAM: %d sectors written; the caches sent %d", d.WriteSectors, e.dramWriteSectors)
+	if d.WriteSectors != p.writeSectors {
+		fail("DRAM: %d sectors written; the caches sent %d", d.WriteSectors, p.writeSectors)
 	}
+}
+
+func (c *l2) check(fail func(string, ...any)) {
+	for i := range c.slices {
+		if n := len(c.slices[i].waitq); n > 0 {
+			fail("L2 slice %d: %d accesses still wait for an MSHR entry", i, n)
+		}
+	}
+}
+
+// check verifies that the counters of every level add up and agree with
+// what the port sent to DRAM.
+func (res *Result) check(fail func(string, ...any), p *port, dev *arch.Device) {
 	if l1 := res.L1; l1.Hits+l1.Misses != l1.Accesses {
 		fail("L1: %d hits + %d misses != %d accesses", l1.Hits, l1.Misses, l1.Accesses)
 	}
@@ -107,18 +131,18 @@ func (e *engine) check() error {
 	if refL1 != res.L1.Accesses {
 		fail("L1: references account for %d accesses of %d", refL1, res.L1.Accesses)
 	}
-	if refDRAM != e.dramReadSectors {
-		fail("DRAM: references account for %d read sectors of %d", refDRAM, e.dramReadSectors)
+	if refDRAM != p.readSectors {
+		fail("DRAM: references account for %d read sectors of %d", refDRAM, p.readSectors)
 	}
 	switch {
-	case e.slices == nil:
-		if want := res.Loads.Bytes / 32; want != e.dramReadSectors {
-			fail("no L2: load transactions of %d sectors, %d read from DRAM", want, e.dramReadSectors)
+	case !dev.L2.Present():
+		if want := res.Loads.Bytes / 32; want != p.readSectors {
+			fail("no L2: load transactions of %d sectors, %d read from DRAM", want, p.readSectors)
 		}
-		if want := res.Stores.Bytes / 32; want != e.dramWriteSectors {
-			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, e.dramWriteSectors)
+		if want := res.Stores.Bytes / 32; want != p.writeSectors {
+			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, p.writeSectors)
 		}
-	case e.dev.Coalescer.CacheGlobalLoads:
+	case dev.Coalescer.CacheGlobalLoads:
 		if res.L2.ReadRequests != res.L1.Fills {
 			fail("L1 sent %d fills; L2 received %d reads", res.L1.Fills, res.L2.ReadRequests)
 		}
@@ -130,11 +154,12 @@ func (e *engine) check() error {
 			fail("L2: %d read requests of %d load transactions", res.L2.ReadRequests, res.Loads.Transactions)
 		}
 	}
-	if e.slices != nil && res.L2.ReadMissSectors != e.dramReadSectors {
-		fail("DRAM reads (%d sectors) != L2 read misses (%d sectors)", e.dramReadSectors, res.L2.ReadMissSectors)
+	if dev.L2.Present() {
+		if res.L2.ReadMissSectors != p.readSectors {
+			fail("DRAM reads (%d sectors) != L2 read misses (%d sectors)", p.readSectors, res.L2.ReadMissSectors)
+		}
+		if res.L2.WriteRequests != res.Stores.Transactions {
+			fail("L2: %d write requests of %d store transactions", res.L2.WriteRequests, res.Stores.Transactions)
+		}
 	}
-	if e.slices != nil && res.L2.WriteRequests != res.Stores.Transactions {
-		fail("L2: %d write requests of %d store transactions", res.L2.WriteRequests, res.Stores.Transactions)
-	}
-	return errors.Join(errs...)
 }

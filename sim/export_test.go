@@ -14,12 +14,12 @@ func RunAhead(dev *arch.Device, l traces.Source, lookahead int64) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	e.lookahead = lookahead
+	e.clk.ahead = lookahead
 	if err := e.run(context.Background()); err != nil {
 		return nil, err
 	}
-	e.finish()
-	if err := e.check(); err != nil {
+	e.finish(dev)
+	if err := e.check(dev); err != nil {
 		return nil, err
 	}
 	return e.res, nil

@@ -222,16 +222,17 @@ type Memory struct {
 	ratio clockRatio
 	tm    timing
 	// bursts is the number of bursts a request of i bytes needs.
-	bursts     [lineBytes + 1]int32
-	interleave divisor
-	channels   divisor
-	rowSize    divisor
-	nBanks     divisor
-	frfcfs     bool
-	seq        int64
-	now        int64 // latest core cycle given to Advance
-	advancing  bool
-	due        []completion
+	bursts [lineBytes + 1]int32
+	// amap places addresses on channels; rowSize and nBanks split a
+	// channel's local address into row and bank.
+	amap      AddressMap
+	rowSize   divisor
+	nBanks    divisor
+	frfcfs    bool
+	seq       int64
+	now       int64 // latest core cycle given to Advance
+	advancing bool
+	due       []completion
 }
 
 // NewMemory builds the channels of d's DRAM. It reports every problem of
@@ -247,12 +248,11 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	rate := int64(d.Clocks.DRAMDataRate)
 	tg := dr.Timing
 	m := &Memory{
-		ratio:      newClockRatio(uint64(d.Clocks.DRAM)*uint64(rate), uint64(d.Clocks.Core)),
-		interleave: newDivisor(uint64(dr.Interleave)),
-		channels:   newDivisor(uint64(dr.Channels)),
-		rowSize:    newDivisor(uint64(dr.RowSize)),
-		nBanks:     newDivisor(uint64(dr.Banks)),
-		frfcfs:     dr.Scheduler == arch.SchedFRFCFS,
+		ratio:   newClockRatio(uint64(d.Clocks.DRAM)*uint64(rate), uint64(d.Clocks.Core)),
+		amap:    NewAddressMap(uint64(dr.Interleave), uint64(dr.Channels)),
+		rowSize: newDivisor(uint64(dr.RowSize)),
+		nBanks:  newDivisor(uint64(dr.Banks)),
+		frfcfs:  dr.Scheduler == arch.SchedFRFCFS,
 		tm: timing{
 			cl:     int64(tg.CL) * rate,
 			wl:     int64(tg.WL) * rate,
@@ -351,8 +351,8 @@ func check(d *arch.Device) error {
 	if dr.RowSize < lineBytes || dr.RowSize%lineBytes != 0 {
 		bad("row_size must be a positive multiple of %dB, got %v", lineBytes, dr.RowSize)
 	}
-	if dr.Interleave < lineBytes || dr.Interleave%lineBytes != 0 {
-		bad("interleave must be a positive multiple of %dB, got %v", lineBytes, dr.Interleave)
+	if dr.Interleave < lineBytes || dr.Interleave&(dr.Interleave-1) != 0 {
+		bad("interleave must be a power of two of at least %dB, got %v", lineBytes, dr.Interleave)
 	}
 	if dr.QueueDepth < 1 {
 		bad("queue_depth must be at least 1, got %d", dr.QueueDepth)
@@ -398,21 +398,16 @@ func (v divisor) quo(x uint64) uint64 {
 }
 
 // Channel returns the channel addr maps to.
-func (m *Memory) Channel(addr uint64) int {
-	chunk := m.interleave.quo(addr)
-	return int(chunk - m.channels.quo(chunk)*m.channels.d)
-}
+func (m *Memory) Channel(addr uint64) int { return m.amap.Unit(addr) }
 
-// locate returns the channel, bank and row of addr: with chunk = addr / I,
-// channel = chunk mod C, local = (chunk / C)·I + addr mod I, and with
-// piece = local / R, bank = piece mod B and row = piece / B.
+// locate returns the channel, bank and row of addr: the address map gives
+// the channel and its local address, and with piece = local / R, bank =
+// piece mod B and row = piece / B.
 func (m *Memory) locate(addr uint64) (ch, bank int, row int64) {
-	chunk := m.interleave.quo(addr)
-	q := m.channels.quo(chunk)
-	local := q*m.interleave.d + (addr - chunk*m.interleave.d)
+	ch, local := m.amap.Split(addr)
 	piece := m.rowSize.quo(local)
 	r := m.nBanks.quo(piece)
-	return int(chunk - q*m.channels.d), int(piece - r*m.nBanks.d), int64(r)
+	return ch, int(piece - r*m.nBanks.d), int64(r)
 }
 
 // Push offers r to its channel at core cycle now. It returns false, and

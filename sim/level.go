@@ -1,0 +1,156 @@
+package sim
+
+import (
+	"math/bits"
+
+	"gpumemsim/sim/cache"
+	"gpumemsim/sim/coalesce"
+)
+
+// levelSpec is a cache level's geometry and timing.
+type levelSpec struct {
+	line   uint64 // bytes
+	sector uint64 // the cache's sector bytes (its fill granularity)
+	// unsectored: the sectors are as large as the lines
+	unsectored bool
+	hit        int64 // hit latency in core cycles
+}
+
+// level is one cache of an SM with its MSHRs and the time each MSHR
+// entry's data returns: the L1 data cache now, and the texture and
+// constant caches, which differ only in what is below them. The caller
+// asks the level below for what a miss needs and tells the level when it
+// returns.
+type level struct {
+	levelSpec
+	cache *cache.Cache
+	mshr  *cache.MSHR
+	fill  []int64 // per MSHR entry: data return time, or -1 while below has not said
+	stats *L1Stats
+	// miss is what the latest load that missed needs from below.
+	miss levelMiss
+}
+
+// levelMiss is a miss to fetch from below: the bytes [addr, addr+size)
+// for MSHR entry entry.
+type levelMiss struct {
+	entry int
+	addr  uint64
+	size  uint32
+}
+
+// What a load transaction found at a level, with the cycle at that load
+// returns.
+const (
+	loadHit    = iota // the data is back at at
+	loadMerged        // joined a miss in flight, whose data is back at at (-1: not known yet)
+	loadMiss          // a new miss: fetch lv.miss from below
+	loadStall         // no MSHR entry or merge slot: try again at at (never: when a fill returns)
+)
+
+// load looks up load transaction tx at cycle t for the waiter token.
+func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at int64) {
+	st := lv.stats
+	line := tx.Addr &^ (lv.line - 1)
+	mask := lv.sectorMask(tx)
+	if ent, ok := lv.mshr.Lookup(line); ok {
+		f := lv.fill[ent]
+		if f >= 0 && f <= t {
+			lv.mshr.Release(ent)
+		} else {
+			if !lv.mshr.Merge(ent, token) {
+				if f < 0 {
+					f = never
+				}
+				return loadStall, f
+			}
+			st.Accesses++
+			st.Misses++
+			st.MSHRMerges++
+			return loadMerged, f
+		}
+	}
+	if lv.mshr.Full() {
+		if first := reap(lv.mshr, lv.fill, t); first != 0 {
+			return loadStall, first
+		}
+	}
+	r := lv.cache.Read(tx.Addr, mask)
+	st.Accesses++
+	if r.Status == cache.Hit {
+		st.Hits++
+		return loadHit, t + lv.hit
+	}
+	st.Misses++
+	st.Fills++
+	if r.Evicted {
+		st.Evictions++
+	}
+	ent, _ := lv.mshr.Allocate(line, token)
+	addr, size := span(line, r.Miss, lv.sector)
+	lv.miss = levelMiss{entry: int(ent), addr: addr, size: size}
+	return loadMiss, 0
+}
+
+// store applies store transaction tx to the level under its write policy.
+func (lv *level) store(tx *coalesce.Txn) {
+	if r, _, ok := lv.cache.Write(tx.Addr, lv.sectorMask(tx)); ok && r.Evicted {
+		lv.stats.StoreEvictions++
+	}
+}
+
+// filled records that the data of MSHR entry ent is back at t and returns
+// the tokens waiting for it.
+func (lv *level) filled(ent int, t int64) []uint64 {
+	lv.fill[ent] = t
+	return lv.mshr.Requests(cache.MSHREntry(ent))
+}
+
+// sectorMask is the sectors of the level's line that transaction tx
+// touches.
+func (lv *level) sectorMask(tx *coalesce.Txn) uint32 {
+	if lv.unsectored {
+		return 1
+	}
+	var m uint32
+	base := tx.Addr &^ 127
+	for sec := range 4 {
+		if tx.Sectors&(1<<sec) == 0 {
+			continue
+		}
+		a := base + uint64(sec)*32
+		m |= lv.cache.SectorMask(a, 32)
+	}
+	return m
+}
+
+// span is the byte range from the first to the last sector of mask in the
+// line at lineAddr.
+func span(lineAddr uint64, mask uint32, sector uint64) (uint64, uint32) {
+	first := uint64(bits.TrailingZeros32(mask))
+	last := uint64(31 - bits.LeadingZeros32(mask))
+	return lineAddr + first*sector, uint32((last - first + 1) * sector)
+}
+
+// reap frees the entries of an MSHR table whose data is back by t (fill
+// holds each entry's return cycle, -1 while it waits on the level below).
+// It returns 0 if an entry is free now, else the first cycle a known fill
+// frees one, or never when every entry waits.
+func reap(m *cache.MSHR, fill []int64, t int64) int64 {
+	first := int64(never)
+	for i, f := range fill {
+		ent := cache.MSHREntry(i)
+		if f < 0 || !m.InUse(ent) {
+			continue
+		}
+		if f <= t {
+			m.Release(ent)
+		} else {
+			first = min(first, f)
+		}
+	}
+	if !m.Full() {
+		return 0
+	}
+	return first
+}

@@ -1,0 +1,149 @@
+package sim
+
+import "gpumemsim/sim/coalesce"
+
+// lsu is an SM's load/store unit: it sends one transaction per cycle into
+// the memory system. A load whose transaction finds no L1 MSHR entry (or
+// merge slot) stops there, with the rest of its transactions, until one
+// frees; no memory instruction of the SM issues meanwhile.
+type lsu struct {
+	free int64 // first cycle it accepts a transaction
+	// The stalled load: its warp slot, reference and the transactions not
+	// sent yet (txns[next:]).
+	stalled     bool
+	warp, ref   int32
+	txns        []coalesce.Txn
+	next        int
+	retryQueued bool // an evLSURetry is pending
+}
+
+// loadTxns sends a load's transactions into the memory system through the
+// LSU, one per cycle from t. It returns false if it had to stop because no
+// MSHR entry was free; the rest then waits in the LSU.
+func (s *sm) loadTxns(slot int, ref int, txns []coalesce.Txn, t int64) bool {
+	u := &s.lsu
+	for i := range txns {
+		ti := max(t, u.free)
+		if retry := s.loadTxn(slot, ref, &txns[i], ti); retry != 0 {
+			u.stalled = true
+			u.warp, u.ref = int32(slot), int32(ref)
+			u.txns = append(u.txns[:0], txns[i:]...)
+			u.next = 0
+			u.free = ti
+			s.res.L1.MSHRStalls++
+			s.scheduleRetry(retry)
+			return false
+		}
+		u.free = max(ti+1, s.hold())
+	}
+	return true
+}
+
+// retryLSU continues a load whose transactions waited for an MSHR entry.
+func (s *sm) retryLSU() {
+	u := &s.lsu
+	if !u.stalled {
+		return
+	}
+	for u.next < len(u.txns) {
+		ti := max(s.clk.now, u.free)
+		if retry := s.loadTxn(int(u.warp), int(u.ref), &u.txns[u.next], ti); retry != 0 {
+			u.free = ti
+			s.scheduleRetry(retry)
+			return
+		}
+		u.free = max(ti+1, s.hold())
+		u.next++
+	}
+	u.stalled = false
+	s.resolve(int(u.warp), u.free)
+	for si := range s.scheds {
+		s.wake(si, u.free)
+	}
+}
+
+// hold returns, and clears, the cycle before which the SM that just sent a
+// transaction may not send the next one because an L2 slice queue was full
+// (0: no hold). The cell is the memory side's: an access that waited at a
+// slice for an MSHR entry and went on when a fill freed one sets it too, and
+// the SM that sends next is held then.
+func (s *sm) hold() int64 {
+	h := *s.held
+	*s.held = 0
+	return h
+}
+
+// scheduleRetry arranges for a stalled LSU to try again at cycle t, or,
+// when t is never, when a fill delivers to this SM (cores.deliver does
+// it).
+func (s *sm) scheduleRetry(t int64) {
+	if t != never && !s.lsu.retryQueued {
+		s.lsu.retryQueued = true
+		s.clk.q.push(max(t, s.clk.now), evLSURetry, int32(s.id), 0)
+	}
+}
+
+// loadTxn sends one load transaction at cycle ti. It returns 0 when the
+// transaction entered the memory system; otherwise the L1 had no MSHR
+// entry or merge slot for it, and the result is the cycle one frees, or
+// never when that waits on the level below.
+func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
+	w := &s.warps[slot]
+	icnt := s.spec.icnt
+	if s.l1 == nil {
+		if t, ok := s.mem.read(ti+icnt, tx.Addr, tx.Size, uint32(tx.Sectors), warpToken(s.id, slot), ref); ok {
+			w.known(t + icnt)
+		} else {
+			w.pending++
+		}
+		return 0
+	}
+	rs := &s.res.Refs[ref]
+	kind, at := s.l1.load(tx, warpToken(s.id, slot), ti)
+	switch kind {
+	case loadStall:
+		return at
+	case loadHit:
+		rs.L1Hits++
+		w.known(at)
+	case loadMerged:
+		rs.L1Misses++
+		if at >= 0 {
+			w.known(at)
+		} else {
+			w.pending++
+		}
+	case loadMiss:
+		rs.L1Misses++
+		m := &s.l1.miss
+		if t, ok := s.mem.read(ti+icnt, m.addr, m.size, 0, l1Token(s.id, m.entry), ref); ok {
+			s.l1.fill[m.entry] = t + icnt
+			w.known(t + icnt)
+		} else {
+			s.l1.fill[m.entry] = -1
+			w.pending++
+		}
+	}
+	return 0
+}
+
+// storeTxns sends a store's transactions: the warp does not wait for
+// them, but they take LSU cycles, evict matching L1 lines under
+// write-evict, and must be acknowledged before the warp exits.
+func (s *sm) storeTxns(slot int, txns []coalesce.Txn, t int64) {
+	w := &s.warps[slot]
+	u := &s.lsu
+	for i := range txns {
+		tx := &txns[i]
+		ti := max(t, u.free)
+		if s.l1 != nil {
+			s.l1.store(tx)
+		}
+		if at, ok := s.mem.write(ti+s.spec.icnt, tx.Addr, tx.Size, uint32(tx.Sectors), warpToken(s.id, slot)); ok {
+			w.storesDone = max(w.storesDone, at+s.spec.icnt)
+		} else {
+			w.stores++
+		}
+		u.free = max(ti+1, s.hold())
+	}
+}

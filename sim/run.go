@@ -1,0 +1,175 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+
+	"gpumemsim/arch"
+	"gpumemsim/sim/cache"
+	"gpumemsim/sim/coalesce"
+	"gpumemsim/sim/dram"
+	"gpumemsim/traces"
+)
+
+// Options adjust one run.
+type Options struct {
+	// Regs is the registers per thread for the occupancy calculator; 0
+	// takes the source's (and no register limit if it has none).
+	Regs int
+	// Smem is the shared memory per block; 0 takes the source's.
+	Smem arch.Bytes
+	// Progress, if not nil, is called now and then with the blocks
+	// finished and the total.
+	Progress func(done, total int64)
+}
+
+// Run simulates the launch src on dev and returns its counters. It is
+// deterministic: the same inputs give the same Result. It checks its own
+// accounting at the end and returns an error if anything does not add up.
+func Run(ctx context.Context, dev *arch.Device, src traces.Source, opts Options) (*Result, error) {
+	e, err := newEngine(dev, src, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := e.run(ctx); err != nil {
+		return nil, err
+	}
+	e.finish(dev)
+	if err := e.check(dev); err != nil {
+		return nil, fmt.Errorf("simulator self-check failed (a bug; please report it with the command line): %w", err)
+	}
+	return e.res, nil
+}
+
+// newEngine builds the units of dev for the launch src and wires them.
+func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, error) {
+	info := src.Info()
+	regs, smem := opts.Regs, opts.Smem
+	if regs == 0 {
+		regs = info.Regs
+	}
+	if smem == 0 {
+		smem = info.Smem
+	}
+	occ, err := dev.Occupancy(info.Block, regs, smem)
+	if err != nil {
+		return nil, fmt.Errorf("launch: %w", err)
+	}
+	co, err := NewCoalescer(dev)
+	if err != nil {
+		return nil, err
+	}
+	mem, err := dram.NewMemory(dev)
+	if err != nil {
+		return nil, fmt.Errorf("device %s: %w", dev.Name, err)
+	}
+	res := &Result{Device: dev.Name, Kernel: info.Kernel, Mapping: info.Mapping,
+		Block: info.Block, Grid: info.Grid, Occupancy: occ, Refs: make([]RefStats, len(info.Refs))}
+	for i, r := range info.Refs {
+		res.Refs[i].Ref = r.Text
+		res.Refs[i].Op = r.Op.String()
+	}
+	e := &engine{res: res, activeBlks: occ.ActiveBlocks, blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),
+		grid: grid{total: info.Blocks(), progress: opts.Progress}}
+	e.clk.ahead = int64(dev.Interconnect.Latency)
+	e.sms = make(cores, dev.SMs)
+	icnt := int64(dev.Interconnect.Latency)
+	e.port = &port{clk: &e.clk, mem: mem, at: never, lat: int64(dev.DRAM.Latency), icnt: icnt,
+		overflow: make([][]int32, dev.DRAM.Channels), sms: e.sms}
+	var below memSide = &dramOnly{port: e.port, res: res}
+	held := new(int64)
+	if dev.L2.Present() {
+		if e.l2, err = newL2(dev, e.port, e.sms, res); err != nil {
+			return nil, err
+		}
+		e.port.l2 = e.l2
+		below, held = e.l2, &e.l2.holdUntil
+	}
+	spec := &smSpec{icnt: icnt, dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock()}
+	for i := range e.sms {
+		s := &e.sms[i]
+		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: below, held: held, co: co, res: res, firstStart: -1}
+		if err := s.build(dev, src, occ); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
+}
+
+// build makes s's warp slots, block slots, schedulers and L1 for occ.
+func (s *sm) build(dev *arch.Device, src traces.Source, occ arch.Occupancy) error {
+	s.warps = make([]warp, occ.ActiveBlocks*occ.WarpsPerBlock)
+	s.blocks = make([]blockCtx, occ.ActiveBlocks)
+	for b := occ.ActiveBlocks - 1; b >= 0; b-- {
+		s.freeBlk = append(s.freeBlk, int32(b))
+	}
+	var p policy = &lrr{}
+	if dev.Scheduler.Policy == arch.PolicyGTO {
+		p = &gto{}
+	}
+	s.scheds = make([]scheduler, dev.Scheduler.PerSM)
+	per := (len(s.warps) + len(s.scheds) - 1) / len(s.scheds)
+	for si := range s.scheds {
+		s.scheds[si] = newScheduler(p, dev.Scheduler.Policy == arch.PolicyGTO, int64(dev.Scheduler.IssuePerCycle), per)
+	}
+	for w := range s.warps {
+		wp := &s.warps[w]
+		wp.cur = src.NewWarp()
+		wp.hcur, _ = wp.cur.(traces.HalvesWarp)
+		si := w % len(s.scheds)
+		wp.sched = int32(si)
+		wp.local = s.scheds[si].add(w)
+	}
+	s.lsu.txns = make([]coalesce.Txn, 0, coalesce.MaxTxns)
+	if !dev.Coalescer.CacheGlobalLoads {
+		return nil
+	}
+	lv, err := newLevel(dev.L1, dev.L1.Sets(), &s.res.L1)
+	if err != nil {
+		return fmt.Errorf("device %s: l1: %w", dev.Name, err)
+	}
+	s.l1 = lv
+	return nil
+}
+
+// newLevel builds a cache level described by c with the given sets,
+// counting into stats.
+func newLevel(c arch.Cache, sets int, stats *L1Stats) (*level, error) {
+	ch, err := cache.New(cache.FromArch(c, sets))
+	if err != nil {
+		return nil, err
+	}
+	m, err := cache.NewMSHR(c.MSHREntries, c.MSHRMerges)
+	if err != nil {
+		return nil, err
+	}
+	g := ch.Geometry()
+	return &level{levelSpec: levelSpec{line: uint64(c.Line), sector: uint64(g.SectorBytes),
+		unsectored: g.SectorBytes >= g.LineBytes, hit: int64(c.HitLatency)},
+		cache: ch, mshr: m, fill: make([]int64, c.MSHREntries), stats: stats}, nil
+}
+
+// newL2 builds the L2 slices of dev.
+func newL2(dev *arch.Device, p *port, sms cores, res *Result) (*l2, error) {
+	per := dev.L2.Slices / dev.DRAM.Channels
+	il := uint64(dev.DRAM.Interleave)
+	c := &l2{l2Spec: l2Spec{line: uint64(dev.L2.Line), hit: int64(dev.L2.HitLatency), icnt: int64(dev.Interconnect.Latency),
+		dramLat: int64(dev.DRAM.Latency), queue: int64(dev.L2.QueueDepth), merges: int32(dev.L2.MSHRMerges)},
+		chMap: dram.NewAddressMap(il, uint64(dev.DRAM.Channels)), subMap: dram.NewAddressMap(il, uint64(per)),
+		perChannel: per, slices: make([]slice, dev.L2.Slices), port: p, sms: sms, res: res}
+	g := cache.FromArch(dev.L2.Cache, dev.L2.SetsPerSlice())
+	n := dev.L2.MSHREntries
+	for i := range c.slices {
+		s := &c.slices[i]
+		var err error
+		if s.l2, err = cache.New(g); err != nil {
+			return nil, fmt.Errorf("device %s: l2: %w", dev.Name, err)
+		}
+		if s.mshr, err = cache.NewMSHR(n, dev.L2.MSHRMerges); err != nil {
+			return nil, fmt.Errorf("device %s: l2: %w", dev.Name, err)
+		}
+		s.fill, s.sectors, s.reads, s.finish = make([]int64, n), make([]uint32, n), make([]int32, n), make([]int64, n)
+		s.whead, s.wtail, s.merged = make([]int32, n), make([]int32, n), make([]int32, n)
+	}
+	return c, nil
+}

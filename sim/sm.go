@@ -1,0 +1,217 @@
+package sim
+
+import (
+	"gpumemsim/sim/coalesce"
+	"gpumemsim/traces"
+)
+
+// smSpec is what every SM of a device is built from.
+type smSpec struct {
+	icnt          int64 // interconnect latency, each way
+	dependent     bool  // every load waits for the previous ones
+	warpsPerBlock int
+}
+
+type blockCtx struct {
+	warpsLeft int
+}
+
+// sm is one streaming multiprocessor: its resident warps and blocks, its
+// warp schedulers, its load/store unit and L1, and the shared units it
+// talks to.
+type sm struct {
+	id      int
+	spec    *smSpec
+	warps   []warp
+	scheds  []scheduler
+	blocks  []blockCtx
+	freeBlk []int32
+	l1      *level // nil when global loads are not cached
+	lsu     lsu
+	// inst receives the header of each instruction a warp fetches; its
+	// Addr is never written.
+	inst traces.WarpInst
+
+	firstStart int64
+	lastEnd    int64
+	warpCycles int64
+
+	clk  *clock
+	grid *grid
+	mem  memSide
+	// held is the memory side's hold cell (see hold): l2.holdUntil, or a
+	// cell nobody sets on a device without an L2.
+	held *int64
+	co   *Coalescer
+	res  *Result
+}
+
+// launchBlock makes block id of the grid resident on s at time t.
+func (s *sm) launchBlock(id int, t int64) {
+	b := s.freeBlk[len(s.freeBlk)-1]
+	s.freeBlk = s.freeBlk[:len(s.freeBlk)-1]
+	if s.firstStart < 0 {
+		s.firstStart = t
+	}
+	wpb := s.spec.warpsPerBlock
+	s.blocks[b].warpsLeft = wpb
+	for w := range wpb {
+		slot := int(b)*wpb + w
+		wp := &s.warps[slot]
+		wp.block = b
+		wp.cur.Reset(id, w)
+		wp.fetch(&s.inst)
+		wp.readyAt = t
+		wp.pending = 0
+		wp.loadsDone = t
+		wp.stores = 0
+		wp.storesDone = t
+		wp.start = t
+		wp.live = true
+		sc := &s.scheds[wp.sched]
+		if sc.byAge {
+			sc.toBack(s.warps, int(wp.local))
+		}
+		s.refresh(wp)
+		if !wp.has {
+			s.finishWarp(slot, t)
+			continue
+		}
+		s.wake(int(wp.sched), t)
+	}
+}
+
+// finishWarp retires a warp whose instructions have all issued and whose
+// loads and stores have all completed, at time t.
+func (s *sm) finishWarp(slot int, t int64) {
+	w := &s.warps[slot]
+	w.live = false
+	s.warpCycles += t - w.start
+	s.lastEnd = max(s.lastEnd, t)
+	s.clk.last = max(s.clk.last, t)
+	blk := &s.blocks[w.block]
+	blk.warpsLeft--
+	if blk.warpsLeft > 0 {
+		return
+	}
+	s.freeBlk = append(s.freeBlk, w.block)
+	s.grid.finished(s.clk, s.id, t)
+}
+
+// tryFinish retires the warp in slot if it has issued everything and
+// every load and store of it has completed.
+func (s *sm) tryFinish(slot int) {
+	w := &s.warps[slot]
+	if !w.has && w.pending == 0 && w.stores == 0 {
+		s.finishWarp(slot, max(w.readyAt, w.loadsDone, w.storesDone))
+	}
+}
+
+// resolve delivers a load whose time was unknown to the warp in slot.
+func (s *sm) resolve(slot int, t int64) {
+	w := &s.warps[slot]
+	w.loadsDone = max(w.loadsDone, t)
+	w.pending--
+	if w.pending > 0 {
+		return
+	}
+	s.refresh(w)
+	if !w.has {
+		s.tryFinish(slot)
+		return
+	}
+	s.wake(int(w.sched), max(w.readyAt, w.loadsDone))
+}
+
+// wake makes sure scheduler si runs no later than t (never: no wake-up
+// needed).
+func (s *sm) wake(si int, t int64) {
+	if t == never {
+		return
+	}
+	sc := &s.scheds[si]
+	t = max(t, s.clk.now)
+	if t < sc.wakeAt {
+		sc.wakeAt = t
+		s.clk.q.push(t, evSchedule, int32(s.id), int32(si))
+	}
+}
+
+// refresh recomputes the issue state of warp w in its scheduler's arrays;
+// it is called whenever the warp's instruction or loads change.
+func (s *sm) refresh(w *warp) {
+	sc := &s.scheds[w.sched]
+	k := int(w.local)
+	if !w.has {
+		sc.set(k, never, never)
+		return
+	}
+	t := w.readyAt
+	op := w.op
+	if op != traces.OpLoad || s.spec.dependent {
+		if w.pending > 0 {
+			t = never
+		} else {
+			t = max(t, w.loadsDone)
+		}
+	}
+	if op == traces.OpLoad || op == traces.OpStore {
+		sc.set(k, never, t)
+	} else {
+		sc.set(k, t, never)
+	}
+}
+
+// issue issues the next instruction of the warp in slot at time t.
+func (s *sm) issue(sc *scheduler, slot int, t int64) {
+	w := &s.warps[slot]
+	res := s.res
+	units := max(sc.free, t*sc.ipc)
+	// Stall accounting: from the moment the warp's order allowed it to
+	// the moment its loads were back is memory; the rest is issue.
+	dep := w.readyAt
+	if w.op != traces.OpLoad || s.spec.dependent {
+		dep = max(dep, w.loadsDone)
+	}
+	res.Stalls.Memory += max(0, dep-w.readyAt)
+	res.Stalls.Issue += max(0, t-dep)
+
+	switch w.op {
+	case traces.OpCompute:
+		n := int64(w.count)
+		res.WarpInsts += n
+		sc.free = units + n
+		w.readyAt = sc.cycleOf(sc.free)
+	default:
+		res.WarpInsts++
+		res.MemInsts++
+		sc.free = units + 1
+		w.readyAt = t + 1
+		txns := s.coalesce(w)
+		res.Refs[w.ref].record(&w.mem, txns)
+		if w.op == traces.OpStore {
+			s.storeTxns(slot, txns, t)
+		} else if !s.loadTxns(slot, int(w.ref), txns, t) {
+			// Some transactions wait in the LSU; the warp may not use its
+			// loads before they have all been sent.
+			w.pending++
+		}
+	}
+	w.fetch(&s.inst)
+	s.refresh(w)
+	if !w.has {
+		s.tryFinish(slot)
+	}
+}
+
+// coalesce is the transactions of the memory instruction of w, straight
+// from the shape of its addresses where that decides them.
+func (s *sm) coalesce(w *warp) []coalesce.Txn {
+	if w.lazy {
+		if txns, ok := s.co.CoalesceHalves(&w.mem, &w.halves); ok {
+			return txns
+		}
+		w.hcur.Addresses(&w.mem.Addr)
+	}
+	return s.co.CoalesceWarp(&w.mem)
+}
