@@ -5,12 +5,13 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 )
 
 // Bytes is a size in bytes. In YAML it is written with a binary unit:
-// "128B", "48KiB", "1.5MiB", "2GiB".
+// "128B", "48KiB", "1.5MiB", "2GiB", "1TiB".
 type Bytes int64
 
 // Binary size units.
@@ -19,25 +20,29 @@ const (
 	KiB Bytes = 1 << 10
 	MiB Bytes = 1 << 20
 	GiB Bytes = 1 << 30
+	TiB Bytes = 1 << 40
 )
 
 var byteUnits = []struct {
 	name string
 	size Bytes
-}{{"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB}, {"B", B}}
+}{{"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB}, {"B", B}}
 
-// ParseBytes reads a size such as "128B", "48KiB" or "1.5MiB". The unit is
-// required, and the value must come to a whole number of bytes.
+// ParseBytes reads a size such as "128B", "48KiB" or "1.5MiB" (B, KiB,
+// MiB, GiB, TiB). The unit is required, and the value must come to a whole
+// number of bytes.
 func ParseBytes(s string) (Bytes, error) {
 	t := strings.TrimSpace(s)
-	for _, dec := range []string{"kB", "KB", "MB", "GB"} {
+	for _, dec := range []string{"kB", "KB", "MB", "GB", "TB"} {
 		if strings.HasSuffix(t, dec) {
-			return 0, fmt.Errorf("size %q: binary units are spelled KiB, MiB, GiB (1024-based), e.g. 48KiB", s)
+			return 0, fmt.Errorf("size %q: binary units are spelled KiB, MiB, GiB, TiB (1024-based), e.g. 48KiB", s)
 		}
 	}
+	// The unit is what follows the number: letters at the end.
+	cut := strings.LastIndexFunc(t, func(r rune) bool { return !unicode.IsLetter(r) }) + 1
+	num, unit := t[:cut], t[cut:]
 	for _, u := range byteUnits {
-		num, ok := strings.CutSuffix(t, u.name)
-		if !ok {
+		if unit != u.name {
 			continue
 		}
 		v, err := parseUnitNumber(num, float64(u.size))
@@ -46,9 +51,12 @@ func ParseBytes(s string) (Bytes, error) {
 		}
 		return Bytes(v), nil
 	}
-	hint := "a number with a unit B, KiB, MiB or GiB, e.g. 48KiB"
-	if t != "" && strings.IndexFunc(t, func(r rune) bool { return r < '0' || r > '9' }) < 0 {
+	hint := "a number with a unit B, KiB, MiB, GiB or TiB, e.g. 48KiB"
+	switch {
+	case t != "" && unit == "":
 		hint = "add a unit: " + t + "B"
+	case unit != "" && num != "":
+		hint = fmt.Sprintf("a unit B, KiB, MiB, GiB or TiB, not %q", unit)
 	}
 	return 0, fmt.Errorf("size %q: want %s", s, hint)
 }

@@ -17,6 +17,8 @@ func TestParseBytes(t *testing.T) {
 		{"1.5MiB", 1536 * 1024},
 		{"1.25MiB", 1280 * 1024},
 		{"2GiB", 2 << 30},
+		{"1TiB", 1 << 40},
+		{"0.5TiB", 512 << 30},
 		{"0B", 0},
 		{" 16KiB ", 16384},
 	} {
@@ -27,11 +29,15 @@ func TestParseBytes(t *testing.T) {
 	}
 	for _, tc := range []struct{ in, wantErr string }{
 		{"48KB", "KiB"},
+		{"1TB", "TiB"},
+		{"1PiB", `want a unit B, KiB, MiB, GiB or TiB, not "PiB"`},
+		{"12 bytes", `not "bytes"`},
 		{"128", "add a unit: 128B"},
 		{"1.5B", "whole number"},
 		{"-4KiB", "negative"},
 		{"KiB", "missing number"},
-		{"abcKiB", "not a number"},
+		{"abcKiB", "want a number with a unit"},
+		{"1.2.3KiB", "not a number"},
 		{"", "want a number with a unit"},
 	} {
 		_, err := ParseBytes(tc.in)
@@ -45,7 +51,7 @@ func TestBytesString(t *testing.T) {
 	for _, tc := range []struct {
 		in   Bytes
 		want string
-	}{{128, "128B"}, {49152, "48KiB"}, {1536 * 1024, "1536KiB"}, {2 << 20, "2MiB"}, {100, "100B"}, {0, "0B"}} {
+	}{{128, "128B"}, {49152, "48KiB"}, {1536 * 1024, "1536KiB"}, {2 << 20, "2MiB"}, {3 << 40, "3TiB"}, {100, "100B"}, {0, "0B"}} {
 		if got := tc.in.String(); got != tc.want {
 			t.Errorf("Bytes(%d).String() = %q; want %q", int64(tc.in), got, tc.want)
 		}

@@ -20,6 +20,42 @@ func (e *FieldError) Unwrap() error { return e.Err }
 
 var ccPattern = regexp.MustCompile(`^[1-9]\.[0-9]$`)
 
+// Upper bounds of a config's numbers. Each is above what any GPU this
+// simulator serves has (the largest current value in parentheses), so a
+// config of a real or plausible GPU loads, while a typo such as sms:
+// 100000 is refused before it exhausts memory or overflows time. Together
+// they bound the simulator's memory: at most 256 × 64 resident warps, 1
+// GiB of L2 tags and data, 256 × 1 MiB of L1.
+const (
+	maxSMs        = 256      // SMs (H100: 132)
+	maxWarps      = 64       // resident warps per SM (64 since Kepler)
+	maxBlocks     = 64       // resident blocks per SM (32)
+	maxRegisters  = 1 << 20  // 32-bit registers per SM (65,536)
+	maxSMem       = 4 * MiB  // shared memory per SM (228 KiB)
+	maxThreads    = 4096     // threads per block (1,024)
+	maxBlockDim   = 1 << 16  // block extent along an axis (1,024)
+	maxLatency    = 10_000   // any latency, in core cycles (DRAM: about 500)
+	maxL1         = MiB      // an SM's cache (256 KiB)
+	maxL2         = GiB      // the L2 (50 MiB; 256 MiB of Infinity Cache)
+	maxLine       = 4 * KiB  // a cache line (128 B)
+	maxWays       = 1024     // associativity (fully associative TLB-like caches)
+	maxMSHRs      = 4096     // MSHR entries of one cache or slice (256)
+	maxMerges     = 256      // requests one MSHR entry holds (8)
+	maxMSHRTokens = 1 << 16  // entries × merges of one table
+	maxSlices     = 1024     // L2 slices (about 100)
+	maxQueue      = 1 << 16  // requests queued at a slice or DRAM channel
+	maxChannels   = 256      // DRAM channels (HBM3: 16 per stack)
+	maxBanks      = 1024     // banks per channel (64)
+	maxBusBits    = 4096     // data-bus bits of one channel (1,024 for an HBM stack)
+	maxBurst      = 256      // burst length (16)
+	maxRow        = MiB      // DRAM row (2 KiB)
+	maxTiming     = 10_000   // a DRAM timing, in DRAM cycles (about 50)
+	maxInterleave = GiB      // channel interleave (256 B)
+	maxCoreClock  = 10 * GHz // (2 GHz)
+	maxDRAMClock  = 20 * GHz // (GDDR7 command clock: 2.3 GHz)
+	maxDataRate   = 32       // transfers per pin per DRAM clock (GDDR7: 8)
+)
+
 // Validate reports every problem with the device at once, joined with
 // errors.Join; each is a *FieldError.
 func (d *Device) Validate() error {
@@ -29,117 +65,145 @@ func (d *Device) Validate() error {
 	if !ccPattern.MatchString(d.ComputeCapability) {
 		v.add("compute_capability", "want major.minor, e.g. \"2.0\"; got %q", d.ComputeCapability)
 	}
-	v.positive("clocks.core", int64(d.Clocks.Core))
-	v.positive("clocks.dram", int64(d.Clocks.DRAM))
-	v.positive("clocks.dram_data_rate", int64(d.Clocks.DRAMDataRate))
-	v.positive("sms", int64(d.SMs))
+	v.count("clocks.core", int64(d.Clocks.Core), int64(maxCoreClock))
+	v.count("clocks.dram", int64(d.Clocks.DRAM), int64(maxDRAMClock))
+	v.count("clocks.dram_data_rate", int64(d.Clocks.DRAMDataRate), maxDataRate)
+	v.count("sms", int64(d.SMs), maxSMs)
 	if d.WarpSize != 32 {
 		v.add("warp_size", "must be 32 (every NVIDIA GPU this simulator models has 32-thread warps); got %d", d.WarpSize)
 	}
-
-	s := d.SM
-	v.positive("sm.max_threads", int64(s.MaxThreads))
-	v.positive("sm.max_warps", int64(s.MaxWarps))
-	v.positive("sm.max_blocks", int64(s.MaxBlocks))
-	v.positive("sm.registers", int64(s.Registers))
-	v.positive("sm.register_alloc_unit", int64(s.RegisterAllocUnit))
-	given(v, "sm.register_alloc_granularity", s.RegisterAllocGranularity, allocations)
-	v.positive("sm.warp_alloc_granularity", int64(s.WarpAllocGranularity))
-	v.positive("sm.max_registers_per_thread", int64(s.MaxRegistersPerThread))
-	v.positive("sm.shared_memory", int64(s.SharedMemory))
-	v.positive("sm.shared_memory_alloc_unit", int64(s.SharedMemoryAllocUnit))
-	v.positive("sm.max_shared_memory_per_block", int64(s.MaxSharedMemoryPerBlock))
-	v.positive("sm.max_threads_per_block", int64(s.MaxThreadsPerBlock))
-	if s.MaxBlockDim.X <= 0 || s.MaxBlockDim.Y <= 0 || s.MaxBlockDim.Z <= 0 {
-		v.add("sm.max_block_dim", "required: the largest block extents [x, y, z], e.g. [1024, 1024, 64]")
+	v.sm(d)
+	given(v, "scheduler.policy", d.Scheduler.Policy, policies)
+	v.count("scheduler.schedulers_per_sm", int64(d.Scheduler.PerSM), 16)
+	v.count("scheduler.issue_per_cycle", int64(d.Scheduler.IssuePerCycle), 16)
+	v.latency("scheduler.block_launch_latency", d.Scheduler.BlockLaunchLatency, true)
+	given(v, "coalescer.rule", d.Coalescer.Rule, rules)
+	if d.Coalescer.CacheGlobalLoads && !d.L1.Present() {
+		v.add("coalescer.cache_global_loads", "is true but the device has no L1 (l1.size is 0)")
 	}
-	v.positive("sm.shared_memory_banks", int64(s.SharedMemoryBanks))
-	v.positive("sm.bank_width", int64(s.BankWidth))
+	v.caches(d)
+	v.latency("interconnect.latency", d.Interconnect.Latency, false)
+	v.dram(d)
+	return errors.Join(v.errs...)
+}
+
+// sm checks the SM's limits, which the occupancy calculator reads.
+func (v *validator) sm(d *Device) {
+	s := d.SM
+	v.count("sm.max_threads", int64(s.MaxThreads), maxWarps*32)
+	v.count("sm.max_warps", int64(s.MaxWarps), maxWarps)
+	v.count("sm.max_blocks", int64(s.MaxBlocks), maxBlocks)
+	v.count("sm.registers", int64(s.Registers), maxRegisters)
+	v.count("sm.register_alloc_unit", int64(s.RegisterAllocUnit), maxRegisters)
+	given(v, "sm.register_alloc_granularity", s.RegisterAllocGranularity, allocations)
+	v.count("sm.warp_alloc_granularity", int64(s.WarpAllocGranularity), maxWarps)
+	v.count("sm.max_registers_per_thread", int64(s.MaxRegistersPerThread), 1024)
+	v.size("sm.shared_memory", s.SharedMemory, maxSMem)
+	v.size("sm.shared_memory_alloc_unit", s.SharedMemoryAllocUnit, maxSMem)
+	v.size("sm.max_shared_memory_per_block", s.MaxSharedMemoryPerBlock, maxSMem)
+	v.count("sm.max_threads_per_block", int64(s.MaxThreadsPerBlock), maxThreads)
+	if md := s.MaxBlockDim; md.X <= 0 || md.Y <= 0 || md.Z <= 0 {
+		v.add("sm.max_block_dim", "required: the largest block extents [x, y, z], e.g. [1024, 1024, 64]")
+	} else if md.X > maxBlockDim || md.Y > maxBlockDim || md.Z > maxBlockDim {
+		v.add("sm.max_block_dim", "%v: an extent is above %d, more than any GPU allows (1024)", md, maxBlockDim)
+	}
+	v.count("sm.shared_memory_banks", int64(s.SharedMemoryBanks), 64)
+	v.size("sm.bank_width", s.BankWidth, 16)
 	if d.WarpSize > 0 && s.MaxWarps > 0 && s.MaxThreads > 0 && s.MaxThreads != s.MaxWarps*d.WarpSize {
 		v.add("sm.max_threads", "%d is not sm.max_warps × warp_size = %d × %d", s.MaxThreads, s.MaxWarps, d.WarpSize)
 	}
 	if s.MaxSharedMemoryPerBlock > s.SharedMemory && s.SharedMemory > 0 {
 		v.add("sm.max_shared_memory_per_block", "%v exceeds sm.shared_memory %v", s.MaxSharedMemoryPerBlock, s.SharedMemory)
 	}
+}
 
-	given(v, "scheduler.policy", d.Scheduler.Policy, policies)
-	v.positive("scheduler.schedulers_per_sm", int64(d.Scheduler.PerSM))
-	v.positive("scheduler.issue_per_cycle", int64(d.Scheduler.IssuePerCycle))
-	if d.Scheduler.BlockLaunchLatency < 0 {
-		v.add("scheduler.block_launch_latency", "must not be negative, got %d", d.Scheduler.BlockLaunchLatency)
+// caches checks the L1, texture, constant and L2 caches, and the
+// geometry the simulator models: the L1 and L2 serve the coalescer's
+// 128-byte blocks of 32-byte sectors, so their lines are at least 128
+// bytes (the L1's exactly 128) and their sectors at least 32.
+func (v *validator) caches(d *Device) {
+	v.cache("l1", d.L1, d.L1.Sets(), true, maxL1)
+	if d.L1.Present() && d.L1.Line > 0 && d.L1.Line != 128 {
+		v.add("l1.line", "%v: the simulator's L1 takes 128-byte lines, the blocks the coalescer's transactions lie in (every NVIDIA L1 since Fermi has them); set l1.sector for a finer fill", d.L1.Line)
 	}
-
-	given(v, "coalescer.rule", d.Coalescer.Rule, rules)
-	if d.Coalescer.CacheGlobalLoads && !d.L1.Present() {
-		v.add("coalescer.cache_global_loads", "is true but the device has no L1 (l1.size is 0)")
-	}
-
-	v.cache("l1", d.L1, d.L1.Sets(), true)
-	v.cache("texture", d.Texture, d.Texture.Sets(), false)
-	v.cache("constant", d.Constant, d.Constant.Sets(), false)
-	if d.L2.Present() {
-		v.positive("l2.slices", int64(d.L2.Slices))
-		v.positive("l2.queue_depth", int64(d.L2.QueueDepth))
-		if d.L2.Slices > 0 && d.DRAM.Channels > 0 && d.L2.Slices%d.DRAM.Channels != 0 {
-			v.add("l2.slices", "%d is not a multiple of dram.channels = %d (each channel has the same number of slices)", d.L2.Slices, d.DRAM.Channels)
+	v.cache("texture", d.Texture, d.Texture.Sets(), false, maxL1)
+	v.cache("constant", d.Constant, d.Constant.Sets(), false, maxL1)
+	l2 := d.L2
+	if !l2.Present() {
+		if l2.Slices != 0 || l2.QueueDepth != 0 {
+			v.add("l2", "slices and queue_depth describe an L2 that is absent (size 0B); remove them")
 		}
-		if d.L2.Line > 0 && d.DRAM.Interleave > 0 && d.L2.Line > d.DRAM.Interleave {
-			v.add("l2.line", "%v is larger than dram.interleave %v: a line would span channels", d.L2.Line, d.DRAM.Interleave)
-		}
-	} else if d.L2.Slices != 0 || d.L2.QueueDepth != 0 {
-		v.add("l2", "slices and queue_depth describe an L2 that is absent (size 0B); remove them")
+		return
 	}
-	if d.L2.Present() && d.L2.Slices > 0 && d.L2.Size%Bytes(d.L2.Slices) != 0 {
-		v.add("l2.size", "%v is not divisible by l2.slices = %d", d.L2.Size, d.L2.Slices)
-	} else {
-		sliced := d.L2.Cache
-		sliced.Size = d.L2.SliceSize()
-		v.cache("l2", sliced, d.L2.SetsPerSlice(), true)
+	v.count("l2.slices", int64(l2.Slices), maxSlices)
+	v.count("l2.queue_depth", int64(l2.QueueDepth), maxQueue)
+	if l2.Slices > 0 && d.DRAM.Channels > 0 && l2.Slices%d.DRAM.Channels != 0 {
+		v.add("l2.slices", "%d is not a multiple of dram.channels = %d (each channel has the same number of slices)", l2.Slices, d.DRAM.Channels)
 	}
+	if l2.Line > 0 && d.DRAM.Interleave > 0 && l2.Line > d.DRAM.Interleave {
+		v.add("l2.line", "%v is larger than dram.interleave %v: a line would span channels", l2.Line, d.DRAM.Interleave)
+	}
+	if l2.Line > 0 && l2.Line < 128 {
+		v.add("l2.line", "%v: the simulator's L2 takes lines of at least 128 bytes, the blocks the coalescer's transactions lie in (every NVIDIA L2 has 128-byte lines); set l2.sector for a finer fill", l2.Line)
+	}
+	if l2.Size > maxL2 {
+		v.add("l2.size", "%v is more than the simulator allows (at most %v; the largest GPU caches have 256 MiB)", l2.Size, Bytes(maxL2))
+	}
+	if l2.Slices > 0 && l2.Size%Bytes(l2.Slices) != 0 {
+		v.add("l2.size", "%v is not divisible by l2.slices = %d", l2.Size, l2.Slices)
+		return
+	}
+	sliced := l2.Cache
+	sliced.Size = l2.SliceSize()
+	v.cache("l2", sliced, l2.SetsPerSlice(), true, max(sliced.Size, maxL2)) // the whole L2 was bounded above
+}
 
-	v.positive("interconnect.latency", int64(d.Interconnect.Latency))
-
+// dram checks the DRAM, whose largest request, an L2 line (128 bytes
+// without an L2), must lie within one interleave chunk and one row.
+func (v *validator) dram(d *Device) {
 	m := d.DRAM
 	v.required("dram.type", m.Type)
-	v.positive("dram.channels", int64(m.Channels))
-	v.positive("dram.banks", int64(m.Banks))
-	v.positive("dram.bank_groups", int64(m.BankGroups))
+	v.count("dram.channels", int64(m.Channels), maxChannels)
+	v.count("dram.banks", int64(m.Banks), maxBanks)
+	v.count("dram.bank_groups", int64(m.BankGroups), maxBanks)
 	if m.Banks > 0 && m.BankGroups > 0 && m.Banks%m.BankGroups != 0 {
 		v.add("dram.bank_groups", "%d does not divide dram.banks %d", m.BankGroups, m.Banks)
 	}
-	v.positive("dram.bus_width_bits", int64(m.BusWidthBits))
+	v.count("dram.bus_width_bits", int64(m.BusWidthBits), maxBusBits)
 	if m.BusWidthBits > 0 && m.BusWidthBits%8 != 0 {
 		v.add("dram.bus_width_bits", "%d is not a whole number of bytes", m.BusWidthBits)
 	}
-	v.positive("dram.burst_length", int64(m.BurstLength))
-	v.positive("dram.row_size", int64(m.RowSize))
-	v.positive("dram.timing.tCL", int64(m.Timing.CL))
-	v.positive("dram.timing.tRCD", int64(m.Timing.RCD))
-	v.positive("dram.timing.tRP", int64(m.Timing.RP))
-	v.positive("dram.timing.tRAS", int64(m.Timing.RAS))
-	v.positive("dram.timing.tCCD", int64(m.Timing.CCD))
-	v.positive("dram.timing.tRRD", int64(m.Timing.RRD))
-	v.positive("dram.timing.tWR", int64(m.Timing.WR))
-	v.positive("dram.timing.tWL", int64(m.Timing.WL))
-	v.positive("dram.timing.tWTR", int64(m.Timing.WTR))
-	v.positive("dram.timing.tCCDL", int64(m.Timing.CCDL))
-	if m.Timing.RTPL < 0 {
-		v.add("dram.timing.tRTPL", "must not be negative, got %d", m.Timing.RTPL)
+	v.count("dram.burst_length", int64(m.BurstLength), maxBurst)
+	v.size("dram.row_size", m.RowSize, maxRow)
+	tg := m.Timing
+	for _, t := range []struct {
+		name string
+		n    int
+	}{{"tCL", tg.CL}, {"tRCD", tg.RCD}, {"tRP", tg.RP}, {"tRAS", tg.RAS}, {"tCCD", tg.CCD}, {"tRRD", tg.RRD},
+		{"tWR", tg.WR}, {"tWL", tg.WL}, {"tWTR", tg.WTR}, {"tCCDL", tg.CCDL}} {
+		v.count("dram.timing."+t.name, int64(t.n), maxTiming)
+	}
+	if tg.RTPL < 0 || tg.RTPL > maxTiming {
+		v.add("dram.timing.tRTPL", "want 0 to %d DRAM cycles, got %d", maxTiming, tg.RTPL)
 	}
 	given(v, "dram.scheduler", m.Scheduler, dramSchedulers)
-	v.positive("dram.queue_depth", int64(m.QueueDepth))
-	v.positive("dram.latency", int64(m.Latency))
-	v.positive("dram.interleave", int64(m.Interleave))
+	v.count("dram.queue_depth", int64(m.QueueDepth), maxQueue)
+	v.latency("dram.latency", m.Latency, false)
+	v.size("dram.interleave", m.Interleave, maxInterleave)
+	req := Bytes(128)
+	if d.L2.Present() && d.L2.Line > req {
+		req = d.L2.Line
+	}
 	if m.Interleave > 0 && !pow2(int64(m.Interleave)) {
 		v.add("dram.interleave", "%v is not a power of two", m.Interleave)
+	} else if m.Interleave > 0 && m.Interleave < req {
+		v.add("dram.interleave", "%v is smaller than the largest DRAM request, %v (an L2 line, or a 128-byte transaction without an L2)", m.Interleave, req)
 	}
-	if m.Interleave > 0 && m.Interleave < 32 {
-		v.add("dram.interleave", "%v is smaller than a 32-byte sector", m.Interleave)
-	}
-	if m.RowSize > 0 && m.Interleave > 0 && m.RowSize%m.Interleave != 0 && m.Interleave%m.RowSize != 0 {
+	if m.RowSize > 0 && m.RowSize%req != 0 {
+		v.add("dram.row_size", "%v is not a multiple of the largest DRAM request, %v, so a request could span rows", m.RowSize, req)
+	} else if m.RowSize > 0 && m.Interleave > 0 && m.RowSize%m.Interleave != 0 && m.Interleave%m.RowSize != 0 {
 		v.add("dram.row_size", "%v and dram.interleave %v must divide one another", m.RowSize, m.Interleave)
 	}
-	return errors.Join(v.errs...)
 }
 
 type validator struct{ errs []error }
@@ -154,13 +218,37 @@ func (v *validator) required(path, s string) {
 	}
 }
 
-func (v *validator) positive(path string, n int64) {
+// count checks a positive number with an upper bound.
+func (v *validator) count(path string, n, most int64) {
 	switch {
 	case n == 0:
 		v.add(path, "required: must be a positive number")
 	case n < 0:
 		v.add(path, "must be positive, got %d", n)
+	case n > most:
+		v.add(path, "%d is more than the simulator allows (at most %d, above any GPU it models)", n, most)
 	}
+}
+
+// size checks a positive size with an upper bound.
+func (v *validator) size(path string, b, most Bytes) {
+	if b > most {
+		v.add(path, "%v is more than the simulator allows (at most %v, above any GPU it models)", b, most)
+		return
+	}
+	v.count(path, int64(b), int64(most))
+}
+
+// latency checks a latency in core cycles; zero is allowed where said.
+func (v *validator) latency(path string, n int, zero bool) {
+	if zero && n == 0 {
+		return
+	}
+	if n > maxLatency {
+		v.add(path, "%d cycles is more than the simulator allows (at most %d; no GPU memory level takes more than a few thousand)", n, maxLatency)
+		return
+	}
+	v.count(path, int64(n), maxLatency)
 }
 
 // given checks that an enumeration was given; its spelling was checked
@@ -171,9 +259,10 @@ func given[T ~uint8](v *validator, path string, x T, e enum[T]) {
 	}
 }
 
-// cache checks the geometry of a cache (of one slice, for the L2) with
-// the given number of sets. Absent caches (size 0) need nothing else.
-func (v *validator) cache(path string, c Cache, sets int, writable bool) {
+// cache checks the geometry and timing of a cache (of one slice, for the
+// L2) with the given number of sets, no larger than most. Absent caches
+// (size 0) need nothing else.
+func (v *validator) cache(path string, c Cache, sets int, writable bool, most Bytes) {
 	if c.Size < 0 {
 		v.add(path+".size", "must not be negative")
 		return
@@ -181,19 +270,30 @@ func (v *validator) cache(path string, c Cache, sets int, writable bool) {
 	if c.Size == 0 {
 		return
 	}
-	v.positive(path+".line", int64(c.Line))
-	v.positive(path+".sector", int64(c.Sector))
-	v.positive(path+".associativity", int64(c.Associativity))
-	v.positive(path+".hit_latency", int64(c.HitLatency))
+	if c.Size > most {
+		v.add(path+".size", "%v is more than the simulator allows (at most %v, above any GPU it models)", c.Size, most)
+	}
+	v.size(path+".line", c.Line, maxLine)
+	v.size(path+".sector", c.Sector, maxLine)
+	v.count(path+".associativity", int64(c.Associativity), maxWays)
+	v.latency(path+".hit_latency", c.HitLatency, false)
 	given(v, path+".replacement", c.Replacement, replacements)
 	given(v, path+".set_index", c.SetIndex, setIndexes)
 	if writable {
 		given(v, path+".write_policy", c.WritePolicy, writePolicies)
-		v.positive(path+".mshr_entries", int64(c.MSHREntries))
-		v.positive(path+".mshr_merges", int64(c.MSHRMerges))
+		v.count(path+".mshr_entries", int64(c.MSHREntries), maxMSHRs)
+		v.count(path+".mshr_merges", int64(c.MSHRMerges), maxMerges)
+		if n := int64(c.MSHREntries) * int64(c.MSHRMerges); n > maxMSHRTokens && c.MSHREntries <= maxMSHRs && c.MSHRMerges <= maxMerges {
+			v.add(path+".mshr_merges", "mshr_entries × mshr_merges = %d requests in flight is more than the simulator allows (at most %d)", n, maxMSHRTokens)
+		}
 	} else if c.WritePolicy != ReadOnly {
 		v.add(path+".write_policy", "want read_only (the cache holds no written data); got %q", c.WritePolicy.String())
 	}
+	v.geometry(path, c, sets)
+}
+
+// geometry checks the line, sector and set arithmetic of a cache.
+func (v *validator) geometry(path string, c Cache, sets int) {
 	if c.Line > 0 && !pow2(int64(c.Line)) {
 		v.add(path+".line", "%v is not a power of two", c.Line)
 	}
@@ -201,6 +301,8 @@ func (v *validator) cache(path string, c Cache, sets int, writable bool) {
 		switch {
 		case !pow2(int64(c.Sector)):
 			v.add(path+".sector", "%v is not a power of two", c.Sector)
+		case c.Sector < 32:
+			v.add(path+".sector", "%v is smaller than a 32-byte sector, the unit DRAM moves and the profilers count", c.Sector)
 		case c.Sector > c.Line:
 			v.add(path+".sector", "%v is larger than the line %v", c.Sector, c.Line)
 		case c.Line/c.Sector > 32:

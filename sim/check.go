@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 
 	"gpumemsim/arch"
 	"gpumemsim/traces"
@@ -47,7 +46,7 @@ func (e *engine) finish(dev *arch.Device) {
 	if e.l2 != nil {
 		for i := range e.l2.slices {
 			for _, dirty := range e.l2.slices[i].l2.Flush() {
-				res.L2.DirtySectorsAtEnd += int64(bits.OnesCount32(dirty))
+				res.L2.DirtySectorsAtEnd += e.l2.sec.atoms(dirty)
 			}
 		}
 	}
@@ -66,7 +65,7 @@ func (e *engine) check(dev *arch.Device) error {
 	if e.l2 != nil {
 		e.l2.check(fail)
 	}
-	e.res.check(fail, e.port, dev)
+	e.res.check(fail, e.port, e.l2, dev)
 	return errors.Join(errs...)
 }
 
@@ -112,7 +111,7 @@ func (c *l2) check(fail func(string, ...any)) {
 
 // check verifies that the counters of every level add up and agree with
 // what the port sent to DRAM.
-func (res *Result) check(fail func(string, ...any), p *port, dev *arch.Device) {
+func (res *Result) check(fail func(string, ...any), p *port, c *l2, dev *arch.Device) {
 	if l1 := res.L1; l1.Hits+l1.Misses != l1.Accesses {
 		fail("L1: %d hits + %d misses != %d accesses", l1.Hits, l1.Misses, l1.Accesses)
 	}
@@ -154,9 +153,16 @@ func (res *Result) check(fail func(string, ...any), p *port, dev *arch.Device) {
 			fail("L2: %d read requests of %d load transactions", res.L2.ReadRequests, res.Loads.Transactions)
 		}
 	}
-	if dev.L2.Present() {
-		if res.L2.ReadMissSectors != p.readSectors {
-			fail("DRAM reads (%d sectors) != L2 read misses (%d sectors)", p.readSectors, res.L2.ReadMissSectors)
+	if c != nil {
+		// A sector larger than an atom fetches the atoms around a miss too.
+		if c.fetched != p.readSectors {
+			fail("DRAM reads (%d sectors) != L2 fetches (%d sectors)", p.readSectors, c.fetched)
+		}
+		if c.sector == atomBytes && res.L2.ReadMissSectors != c.fetched {
+			fail("L2 read misses (%d sectors) != L2 fetches (%d sectors) with 32-byte sectors", res.L2.ReadMissSectors, c.fetched)
+		}
+		if res.L2.ReadMissSectors > c.fetched {
+			fail("L2 read misses (%d sectors) exceed L2 fetches (%d sectors)", res.L2.ReadMissSectors, c.fetched)
 		}
 		if res.L2.WriteRequests != res.Stores.Transactions {
 			fail("L2: %d write requests of %d store transactions", res.L2.WriteRequests, res.Stores.Transactions)

@@ -41,6 +41,7 @@ func (d *dramOnly) write(ta int64, addr uint64, size, _ uint32, token uint64) (i
 // l2Spec is the geometry and timing of the L2 slices.
 type l2Spec struct {
 	line    uint64 // bytes
+	sector  uint64 // bytes
 	hit     int64  // l2.hit_latency
 	icnt    int64  // interconnect latency, each way
 	dramLat int64  // dram.latency, on the way back from DRAM
@@ -88,6 +89,10 @@ type l2 struct {
 	chMap, subMap dram.AddressMap
 	perChannel    int
 	slices        []slice
+	// sec converts between a request's atoms and the slices' sectors.
+	sec sectoring
+	// fetched counts the atoms of the sectors read from DRAM.
+	fetched int64
 	// waiters of the MSHR entries, linked per entry, and their free list
 	waiters     []waiter
 	freeWaiters []int32
@@ -128,8 +133,8 @@ func (c *l2) enterSlice(ta, start int64) {
 	}
 }
 
-// sectorsOf is the 32-byte sectors of [addr, addr+size) within its
-// 128-byte block, or the given mask when it is set.
+// sectorsOf is the atoms of [addr, addr+size) within its 128-byte block,
+// or the given mask when it is set.
 func sectorsOf(addr uint64, size uint32, given uint32) uint32 {
 	if given != 0 {
 		return given
@@ -140,10 +145,11 @@ func sectorsOf(addr uint64, size uint32, given uint32) uint32 {
 }
 
 func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref int) (int64, bool) {
-	sec := sectorsOf(addr, size, sectors)
-	n := int64(bits.OnesCount32(sec))
+	atoms := sectorsOf(addr, size, sectors)
+	n := int64(bits.OnesCount32(atoms))
 	rs := &c.res.Refs[ref]
 	si, local := c.sliceOf(addr)
+	sec := c.sec.sectors(local, atoms)
 	sl := &c.slices[si]
 	start := max(ta, sl.free)
 	line := local &^ (c.line - 1)
@@ -191,7 +197,7 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 		return c.await(sl, ent, start, token)
 	}
 	r := sl.l2.Read(local, sec)
-	hits := int64(bits.OnesCount32(r.Hit))
+	hits := c.sec.count(local, atoms, r.Hit)
 	res.ReadHitSectors += hits
 	res.ReadMissSectors += n - hits
 	rs.L2HitSectors += hits
@@ -227,7 +233,9 @@ func (c *l2) await(sl *slice, ent cache.MSHREntry, start int64, token uint64) (i
 // pending) that gathers everyone waiting for the line.
 func (c *l2) miss(si int, ent cache.MSHREntry, pending bool, line uint64, missing uint32, start int64, token uint64, ref int) {
 	sl := &c.slices[si]
-	c.res.Refs[ref].DRAMReadSectors += int64(bits.OnesCount32(missing))
+	fetched := c.sec.atoms(missing)
+	c.res.Refs[ref].DRAMReadSectors += fetched
+	c.fetched += fetched
 	if !pending {
 		ent, _ = sl.mshr.Allocate(line, 0)
 		sl.merged[ent] = 1
@@ -247,14 +255,14 @@ func (c *l2) miss(si int, ent cache.MSHREntry, pending bool, line uint64, missin
 
 // lineRequest is the DRAM request for the sectors in mask of an L2 line
 // (slice-local address): as many bytes as sectors, starting at the first
-// sector but kept within the 128-byte line.
+// sector but kept within the line.
 func (c *l2) lineRequest(si int, localLine uint64, mask uint32) (uint64, int) {
 	first := bits.TrailingZeros32(mask)
 	cnt := bits.OnesCount32(mask)
-	if first+cnt > 4 {
-		first = 4 - cnt
+	if per := int(c.line / c.sector); first+cnt > per {
+		first = per - cnt
 	}
-	return c.globalAddr(si, localLine+uint64(first)*32), cnt * 32
+	return c.globalAddr(si, localLine+uint64(first)*c.sector), cnt * int(c.sector)
 }
 
 func (c *l2) addWaiter(sl *slice, ent cache.MSHREntry, token uint64) {
@@ -276,15 +284,16 @@ func (c *l2) addWaiter(sl *slice, ent cache.MSHREntry, token uint64) {
 }
 
 func (c *l2) write(ta int64, addr uint64, size, sectors uint32, token uint64) (int64, bool) {
-	sec := sectorsOf(addr, size, sectors)
+	atoms := sectorsOf(addr, size, sectors)
 	si, local := c.sliceOf(addr)
+	sec := c.sec.sectors(local, atoms)
 	sl := &c.slices[si]
 	start := max(ta, sl.free)
 	c.enterSlice(ta, start)
 	sl.free = start + 1
 	res := &c.res.L2
 	res.WriteRequests++
-	res.WriteSectors += int64(bits.OnesCount32(sec))
+	res.WriteSectors += int64(bits.OnesCount32(atoms))
 	r, forward, _ := sl.l2.Write(local, sec)
 	if r.Evicted {
 		res.Evictions++
@@ -304,7 +313,7 @@ func (c *l2) writeBack(si int, t int64, localLine uint64, dirty uint32) {
 		return
 	}
 	addr, bytes := c.lineRequest(si, localLine, dirty)
-	c.res.L2.WriteBackSectors += int64(bytes / 32)
+	c.res.L2.WriteBackSectors += int64(bytes / atomBytes)
 	c.port.send(t+c.hit, memReq{kind: reqWrite, r: dram.Request{Addr: addr, Bytes: bytes, Write: true}})
 }
 

@@ -11,9 +11,7 @@ import (
 type levelSpec struct {
 	line   uint64 // bytes
 	sector uint64 // the cache's sector bytes (its fill granularity)
-	// unsectored: the sectors are as large as the lines
-	unsectored bool
-	hit        int64 // hit latency in core cycles
+	hit    int64  // hit latency in core cycles
 }
 
 // level is one cache of an SM with its MSHRs and the time each MSHR
@@ -24,6 +22,7 @@ type levelSpec struct {
 type level struct {
 	levelSpec
 	cache *cache.Cache
+	sec   sectoring
 	mshr  *cache.MSHR
 	fill  []int64 // per MSHR entry: data return time, or -1 while below has not said
 	stats *L1Stats
@@ -52,7 +51,7 @@ const (
 func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at int64) {
 	st := lv.stats
 	line := tx.Addr &^ (lv.line - 1)
-	mask := lv.sectorMask(tx)
+	mask := lv.sec.sectors(tx.Addr, uint32(tx.Sectors))
 	if ent, ok := lv.mshr.Lookup(line); ok {
 		f := lv.fill[ent]
 		if f >= 0 && f <= t {
@@ -94,7 +93,7 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 
 // store applies store transaction tx to the level under its write policy.
 func (lv *level) store(tx *coalesce.Txn) {
-	if r, _, ok := lv.cache.Write(tx.Addr, lv.sectorMask(tx)); ok && r.Evicted {
+	if r, _, ok := lv.cache.Write(tx.Addr, lv.sec.sectors(tx.Addr, uint32(tx.Sectors))); ok && r.Evicted {
 		lv.stats.StoreEvictions++
 	}
 }
@@ -104,24 +103,6 @@ func (lv *level) store(tx *coalesce.Txn) {
 func (lv *level) filled(ent int, t int64) []uint64 {
 	lv.fill[ent] = t
 	return lv.mshr.Requests(cache.MSHREntry(ent))
-}
-
-// sectorMask is the sectors of the level's line that transaction tx
-// touches.
-func (lv *level) sectorMask(tx *coalesce.Txn) uint32 {
-	if lv.unsectored {
-		return 1
-	}
-	var m uint32
-	base := tx.Addr &^ 127
-	for sec := range 4 {
-		if tx.Sectors&(1<<sec) == 0 {
-			continue
-		}
-		a := base + uint64(sec)*32
-		m |= lv.cache.SectorMask(a, 32)
-	}
-	return m
 }
 
 // span is the byte range from the first to the last sector of mask in the

@@ -144,16 +144,15 @@ func newLevel(c arch.Cache, sets int, stats *L1Stats) (*level, error) {
 		return nil, err
 	}
 	g := ch.Geometry()
-	return &level{levelSpec: levelSpec{line: uint64(c.Line), sector: uint64(g.SectorBytes),
-		unsectored: g.SectorBytes >= g.LineBytes, hit: int64(c.HitLatency)},
-		cache: ch, mshr: m, fill: make([]int64, c.MSHREntries), stats: stats}, nil
+	return &level{levelSpec: levelSpec{line: uint64(c.Line), sector: uint64(g.SectorBytes), hit: int64(c.HitLatency)},
+		cache: ch, sec: newSectoring(ch), mshr: m, fill: make([]int64, c.MSHREntries), stats: stats}, nil
 }
 
 // newL2 builds the L2 slices of dev.
 func newL2(dev *arch.Device, p *port, sms cores, res *Result) (*l2, error) {
 	per := dev.L2.Slices / dev.DRAM.Channels
 	il := uint64(dev.DRAM.Interleave)
-	c := &l2{l2Spec: l2Spec{line: uint64(dev.L2.Line), hit: int64(dev.L2.HitLatency), icnt: int64(dev.Interconnect.Latency),
+	c := &l2{l2Spec: l2Spec{line: uint64(dev.L2.Line), sector: uint64(dev.L2.Sector), hit: int64(dev.L2.HitLatency), icnt: int64(dev.Interconnect.Latency),
 		dramLat: int64(dev.DRAM.Latency), queue: int64(dev.L2.QueueDepth), merges: int32(dev.L2.MSHRMerges)},
 		chMap: dram.NewAddressMap(il, uint64(dev.DRAM.Channels)), subMap: dram.NewAddressMap(il, uint64(per)),
 		perChannel: per, slices: make([]slice, dev.L2.Slices), port: p, sms: sms, res: res}
@@ -171,5 +170,6 @@ func newL2(dev *arch.Device, p *port, sms cores, res *Result) (*l2, error) {
 		s.fill, s.sectors, s.reads, s.finish = make([]int64, n), make([]uint32, n), make([]int32, n), make([]int64, n)
 		s.whead, s.wtail, s.merged = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
+	c.sec = newSectoring(c.slices[0].l2)
 	return c, nil
 }

@@ -11,17 +11,29 @@ import (
 
 const (
 	sectorBytes = 32
-	// lineBytes is the largest request: one L2 line. Interleave and row
-	// size are multiples of it, so a request never spans channels or rows.
+	// lineBytes is the largest request of a device without an L2, one
+	// coalescer transaction; with an L2 it is one L2 line (maxRequest).
+	// Interleave and row size are multiples of the largest request, so a
+	// request never spans channels or rows.
 	lineBytes = 128
 )
 
-// Request is one access to DRAM: up to one 128-B line, made of one or more
-// 32-B sectors.
+// maxRequest is the largest request d sends to DRAM: one L2 line, or one
+// 128-byte transaction on a device without an L2.
+func maxRequest(d *arch.Device) int {
+	if d.L2.Present() && int(d.L2.Line) > lineBytes {
+		return int(d.L2.Line)
+	}
+	return lineBytes
+}
+
+// Request is one access to DRAM: up to one L2 line (128 bytes without an
+// L2), made of one or more 32-B sectors.
 type Request struct {
 	// Addr is the byte address of the first byte (32-B aligned in practice).
 	Addr uint64
-	// Bytes is the size, 1 to 128, within one 128-B-aligned line.
+	// Bytes is the size, 1 to the largest request, within one block of
+	// that size.
 	Bytes int
 	Write bool
 	// Tag is the caller's; it comes back with the completion.
@@ -221,8 +233,10 @@ type Memory struct {
 	chans []channel
 	ratio clockRatio
 	tm    timing
-	// bursts is the number of bursts a request of i bytes needs.
-	bursts [lineBytes + 1]int32
+	// bursts is the number of bursts a request of i bytes needs, up to
+	// maxReq, the largest request.
+	bursts []int32
+	maxReq int
 	// amap places addresses on channels; rowSize and nBanks split a
 	// channel's local address into row and bank.
 	amap      AddressMap
@@ -266,7 +280,9 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 		},
 	}
 	busBytes := dr.BusWidthBits / 8
-	for n := 1; n <= lineBytes; n++ {
+	m.maxReq = maxRequest(d)
+	m.bursts = make([]int32, m.maxReq+1)
+	for n := 1; n <= m.maxReq; n++ {
 		transfers := (n + busBytes - 1) / busBytes
 		m.bursts[n] = int32((transfers + dr.BurstLength - 1) / dr.BurstLength)
 	}
@@ -348,11 +364,12 @@ func check(d *arch.Device) error {
 	if dr.BurstLength < 1 {
 		bad("burst_length must be at least 1, got %d", dr.BurstLength)
 	}
-	if dr.RowSize < lineBytes || dr.RowSize%lineBytes != 0 {
-		bad("row_size must be a positive multiple of %dB, got %v", lineBytes, dr.RowSize)
+	req := arch.Bytes(maxRequest(d))
+	if dr.RowSize < req || dr.RowSize%req != 0 {
+		bad("row_size must be a positive multiple of the largest request, %v, got %v", req, dr.RowSize)
 	}
-	if dr.Interleave < lineBytes || dr.Interleave&(dr.Interleave-1) != 0 {
-		bad("interleave must be a power of two of at least %dB, got %v", lineBytes, dr.Interleave)
+	if dr.Interleave < req || dr.Interleave&(dr.Interleave-1) != 0 {
+		bad("interleave must be a power of two of at least the largest request, %v, got %v", req, dr.Interleave)
 	}
 	if dr.QueueDepth < 1 {
 		bad("queue_depth must be at least 1, got %d", dr.QueueDepth)
@@ -412,14 +429,15 @@ func (m *Memory) locate(addr uint64) (ch, bank int, row int64) {
 
 // Push offers r to its channel at core cycle now. It returns false, and
 // counts a refusal, when the channel's queue is full; the caller retries
-// later. It panics when r does not lie within one 128-B line or now is
-// earlier than the last Advance: both are bugs of the caller.
+// later. It panics when r does not lie within one block of the largest
+// request's size or now is earlier than the last Advance: both are bugs of
+// the caller.
 func (m *Memory) Push(now int64, r Request) bool {
 	if now < m.now {
 		panic(fmt.Sprintf("dram: Push at cycle %d after Advance to cycle %d", now, m.now))
 	}
-	if r.Bytes < 1 || r.Bytes > lineBytes || r.Addr%lineBytes+uint64(r.Bytes) > lineBytes {
-		panic(fmt.Sprintf("dram: request of %d bytes at %#x does not lie within one %d-B line", r.Bytes, r.Addr, lineBytes))
+	if r.Bytes < 1 || r.Bytes > m.maxReq || r.Addr%uint64(m.maxReq)+uint64(r.Bytes) > uint64(m.maxReq) {
+		panic(fmt.Sprintf("dram: request of %d bytes at %#x does not lie within one %d-B block", r.Bytes, r.Addr, m.maxReq))
 	}
 	c, b, row := m.locate(r.Addr)
 	ch := &m.chans[c]

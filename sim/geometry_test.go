@@ -1,0 +1,61 @@
+package sim_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gpumemsim/configs"
+	"gpumemsim/sim"
+)
+
+// A config may change the sector and line sizes of the L2 (and the L1's
+// sector), and the simulator honours them: the stride kernel with S = 32
+// makes every lane read one 32-byte atom at the start of its own 128-byte
+// block, each block once, so on Kepler (no L1 for global loads, one 32-B
+// transaction per lane) the counts follow from the geometry alone, for N
+// threads:
+//   - every request misses and fetches its whole sector: DRAM reads N ×
+//     sector/32 atoms; the L2 counts N read sectors, all misses;
+//   - with 256-byte lines of 32-byte sectors, two blocks share a line but
+//     not a sector: the same N misses and N atoms from DRAM;
+//   - with unsectored 256-byte lines, the first block of each line fetches
+//     the line (8 atoms) and the second hits: N/2 misses, N/2 hits, 4N
+//     atoms from DRAM.
+//
+// On Fermi, whose L1 caches global loads in unsectored 128-byte lines,
+// every lane misses in L1 and the L1 asks the L2 for its 4 atoms: with
+// 64-byte L2 sectors, 4N read sectors at L2, all missing, 4N from DRAM.
+// On Maxwell with global loads cached in an L1 of 64-byte sectors, each
+// L1 miss asks for the lane's sector, 2 atoms: 2N at L2 and DRAM.
+func TestGeometryHonoured(t *testing.T) {
+	const n = 4096
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, yaml                string
+		l2Reads, l2Miss, dramRead int64
+	}{
+		{"kepler 32B sectors", "base: kepler\nname: k32\n", n, n, n},
+		{"kepler 64B sectors", "base: kepler\nname: k64\nl2: {sector: 64B}\n", n, n, 2 * n},
+		{"kepler unsectored", "base: kepler\nname: k128\nl2: {sector: 128B}\n", n, n, 4 * n},
+		{"kepler 256B lines", "base: kepler\nname: k256\nl2: {line: 256B, associativity: 8}\n", n, n, n},
+		{"kepler 256B unsectored", "base: kepler\nname: k256u\nl2: {line: 256B, sector: 256B, associativity: 8}\n", n, n / 2, 4 * n},
+		{"fermi 64B L2 sectors", "base: fermi\nname: f64\nl2: {sector: 64B}\n", 4 * n, 4 * n, 4 * n},
+		{"maxwell 64B L1 sectors", "base: maxwell\nname: m64\ncoalescer: {cache_global_loads: true}\nl1: {sector: 64B}\nl2: {sector: 64B}\n", 2 * n, 2 * n, 2 * n},
+	} {
+		path := filepath.Join(dir, tc.name+".yaml")
+		if err := os.WriteFile(path, []byte(tc.yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dev, err := configs.Load(path)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		l := bindOn(t, dev, "stride", "", "", map[string]int64{"N": n, "S": 32, "O": 0})
+		r := run(t, dev, l, sim.Options{})
+		if r.L2.ReadSectors != tc.l2Reads || r.L2.ReadMissSectors != tc.l2Miss || r.DRAM.ReadSectors != tc.dramRead {
+			t.Errorf("%s: L2 read sectors %d (%d missed), DRAM read sectors %d; want %d (%d), %d", tc.name,
+				r.L2.ReadSectors, r.L2.ReadMissSectors, r.DRAM.ReadSectors, tc.l2Reads, tc.l2Miss, tc.dramRead)
+		}
+	}
+}
