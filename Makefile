@@ -3,6 +3,8 @@ GO        ?= go
 # Packages cheap enough to run under the race detector on every test run.
 RACE_PKGS ?= ./arch/... ./configs/... ./cmd/...
 FUZZTIME  ?= 20s
+# Minimizing a new input may not eat a target's whole budget.
+FUZZMINTIME ?= 10s
 BENCHTIME ?= 1s
 
 .PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean
@@ -37,7 +39,7 @@ bench:
 fuzz:
 	@for pkg in $$($(GO) list ./...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
-	    echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg || exit 1; \
+	    echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINTIME) $$pkg || exit 1; \
 	  done; \
 	done
 

@@ -206,14 +206,17 @@ func checkNode(file string, n *yaml.Node, t reflect.Type, path string, pos map[s
 		}
 		return errs
 	case reflect.Int, reflect.Int64:
+		var x int64
 		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
 			return []error{at(n, "want an integer, got %s", describe(n))}
 		}
-		if _, err := strconv.ParseInt(n.Value, 0, 64); err != nil {
+		// Decoding catches what the tag alone does not (!!int x).
+		if _, err := strconv.ParseInt(n.Value, 0, 64); err != nil || n.Decode(&x) != nil {
 			return []error{at(n, "want an integer, got %q", n.Value)}
 		}
 	case reflect.Bool:
-		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		var b bool
+		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" || n.Decode(&b) != nil {
 			return []error{at(n, "want true or false, got %s", describe(n))}
 		}
 	case reflect.String:

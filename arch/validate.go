@@ -289,6 +289,9 @@ func (v *validator) cache(path string, c Cache, sets int, writable bool, most By
 	} else if c.WritePolicy != ReadOnly {
 		v.add(path+".write_policy", "want read_only (the cache holds no written data); got %q", c.WritePolicy.String())
 	}
+	if c.WriteAllocate && c.WritePolicy != WriteBack && c.WritePolicy != WriteThrough && c.WritePolicy != 0 {
+		v.add(path+".write_allocate", "is true with write_policy %v; only write_back and write_through caches allocate on a write", c.WritePolicy)
+	}
 	v.geometry(path, c, sets)
 }
 
