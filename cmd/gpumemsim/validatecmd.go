@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -173,65 +173,59 @@ func permutedMappings(m traces.Mapping) []traces.Mapping {
 	return out
 }
 
-// simulateAll runs every configuration, in parallel on all cores; results
-// land in their own slots, so the output does not depend on the order in
-// which the runs finish.
+// simulateAll binds every configuration and simulates them in parallel
+// with sim.RunAll; results come back in the order of runs, so the output
+// does not depend on the order in which the runs finish.
 func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, stderr io.Writer) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	jobs := make([]sim.Job, len(runs))
 	bar := newProgress(stderr, "simulating configurations")
 	defer bar.finish()
-	jobs := make(chan *config)
-	var mu sync.Mutex
-	var firstErr error
-	done := int64(0)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(runs)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range jobs {
-				err := simulateOne(ctx, dev, base, params, c)
-				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
-					cancel()
-				}
-				done++
-				bar.update(done, int64(len(runs)))
-				mu.Unlock()
-			}
-		}()
-	}
-	for _, c := range runs {
-		if ctx.Err() != nil {
-			break
+	sum := &blockSum{bar: bar, done: make([]int64, len(runs))}
+	for i, c := range runs {
+		l, err := traces.Bind(base.Kernel, c.mapping, c.cand.Block, params, dev)
+		if err != nil {
+			return err
 		}
-		jobs <- c
+		c.launch = l
+		sum.total += int64(l.Blocks())
+		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Progress: sum.of(i)}}
 	}
-	close(jobs)
-	wg.Wait()
-	if firstErr != nil {
-		return firstErr
+	results, err := sim.RunAll(ctx, jobs, 0)
+	if err != nil {
+		var je *sim.JobError
+		if errors.As(err, &je) {
+			c := runs[je.Index]
+			return fmt.Errorf("%s %s: %w", c.mapping, dimText(c.cand.Block), je.Err)
+		}
+		return err
 	}
-	return ctx.Err()
+	for i, c := range runs {
+		ms, err := sim.Metrics(dev, results[i], sim.StyleNvprof)
+		if err != nil {
+			return err
+		}
+		c.res, c.metrics = results[i], sim.MetricValues(ms)
+	}
+	return nil
 }
 
-func simulateOne(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, c *config) error {
-	l, err := traces.Bind(base.Kernel, c.mapping, c.cand.Block, params, dev)
-	if err != nil {
-		return err
+// blockSum adds up the blocks finished by runs in parallel for one bar.
+type blockSum struct {
+	mu         sync.Mutex
+	bar        *progress
+	done       []int64 // per run
+	sum, total int64
+}
+
+// of is the progress callback of run i.
+func (b *blockSum) of(i int) func(done, total int64) {
+	return func(done, _ int64) {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		b.sum += done - b.done[i]
+		b.done[i] = done
+		b.bar.update(b.sum, b.total)
 	}
-	res, err := sim.Run(ctx, dev, l, sim.Options{})
-	if err != nil {
-		return fmt.Errorf("%s %s: %w", c.mapping, dimText(c.cand.Block), err)
-	}
-	ms, err := sim.Metrics(dev, res, sim.StyleNvprof)
-	if err != nil {
-		return err
-	}
-	c.launch, c.res, c.metrics = l, res, sim.MetricValues(ms)
-	return nil
 }
 
 // rankBySim gives dense ranks by simulated cycles, 1 the fastest.
