@@ -65,7 +65,7 @@ func Metrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	add("sim_cycles", float64(r.Cycles), "cycles", fmt.Sprintf("Simulated time in core cycles (%v)", dev.Clocks.Core))
 	add("sim_time_ms", r.TimeMS, "ms", "Simulated time at the core clock")
 	add("sim_warp_insts", float64(r.WarpInsts), "warp insts", "Warp instructions issued, memory and compute")
-	add("sim_ipc", ratio(r.WarpInsts, r.Cycles), "warp insts/cycle", "Warp instructions issued per core cycle, all SMs")
+	add("sim_ipc", ratio(r.WarpInsts, r.Cycles), "per cycle", "Warp instructions issued per core cycle, all SMs")
 	add("sim_theoretical_occupancy", r.Occupancy.Occupancy, "", "Occupancy from the occupancy calculator ("+r.Occupancy.LimitedBy+" limit)")
 	add("sim_active_blocks_per_sm", float64(r.Occupancy.ActiveBlocks), "blocks", "Resident blocks per SM allowed by the occupancy calculator")
 	add("sim_gld_sectors", float64(ld.Sectors), "sectors", "32-byte sectors touched by global load transactions")
@@ -141,8 +141,8 @@ func nvprofCountMetrics(ld, st *RefCounts) []Metric {
 		{"inst_executed_global_stores", n(st.Requests), "warp insts", "Warp level instructions for global stores"},
 		{"gld_transactions", n(ld.Transactions), "transactions", "Number of global memory load transactions"},
 		{"gst_transactions", n(st.Transactions), "transactions", "Number of global memory store transactions"},
-		{"gld_transactions_per_request", ld.TransactionsPerRequest(), "transactions per warp inst", "Average number of global memory load transactions performed for each global memory load."},
-		{"gst_transactions_per_request", st.TransactionsPerRequest(), "transactions per warp inst", "Average number of global memory store transactions performed for each global memory store"},
+		{"gld_transactions_per_request", ld.TransactionsPerRequest(), "per request", "Average number of global memory load transactions performed for each global memory load."},
+		{"gst_transactions_per_request", st.TransactionsPerRequest(), "per request", "Average number of global memory store transactions performed for each global memory store"},
 		{"gld_efficiency", ld.Efficiency(), "%", "Ratio of requested global memory load throughput to required global memory load throughput expressed as percentage (every lane's bytes count, so broadcasts exceed 100%)."},
 		{"gst_efficiency", st.Efficiency(), "%", "Ratio of requested global memory store throughput to required global memory store throughput expressed as percentage."},
 	}
@@ -155,52 +155,65 @@ func ratio(a, b int64) float64 {
 	return float64(a) / float64(b)
 }
 
+// ncuMetric is the Nsight Compute spelling of an nvprof metric, with its
+// own description and unit.
+type ncuMetric struct {
+	name, desc, unit string
+}
+
 // ncuNames are the Nsight Compute spellings of nvprof metrics
-// (conventions.md §1.2, Accel-Sim's correl_mappings.py); ncu counts 32-byte
-// sectors where nvprof counted transactions, and rates in percent.
-var ncuNames = map[string]string{
-	"inst_executed_global_loads":   "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-	"inst_executed_global_stores":  "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum",
-	"gld_transactions":             "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-	"gst_transactions":             "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
-	"gld_transactions_per_request": "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",
-	"gst_transactions_per_request": "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio",
-	"gld_efficiency":               "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-	"gst_efficiency":               "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
-	"l1_cache_global_hit_rate":     "l1tex__t_sector_hit_rate.pct",
-	"global_hit_rate":              "l1tex__t_sector_hit_rate.pct",
-	"l2_read_transactions":         "lts__t_sectors_op_read.sum",
-	"l2_write_transactions":        "lts__t_sectors_op_write.sum",
-	"l2_l1_read_hit_rate":          "lts__t_sector_op_read_hit_rate.pct",
-	"l2_tex_read_hit_rate":         "lts__t_sector_op_read_hit_rate.pct",
-	"dram_read_transactions":       "dram__sectors_read.sum",
-	"dram_write_transactions":      "dram__sectors_write.sum",
-	"achieved_occupancy":           "sm__warps_active.avg.pct_of_peak_sustained_active",
+// (conventions.md §1.2, Accel-Sim's correl_mappings.py). ncu counts
+// 32-byte sectors where nvprof counted transactions, and rates in percent;
+// an empty description or unit keeps nvprof's.
+var ncuNames = map[string]ncuMetric{
+	"inst_executed_global_loads":   {"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "Requests (warp level instructions) for global loads", "requests"},
+	"inst_executed_global_stores":  {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "Requests (warp level instructions) for global stores", "requests"},
+	"gld_transactions":             {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "32-byte sectors of global loads at the L1/texture unit", "sectors"},
+	"gst_transactions":             {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "32-byte sectors of global stores at the L1/texture unit", "sectors"},
+	"gld_transactions_per_request": {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", "Average sectors per global load request", "per request"},
+	"gst_transactions_per_request": {"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", "Average sectors per global store request", "per request"},
+	"gld_efficiency":               {"smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "", ""},
+	"gst_efficiency":               {"smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "", ""},
+	"l1_cache_global_hit_rate":     {"l1tex__t_sector_hit_rate.pct", "", ""},
+	"global_hit_rate":              {"l1tex__t_sector_hit_rate.pct", "", ""},
+	"l2_read_transactions":         {"lts__t_sectors_op_read.sum", "32-byte sectors read at the L2 (lts)", "sectors"},
+	"l2_write_transactions":        {"lts__t_sectors_op_write.sum", "32-byte sectors written at the L2 (lts)", "sectors"},
+	"l2_l1_read_hit_rate":          {"lts__t_sector_op_read_hit_rate.pct", "Hit rate of the sectors read at the L2", ""},
+	"l2_tex_read_hit_rate":         {"lts__t_sector_op_read_hit_rate.pct", "Hit rate of the sectors read at the L2", ""},
+	"dram_read_transactions":       {"dram__sectors_read.sum", "32-byte sectors read from device memory", "sectors"},
+	"dram_write_transactions":      {"dram__sectors_write.sum", "32-byte sectors written to device memory", "sectors"},
+	"achieved_occupancy":           {"sm__warps_active.avg.pct_of_peak_sustained_active", "", "%"},
 }
 
 // restyle renames metrics to ncu's spellings, converting transaction
 // counts to sectors and occupancy to percent.
-func restyle(ms []Metric, names map[string]string, r *Result) []Metric {
+func restyle(ms []Metric, names map[string]ncuMetric, r *Result) []Metric {
 	var out []Metric
 	for _, m := range ms {
 		n, ok := names[m.Name]
-		if !ok {
+		if !ok || n.name == "" {
 			out = append(out, m)
 			continue
 		}
 		switch m.Name {
 		case "gld_transactions":
-			m.Value, m.Unit = float64(r.Loads.Sectors), "sectors"
+			m.Value = float64(r.Loads.Sectors)
 		case "gst_transactions":
-			m.Value, m.Unit = float64(r.Stores.Sectors), "sectors"
+			m.Value = float64(r.Stores.Sectors)
 		case "gld_transactions_per_request":
 			m.Value = ratio(r.Loads.Sectors, r.Loads.Requests)
 		case "gst_transactions_per_request":
 			m.Value = ratio(r.Stores.Sectors, r.Stores.Requests)
 		case "achieved_occupancy":
-			m.Value, m.Unit = 100*m.Value, "%"
+			m.Value = 100 * m.Value
 		}
-		m.Name = n
+		m.Name = n.name
+		if n.desc != "" {
+			m.Description = n.desc
+		}
+		if n.unit != "" {
+			m.Unit = n.unit
+		}
 		out = append(out, m)
 	}
 	return out

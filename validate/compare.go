@@ -61,7 +61,9 @@ type Comparison struct {
 }
 
 // MarshalJSON writes the comparison with the JSON names of its field tags,
-// NaN and infinite statistics as null, and the warnings as strings.
+// NaN and infinite statistics as null, and the warnings as strings. The
+// static pick and the simulated best are written as rows counted from 1,
+// as every output of this project numbers them.
 func (c Comparison) MarshalJSON() ([]byte, error) {
 	warnings := make([]string, len(c.Warnings))
 	for i, w := range c.Warnings {
@@ -83,7 +85,7 @@ func (c Comparison) MarshalJSON() ([]byte, error) {
 	}{
 		c.N, compareFinite(c.Spearman), compareFinite(c.KendallTauB), compareFinite(c.Pearson),
 		compareFinite(c.MeanRelError), compareFinite(c.MedianRelError),
-		c.StaticPick, c.StaticTiedAtBest, c.SimulatedBest, c.Top1Agree, compareFinite(c.Regret), warnings,
+		c.StaticPick + 1, c.StaticTiedAtBest, c.SimulatedBest + 1, c.Top1Agree, compareFinite(c.Regret), warnings,
 	})
 }
 
@@ -193,8 +195,8 @@ func Compare(static, simulated []float64, opts ...CompareOption) (Comparison, er
 		}
 	}
 	if c.StaticTiedAtBest > 1 {
-		warn("%d configurations tie for the lowest static value: the first (index %d) is taken as the static pick",
-			c.StaticTiedAtBest, c.StaticPick)
+		warn("%d configurations tie for the lowest static value: the first, row %d, is taken as the static pick",
+			c.StaticTiedAtBest, c.StaticPick+1)
 	}
 	pick, best := simulated[c.StaticPick], simulated[c.SimulatedBest]
 	c.Top1Agree = pick == best

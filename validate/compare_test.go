@@ -329,3 +329,37 @@ func BenchmarkCompare(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*n/b.Elapsed().Seconds(), "configurations/s")
 }
+
+// The JSON and the warnings number configurations from 1, as the tables
+// do: static values 3, 1, 1, 2 pick the second (the first of the tied
+// lowest), and simulated values 4, 3, 2, 1 are best at the fourth.
+func TestCompareRowsFromOne(t *testing.T) {
+	c, err := Compare([]float64{3, 1, 1, 2}, []float64{4, 3, 2, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.StaticPick != 1 || c.SimulatedBest != 3 {
+		t.Fatalf("StaticPick %d, SimulatedBest %d; want indices 1 and 3", c.StaticPick, c.SimulatedBest)
+	}
+	data, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		StaticPick int `json:"static_pick"`
+		SimBest    int `json:"sim_best"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.StaticPick != 2 || v.SimBest != 4 {
+		t.Errorf("JSON static_pick %d, sim_best %d; want rows 2 and 4", v.StaticPick, v.SimBest)
+	}
+	found := false
+	for _, w := range c.Warnings {
+		found = found || strings.Contains(w.Error(), "the first, row 2, is taken")
+	}
+	if !found {
+		t.Errorf("warnings %v; want the tie named as row 2", c.Warnings)
+	}
+}

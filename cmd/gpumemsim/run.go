@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"gpumemsim/arch"
@@ -19,6 +20,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
 	format := fs.String("format", "text", "output format: text, json or csv")
 	style := fs.String("metrics", sim.StyleNvprof, "metric names: nvprof, ncu or gpgpusim")
+	describe := fs.Bool("describe", false, "print each metric's description under it (text format)")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
 	}
@@ -51,7 +53,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case "csv":
 		return writeRunCSV(stdout, dev, l, ms)
 	}
-	return writeRunText(stdout, dev, l, res, ms, *style)
+	return writeRunText(stdout, dev, l, res, ms, *style, *describe)
 }
 
 func checkStyle(style string) error {
@@ -120,7 +122,10 @@ func formatValue(m sim.Metric) string {
 	return v
 }
 
-func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric, style string) error {
+// textWidth is the width the text tables keep within.
+const textWidth = 100
+
+func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric, style string, describe bool) error {
 	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
 	fmt.Fprintf(w, "Kernel   %s  map %s  block %s  grid %s  %s\n", l.Kernel.Name, l.Mapping.String(), dimText(l.Block), dimText(l.Grid()), paramString(l))
 	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
@@ -130,16 +135,11 @@ func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Resu
 		}
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "Metric Name\tMetric Description\tValue")
-	for _, m := range ms {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.Name, m.Description, formatValue(m))
-	}
-	if err := tw.Flush(); err != nil {
+	if err := writeMetricTable(w, ms, describe); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Reference\tOp\tRequests\tTransactions\tTxn/Req\tL1 hit\tL2 hit\tDRAM sectors\t")
 	for _, r := range res.Refs {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%s\t%s\t%d\t\n", r.Ref, r.Op, r.Requests, r.Transactions,
@@ -147,6 +147,49 @@ func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Resu
 			pct(r.L2HitSectors, r.L2ReadSectors), r.DRAMReadSectors)
 	}
 	return tw.Flush()
+}
+
+// writeMetricTable writes name, value and unit, one metric a line, and
+// with describe the description below each, indented and wrapped to
+// textWidth.
+func writeMetricTable(w io.Writer, ms []sim.Metric, describe bool) error {
+	nameW, valueW := len("Metric Name"), len("Value")
+	for _, m := range ms {
+		nameW, valueW = max(nameW, len(m.Name)), max(valueW, len(formatValue(m)))
+	}
+	line := func(name, value, unit string) {
+		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%-*s  %*s  %s", nameW, name, valueW, value, unit), " "))
+	}
+	line("Metric Name", "Value", "Unit")
+	for _, m := range ms {
+		line(m.Name, formatValue(m), strings.TrimSuffix(m.Unit, "%"))
+		if describe {
+			for _, d := range wrap(m.Description, textWidth-4) {
+				fmt.Fprintln(w, "    "+d)
+			}
+		}
+	}
+	return nil
+}
+
+// wrap breaks text into lines of at most width characters at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 func pct(a, b int64) string {

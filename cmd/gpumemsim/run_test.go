@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestRunGolden(t *testing.T) {
@@ -17,6 +19,7 @@ func TestRunGolden(t *testing.T) {
 		{"run-matmul-gt200-alpha", []string{"run", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-set", small}},
 		{"run-vecadd-maxwell-csv", []string{"run", "-device", "maxwell", "-kernel", "vecadd", "-set", "N=65536", "-format", "csv"}},
 		{"run-vecadd-kepler-ncu", []string{"run", "-device", "kepler", "-kernel", "vecadd", "-set", "N=65536", "-metrics", "ncu"}},
+		{"run-vecadd-fermi-describe", []string{"run", "-device", "fermi", "-kernel", "vecadd", "-set", "N=65536", "-describe"}},
 		{"run-vecadd-fermi-gpgpusim", []string{"run", "-device", "fermi", "-kernel", "vecadd", "-set", "N=65536", "-metrics", "gpgpusim"}},
 		{"run-err-metrics", []string{"run", "-metrics", "nsight"}},
 		{"run-err-format", []string{"run", "-format", "xml"}},
@@ -155,5 +158,29 @@ func TestValidateMatmulMaps(t *testing.T) {
 	}
 	if m := v.Rows[bestSim].Mapping; m != "i1=ty,i2=tx" {
 		t.Errorf("simulation prefers %s %s; want i1=ty,i2=tx", m, v.Rows[bestSim].Block)
+	}
+}
+
+// run's text fits 100 columns on every device and in the nvprof and ncu
+// styles, with and without the descriptions.
+func TestRunFitsWidth(t *testing.T) {
+	for _, device := range []string{"g80", "gt200", "fermi", "kepler", "maxwell"} {
+		for _, style := range []string{"nvprof", "ncu", "gpgpusim"} {
+			for _, describe := range []bool{false, true} {
+				args := []string{"run", "-device", device, "-kernel", "matmul", "-set", "M=32,N=32,P=32", "-metrics", style}
+				if describe {
+					args = append(args, "-describe")
+				}
+				var out bytes.Buffer
+				if err := run(context.Background(), args, &out, &out); err != nil {
+					t.Fatal(err)
+				}
+				for i, line := range strings.Split(out.String(), "\n") {
+					if n := utf8.RuneCountInString(line); n > textWidth {
+						t.Errorf("gpumemsim %s: line %d has %d columns; want at most %d:\n%s", strings.Join(args, " "), i+1, n, textWidth, line)
+					}
+				}
+			}
+		}
 	}
 }

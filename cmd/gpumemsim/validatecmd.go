@@ -242,25 +242,19 @@ func rankBySim(runs []*config) {
 	}
 }
 
-// wgsText writes a work group as J14 prints it: ty×tx (threads).
-func wgsText(b arch.Dim3) string {
-	if b.Y == 1 && b.Z == 1 {
-		return strconv.Itoa(b.X)
-	}
-	return fmt.Sprintf("%d×%d (%d)", b.Y, b.X, b.Threads())
-}
-
 func writeValidateText(w io.Writer, runs []*config, cmp validate.Comparison) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "#\tMapping\tWGS (ty×tx)\tAWG\tOC\tCost\tGain\tOR\tSim cycles\tSim ms\tSim rank\tgld_transactions\tdram_read_transactions\t")
+	fmt.Fprintln(tw, "#\tMapping\tWGS\tAWG\tOC\tCost\tGain\tOR\tSim cycles\tSim ms\tSim rank\tgld_transactions\tdram_read_transactions\t")
 	for i, c := range runs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.0f%%\t%d\t%d\t%d\t%d\t%.4f\t%d\t%.0f\t%.0f\t\n", i+1, c.mapping, wgsText(c.cand.Block),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.0f%%\t%d\t%d\t%d\t%d\t%.4f\t%d\t%.0f\t%.0f\t\n", i+1, c.mapping, dimText(c.cand.Block),
 			c.cand.AWG, 100*c.cand.Occupancy, c.cand.Cost, c.cand.Gain, c.cand.Rank, c.res.Cycles, c.res.TimeMS, c.simRank,
 			c.metrics["gld_transactions"], c.metrics["dram_read_transactions"])
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, "\nWGS work-group (block) size, x first as -block takes it; AWG active work groups (blocks) per SM;")
+	fmt.Fprintln(w, "OC occupancy; Cost and Gain J14's per-work-group estimates; OR J14's static rank (Algorithm 2).")
 	pick, best := runs[cmp.StaticPick], runs[cmp.SimulatedBest]
 	fmt.Fprintf(w, "\nStatic rank (OR) against simulated cycles, n = %d:\n", cmp.N)
 	fmt.Fprintf(w, "  Spearman ρ %s   Kendall τ-b %s   Pearson r %s\n", num(cmp.Spearman), num(cmp.KendallTauB), num(cmp.Pearson))
@@ -276,6 +270,7 @@ func writeValidateText(w io.Writer, runs []*config, cmp validate.Comparison) err
 func num(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 
 type validateRow struct {
+	Row        int                `json:"row"` // from 1, as the text's #
 	Mapping    string             `json:"mapping"`
 	Block      string             `json:"block"`
 	AWG        int                `json:"awg"`
@@ -292,7 +287,7 @@ type validateRow struct {
 func rowsOf(runs []*config) []validateRow {
 	rows := make([]validateRow, len(runs))
 	for i, c := range runs {
-		rows[i] = validateRow{Mapping: c.mapping.String(), Block: dimText(c.cand.Block), AWG: c.cand.AWG,
+		rows[i] = validateRow{Row: i + 1, Mapping: c.mapping.String(), Block: dimText(c.cand.Block), AWG: c.cand.AWG,
 			Occupancy: c.cand.Occupancy, Cost: c.cand.Cost, Gain: c.cand.Gain, StaticRank: c.cand.Rank,
 			SimCycles: c.res.Cycles, SimTimeMS: c.res.TimeMS, SimRank: c.simRank, Metrics: c.metrics}
 	}
@@ -311,9 +306,9 @@ func validateJSON(dev *arch.Device, base *traces.Launch, runs []*config, cmp val
 
 func writeValidateCSV(w io.Writer, runs []*config) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"mapping", "block", "awg", "occupancy", "cost", "gain", "static_rank", "sim_cycles", "sim_time_ms", "sim_rank", "gld_transactions", "dram_read_transactions"})
+	cw.Write([]string{"row", "mapping", "block", "awg", "occupancy", "cost", "gain", "static_rank", "sim_cycles", "sim_time_ms", "sim_rank", "gld_transactions", "dram_read_transactions"})
 	for _, r := range rowsOf(runs) {
-		cw.Write([]string{r.Mapping, r.Block, strconv.Itoa(r.AWG), strconv.FormatFloat(r.Occupancy, 'f', -1, 64),
+		cw.Write([]string{strconv.Itoa(r.Row), r.Mapping, r.Block, strconv.Itoa(r.AWG), strconv.FormatFloat(r.Occupancy, 'f', -1, 64),
 			strconv.FormatInt(r.Cost, 10), strconv.FormatInt(r.Gain, 10), strconv.Itoa(r.StaticRank),
 			strconv.FormatInt(r.SimCycles, 10), strconv.FormatFloat(r.SimTimeMS, 'f', -1, 64), strconv.Itoa(r.SimRank),
 			strconv.FormatFloat(r.Metrics["gld_transactions"], 'f', -1, 64), strconv.FormatFloat(r.Metrics["dram_read_transactions"], 'f', -1, 64)})
