@@ -42,6 +42,7 @@ func (d *dramOnly) write(ta int64, addr uint64, size, _ uint32, token uint64) (i
 type l2Spec struct {
 	line    uint64 // bytes
 	sector  uint64 // bytes
+	perLine int    // sectors per line
 	hit     int64  // l2.hit_latency
 	icnt    int64  // interconnect latency, each way
 	dramLat int64  // dram.latency, on the way back from DRAM
@@ -259,8 +260,8 @@ func (c *l2) miss(si int, ent cache.MSHREntry, pending bool, line uint64, missin
 func (c *l2) lineRequest(si int, localLine uint64, mask uint32) (uint64, int) {
 	first := bits.TrailingZeros32(mask)
 	cnt := bits.OnesCount32(mask)
-	if per := int(c.line / c.sector); first+cnt > per {
-		first = per - cnt
+	if first+cnt > c.perLine {
+		first = c.perLine - cnt
 	}
 	return c.globalAddr(si, localLine+uint64(first)*c.sector), cnt * int(c.sector)
 }

@@ -152,7 +152,7 @@ func newLevel(c arch.Cache, sets int, stats *L1Stats) (*level, error) {
 func newL2(dev *arch.Device, p *port, sms cores, res *Result) (*l2, error) {
 	per := dev.L2.Slices / dev.DRAM.Channels
 	il := uint64(dev.DRAM.Interleave)
-	c := &l2{l2Spec: l2Spec{line: uint64(dev.L2.Line), sector: uint64(dev.L2.Sector), hit: int64(dev.L2.HitLatency), icnt: int64(dev.Interconnect.Latency),
+	c := &l2{l2Spec: l2Spec{line: uint64(dev.L2.Line), sector: uint64(dev.L2.Sector), perLine: int(dev.L2.Line / dev.L2.Sector), hit: int64(dev.L2.HitLatency), icnt: int64(dev.Interconnect.Latency),
 		dramLat: int64(dev.DRAM.Latency), queue: int64(dev.L2.QueueDepth), merges: int32(dev.L2.MSHRMerges)},
 		chMap: dram.NewAddressMap(il, uint64(dev.DRAM.Channels)), subMap: dram.NewAddressMap(il, uint64(per)),
 		perChannel: per, slices: make([]slice, dev.L2.Slices), port: p, sms: sms, res: res}

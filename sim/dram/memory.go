@@ -299,38 +299,42 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	inflight := int((max(m.tm.cl, m.tm.wl)+m.tm.burst)/m.tm.colSpacing) + 2
 	m.chans = make([]channel, dr.Channels)
 	for i := range m.chans {
-		ch := &m.chans[i]
-		ch.id = i
-		ch.pool = make([]entry, dr.QueueDepth)
-		ch.free = make([]int32, dr.QueueDepth)
-		for j := range ch.free {
-			ch.free[j] = int32(dr.QueueDepth - 1 - j)
-		}
-		if !m.frfcfs {
-			ch.fifo = make([]int32, dr.QueueDepth)
-		}
-		ch.banks = make([]bank, dr.Banks)
-		perGroup := dr.Banks / dr.BankGroups
-		for b := range ch.banks {
-			bk := &ch.banks[b]
-			bk.openRow = -1
-			bk.id = int32(b)
-			bk.group = int32(b / perGroup)
-			bk.preGate = 1 + bk.group
-			bk.colGate = 1 + int32(dr.BankGroups) + bk.group
-			bk.head, bk.tail = -1, -1
-			bk.side = -1
-		}
-		ch.sides = [2]bankSet{newBankSet(dr.Banks), newBankSet(dr.Banks)}
-		ch.ready = newBankSet(dr.Banks)
-		ch.gates = make([]int64, 1+2*dr.BankGroups)
-		ch.groupPre = ch.gates[1 : 1+dr.BankGroups]
-		ch.groupCol = ch.gates[1+dr.BankGroups:]
-		ch.inflight.buf = make([]completion, inflight)
-		ch.next = math.MaxInt64
+		m.chans[i] = newChannel(i, dr, m.frfcfs, inflight)
 	}
 	m.due = make([]completion, 0, dr.Channels*inflight)
 	return m, nil
+}
+
+// newChannel builds channel id of dr, empty, with room for inflight
+// completions at first.
+func newChannel(id int, dr arch.DRAM, frfcfs bool, inflight int) channel {
+	ch := channel{id: id, pool: make([]entry, dr.QueueDepth), free: make([]int32, dr.QueueDepth)}
+	for j := range ch.free {
+		ch.free[j] = int32(dr.QueueDepth - 1 - j)
+	}
+	if !frfcfs {
+		ch.fifo = make([]int32, dr.QueueDepth)
+	}
+	ch.banks = make([]bank, dr.Banks)
+	perGroup := dr.Banks / dr.BankGroups
+	for b := range ch.banks {
+		bk := &ch.banks[b]
+		bk.openRow = -1
+		bk.id = int32(b)
+		bk.group = int32(b / perGroup)
+		bk.preGate = 1 + bk.group
+		bk.colGate = 1 + int32(dr.BankGroups) + bk.group
+		bk.head, bk.tail = -1, -1
+		bk.side = -1
+	}
+	ch.sides = [2]bankSet{newBankSet(dr.Banks), newBankSet(dr.Banks)}
+	ch.ready = newBankSet(dr.Banks)
+	ch.gates = make([]int64, 1+2*dr.BankGroups)
+	ch.groupPre = ch.gates[1 : 1+dr.BankGroups]
+	ch.groupCol = ch.gates[1+dr.BankGroups:]
+	ch.inflight.buf = make([]completion, inflight)
+	ch.next = math.MaxInt64
+	return ch
 }
 
 // check validates what the model needs of d.

@@ -1,0 +1,176 @@
+package coalesce
+
+import "slices"
+
+// appendHalfUnits adds the transactions of a whole warp whose half-warps
+// each lie in one unit of the given size: lanes 0-15 between a0 and e0,
+// lanes 16-31 between a16 and e1, each half a progression of one stride
+// |d| < 2^32 from a naturally aligned lane.
+func appendHalfUnits(dst []Txn, a0, a16, e0, e1, size uint64) []Txn {
+	// Each half-warp lies in one unit. |d| < 2^32 rules out a progression
+	// that wraps past 2^64 and comes back into the unit of its first lane,
+	// and the 15 steps within one unit are of at most 8 bytes, so every
+	// sector between a half-warp's lowest and highest address is touched.
+	align := ^(size - 1)
+	x0, x1 := a0&align, a16&align
+	s0 := sectorSpan(min(a0, e0), max(a0, e0))
+	s1 := sectorSpan(min(a16, e1), max(a16, e1))
+	sz := uint32(size)
+	switch {
+	case x0 == x1:
+		return append(dst, Txn{Addr: x0, Size: sz, Sectors: s0 | s1, Lanes: 0xFFFFFFFF})
+	case x0 < x1:
+		return append(dst,
+			Txn{Addr: x0, Size: sz, Sectors: s0, Lanes: 0x0000FFFF},
+			Txn{Addr: x1, Size: sz, Sectors: s1, Lanes: 0xFFFF0000})
+	}
+	return append(dst,
+		Txn{Addr: x1, Size: sz, Sectors: s1, Lanes: 0xFFFF0000},
+		Txn{Addr: x0, Size: sz, Sectors: s0, Lanes: 0x0000FFFF})
+}
+
+// CoalesceHalves is Coalesce for a warp of 32 active lanes whose
+// half-warps each read a progression of one stride: lane l at
+// lo + l·stride and lane 16+l at hi + l·stride (mod 2^64). Where the
+// transactions follow from that alone (a rule that forms the units of the
+// whole warp at once, each half-warp a run the closed forms cover) it
+// appends exactly those Coalesce makes of the same warp and reports true;
+// otherwise it reports false with dst unchanged, and Coalesce, given the
+// lane addresses, decides. It is HalvesUnit then AppendHalves.
+func CoalesceHalves(r Rule, path Path, op Op, width int, lo, hi, stride uint64, dst []Txn) ([]Txn, bool) {
+	size := HalvesUnit(r, path, op, width)
+	if size == 0 {
+		return dst, false
+	}
+	return AppendHalves(dst, width, size, lo, hi, stride)
+}
+
+// HalvesUnit is the unit size in which Coalesce forms the transactions of
+// a whole warp of 32 active lanes at once under rule r, path, op and
+// width, or 0 where it splits the warp first (CC 1.x half-warps, Fermi's
+// store segments and its requests for wide words) or the input is
+// invalid. A caller with a fixed rule and path may keep it per op and
+// width.
+func HalvesUnit(r Rule, path Path, op Op, width int) uint64 {
+	if path > L2 || op > Store || !validWidth(width) {
+		return 0
+	}
+	switch r {
+	case CC50:
+		return 32
+	case CC30:
+		if op == Store || path == L2 {
+			return 32
+		}
+	case CC20:
+	default:
+		return 0
+	}
+	// CC20, and CC30 loads through L1: one request for words of up to 4
+	// bytes, whose loads form units of the line (L1) or segment (L2).
+	if width > 4 || op == Store {
+		return 0
+	}
+	if path == L1 {
+		return 128
+	}
+	return 32
+}
+
+// AppendHalves is CoalesceHalves given size, HalvesUnit's nonzero result
+// for the rule, path, op and width.
+func AppendHalves(dst []Txn, width int, size, lo, hi, stride uint64) ([]Txn, bool) {
+	// appendWarp's checks, of which the progressions hold already.
+	d := stride
+	misaligned := uint64(width) - 1
+	if (lo|d)&misaligned != 0 || int64(d) <= -maxStride || int64(d) >= maxStride {
+		return dst, false
+	}
+	e0, e1 := lo+15*d, hi+15*d
+	if (lo^e0)|(hi^e1) < size && hi&misaligned == 0 {
+		return appendHalfUnits(dst, lo, hi, e0, e1, size), true
+	}
+	// appendWarpRuns, for progressions, is appendHalvesOf, which needs no
+	// lane addresses for a stride of 0 or a power of two up to 32 bytes.
+	ad := d
+	if int64(d) < 0 {
+		ad = -d
+	}
+	if ad > 32 || ad&(ad-1) != 0 {
+		return dst, false
+	}
+	return appendHalvesOf(dst, nil, lo, hi, e0, uint64(width), size, d)
+}
+
+// appendWarpRuns is appendWarp for the warps whose half-warps are not
+// each one progression within one unit; bad is zero when they are each
+// one progression, as halfProgressions finds. Lane 0 is naturally
+// aligned, and d (lane 1's step) is in range.
+func appendWarpRuns(dst []Txn, w *Warp, size, d, bad uint64) ([]Txn, bool) {
+	a := &w.Addr
+	if bad == 0 {
+		return appendHalvesOf(dst, w, a[0], a[16], a[15], uint64(w.Width), size, d)
+	}
+	start := len(dst)
+	dst = slices.Grow(dst, 64)
+	u := dst[start : start+64]
+	align := ^(size - 1)
+	sz := uint32(size)
+	// Rows of 4 or 8 lanes: each lane that does not start a row of 4 in
+	// its half-warp must step by d from the lane before.
+	var n int
+	var ok bool
+	b0, k0 := halfSteps((*[16]uint64)(a[:16]), d)
+	b1, k1 := halfSteps((*[16]uint64)(a[16:]), d)
+	if b0|b1 == 0 {
+		breaks := k0 | k1<<16 | nonzero((a[16]-a[15])^d)<<16
+		n, ok = appendRows(u, 32, w, 0xFFFFFFFF, 0, 31, breaks, int64(d), align, sz)
+	} else {
+		n, ok = appendSplit(u, 32, w, 0xFFFFFFFF, 0, 31, int64(d), align, sz)
+	}
+	if !ok {
+		return dst[:start], false
+	}
+	return dst[:start+n], true
+}
+
+// appendHalvesOf adds the units of a whole warp whose half-warps are each
+// one progression of stride d from naturally aligned lane 0 at a0 (lane
+// 15 at e0, lane 16 at a16) through appendHalves. w is read only for a
+// stride that is neither 0 nor a power of two up to 32 bytes, and may be
+// nil otherwise.
+func appendHalvesOf(dst []Txn, w *Warp, a0, a16, e0, width, size, d uint64) ([]Txn, bool) {
+	start := len(dst)
+	dst = slices.Grow(dst, 64)
+	u := dst[start : start+64]
+	n, ok := appendHalves(u, w, a0, a16, width, a16-e0 != d, int64(d), ^(size - 1), uint32(size))
+	if !ok {
+		return dst[:start], false
+	}
+	return dst[:start+n], true
+}
+
+// halfProgressions checks that lane l of each half-warp of a reads its
+// base, a[0] or a[16], plus l·d: bad is zero if so, else it has the bits
+// by which some lane misses. e0 and e1 are where lanes 15 and 31 should
+// be. Each address is loaded once and compared against a register, four
+// lanes a step, which keeps the additions off one long chain. ^ and |
+// bind alike in Go: every term is parenthesized.
+func halfProgressions(a *[32]uint64, d uint64) (bad, e0, e1 uint64) {
+	d2, d3, d4 := 2*d, 3*d, 4*d
+	b0, b1 := a[0], a[16]
+	for i := range 4 {
+		l := 4 * i
+		bad |= ((a[l] ^ b0) | (a[l+1] ^ (b0 + d))) | ((a[l+2] ^ (b0 + d2)) | (a[l+3] ^ (b0 + d3))) |
+			((a[l+16] ^ b1) | (a[l+17] ^ (b1 + d))) | ((a[l+18] ^ (b1 + d2)) | (a[l+19] ^ (b1 + d3)))
+		b0 += d4
+		b1 += d4
+	}
+	return bad, b0 - d, b1 - d
+}
+
+// sectorSpan is the Sectors mask of the sectors from the one holding lo
+// to the one holding hi, lo <= hi in one aligned 128-B block.
+func sectorSpan(lo, hi uint64) uint8 {
+	return 2<<((hi>>5)&3) - 1<<((lo>>5)&3)
+}
