@@ -9,7 +9,12 @@ import (
 	"strings"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 )
+
+// DefaultBase is the address Bind places the first array at, when the
+// kernel file gives it no base.
+const DefaultBase uint64 = 0x10000000
 
 // Linear is an affine form over the loop variables of a launch:
 // Const + Σ Coef[v]·(value of Launch.Loops[v]). Coef has one entry per
@@ -41,10 +46,10 @@ func (f Linear) isConst() bool {
 // memory.
 type BoundArray struct {
 	Name   string
-	Type   ElemType
+	Type   kernel.ElemType
 	Dims   []int64
-	Layout Layout
-	Space  Space
+	Layout kernel.Layout
+	Space  kernel.Space
 	Base   uint64
 	// Size is the array's size in bytes.
 	Size int64
@@ -56,7 +61,7 @@ type BoundLoop struct {
 	// Mapped loops run across threads: the variable of the thread with
 	// global coordinate g on Axis is Lower.Const + g·Step.
 	Mapped bool
-	Axis   Axis
+	Axis   kernel.Axis
 	// Extent is the number of iterations of a mapped loop.
 	Extent int64
 	// Lower and Upper (exclusive) are affine in outer loop variables.
@@ -86,11 +91,11 @@ type Ref struct {
 // Launch is a kernel bound to a mapping, a block shape and parameter
 // values: everything needed to generate its warp instructions.
 type Launch struct {
-	Kernel  *Kernel
-	Mapping Mapping
+	Kernel  *kernel.Kernel
+	Mapping kernel.Mapping
 	Block   arch.Dim3
 	// Params are the values in effect, in declaration order.
-	Params    []Param
+	Params    []kernel.Param
 	Arrays    []BoundArray
 	Loops     []BoundLoop
 	Refs      []Ref
@@ -204,7 +209,7 @@ func terms(f Linear) []term {
 // Bind binds a kernel to a mapping (nil: the kernel's), a block shape
 // (zero: the kernel's) and parameter overrides (nil: the defaults). With a
 // device, it checks that the device can run the block.
-func Bind(k *Kernel, m Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
+func Bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
 	if m == nil {
 		m = k.Mapping
 	}
@@ -219,13 +224,8 @@ func Bind(k *Kernel, m Mapping, block arch.Dim3, params map[string]int64, dev *a
 	for _, p := range l.Params {
 		env[p.Name] = p.Value
 	}
-	if err := m.check(); err != nil {
-		return nil, fmt.Errorf("%s: mapping %s: %v", k.Name, m, err)
-	}
-	for i := range m {
-		if err := m.checkEntry(k.Program, i); err != nil {
-			return nil, fmt.Errorf("%s: %v", k.Name, err)
-		}
+	if err := m.Check(k.Program); err != nil {
+		return nil, fmt.Errorf("%s: %v", k.Name, err)
 	}
 	if err := checkBlock(block, k, dev); err != nil {
 		return nil, fmt.Errorf("%s: block %s: %v", k.Name, block, err)
@@ -248,7 +248,7 @@ func (l *Launch) bindParams(over map[string]int64) error {
 	l.Params = slices.Clone(k.Params)
 	var unknown []string
 	for name := range over {
-		if !slices.ContainsFunc(k.Params, func(p Param) bool { return p.Name == name }) {
+		if !slices.ContainsFunc(k.Params, func(p kernel.Param) bool { return p.Name == name }) {
 			unknown = append(unknown, name)
 		}
 	}
@@ -268,7 +268,7 @@ func (l *Launch) bindParams(over map[string]int64) error {
 	return nil
 }
 
-func checkBlock(b arch.Dim3, k *Kernel, dev *arch.Device) error {
+func checkBlock(b arch.Dim3, k *kernel.Kernel, dev *arch.Device) error {
 	if b.X <= 0 || b.Y <= 0 || b.Z <= 0 {
 		return errors.New("extents must be positive")
 	}
@@ -294,16 +294,16 @@ func checkBlock(b arch.Dim3, k *Kernel, dev *arch.Device) error {
 }
 
 // eval evaluates an expression of params.
-func eval(e *Expr, env map[string]int64) (int64, error) {
+func eval(e *kernel.Expr, env map[string]int64) (int64, error) {
 	switch e.Kind {
-	case ExprConst:
+	case kernel.ExprConst:
 		return e.Val, nil
-	case ExprParam:
+	case kernel.ExprParam:
 		return env[e.Name], nil
-	case ExprNeg:
+	case kernel.ExprNeg:
 		v, err := eval(e.Args[0], env)
 		return -v, err
-	case ExprAdd, ExprSub, ExprMul, ExprDiv, ExprMod:
+	case kernel.ExprAdd, kernel.ExprSub, kernel.ExprMul, kernel.ExprDiv, kernel.ExprMod:
 		a, err := eval(e.Args[0], env)
 		if err != nil {
 			return 0, err
@@ -313,11 +313,11 @@ func eval(e *Expr, env map[string]int64) (int64, error) {
 			return 0, err
 		}
 		switch e.Kind {
-		case ExprAdd:
+		case kernel.ExprAdd:
 			return a + b, nil
-		case ExprSub:
+		case kernel.ExprSub:
 			return a - b, nil
-		case ExprMul:
+		case kernel.ExprMul:
 			if a != 0 && (a*b)/a != b {
 				return 0, fmt.Errorf("%s overflows", e)
 			}
@@ -326,11 +326,11 @@ func eval(e *Expr, env map[string]int64) (int64, error) {
 		if b == 0 {
 			return 0, fmt.Errorf("%s divides by zero", e)
 		}
-		if e.Kind == ExprDiv {
+		if e.Kind == kernel.ExprDiv {
 			return a / b, nil
 		}
 		return a % b, nil
-	case ExprCall:
+	case kernel.ExprCall:
 		a, err := eval(e.Args[0], env)
 		if err != nil {
 			return 0, err
@@ -348,13 +348,13 @@ func eval(e *Expr, env map[string]int64) (int64, error) {
 }
 
 // linear evaluates an affine expression of loop variables and params.
-func linear(e *Expr, env map[string]int64, nloops int) (Linear, error) {
+func linear(e *kernel.Expr, env map[string]int64, nloops int) (Linear, error) {
 	switch e.Kind {
-	case ExprLoop:
+	case kernel.ExprLoop:
 		f := Linear{Coef: make([]int64, nloops)}
 		f.Coef[e.Index] = 1
 		return f, nil
-	case ExprAdd, ExprSub:
+	case kernel.ExprAdd, kernel.ExprSub:
 		a, err := linear(e.Args[0], env, nloops)
 		if err != nil {
 			return a, err
@@ -364,7 +364,7 @@ func linear(e *Expr, env map[string]int64, nloops int) (Linear, error) {
 			return a, err
 		}
 		s := int64(1)
-		if e.Kind == ExprSub {
+		if e.Kind == kernel.ExprSub {
 			s = -1
 		}
 		a.Const += s * b.Const
@@ -372,14 +372,14 @@ func linear(e *Expr, env map[string]int64, nloops int) (Linear, error) {
 			a.Coef[i] += s * b.Coef[i]
 		}
 		return a, nil
-	case ExprNeg:
+	case kernel.ExprNeg:
 		a, err := linear(e.Args[0], env, nloops)
 		a.Const = -a.Const
 		for i := range a.Coef {
 			a.Coef[i] = -a.Coef[i]
 		}
 		return a, err
-	case ExprMul:
+	case kernel.ExprMul:
 		a, err := linear(e.Args[0], env, nloops)
 		if err != nil {
 			return a, err
@@ -520,7 +520,7 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 			}
 			// Elements between consecutive values of subscript d.
 			stride := int64(1)
-			if ba.Layout == RowMajor {
+			if ba.Layout == kernel.RowMajor {
 				for _, e := range ba.Dims[d+1:] {
 					stride *= e
 				}
@@ -534,7 +534,7 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 				addr.Coef[v] += width * stride * c
 			}
 		}
-		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Line: r.Line, Col: r.Col, Op: r.Op,
+		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Line: r.Line, Col: r.Col, Op: opOf(r),
 			Width: int(width), Text: r.Text, Addr: addr})
 		g := refGen{konst: addr.Const, width: uint8(width)}
 		for _, t := range terms(addr) {
@@ -552,17 +552,25 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 	return nil
 }
 
+// opOf is the warp instruction kind of a reference.
+func opOf(r *kernel.MemRef) Op {
+	if r.Store {
+		return OpStore
+	}
+	return OpLoad
+}
+
 // compile flattens the per-thread program: mapped loops vanish (their
 // bodies run once per thread), other loops become begin/end pairs, and
 // each statement becomes its loads, its compute and its store. It also
 // splits each reference's mapped terms into a per-lane table and a
 // per-block scalar, and lists the references each loop moves.
 func (l *Launch) compile() {
-	var emit func(nodes []Node)
-	emit = func(nodes []Node) {
+	var emit func(nodes []kernel.Node)
+	emit = func(nodes []kernel.Node) {
 		for _, n := range nodes {
 			switch n := n.(type) {
-			case *Stmt:
+			case *kernel.Stmt:
 				for _, r := range n.Loads {
 					l.code = append(l.code, l.memCode(r.ID))
 				}
@@ -570,7 +578,7 @@ func (l *Launch) compile() {
 				if n.Store != nil {
 					l.code = append(l.code, l.memCode(n.Store.ID))
 				}
-			case *Loop:
+			case *kernel.Loop:
 				if l.Loops[n.Index].Mapped {
 					emit(n.Body)
 					continue

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 )
 
 // warpInsts collects all instructions of one warp.
@@ -101,10 +102,10 @@ func totals(l *Launch) refTotals {
 
 // TestStreamTotals compares whole-kernel totals with closed forms.
 func TestStreamTotals(t *testing.T) {
-	alpha, _ := ParseMapping("i1=tx,i2=ty")
+	alpha, _ := kernel.ParseMapping("i1=tx,i2=ty")
 	cases := []struct {
 		name   string
-		m      Mapping
+		m      kernel.Mapping
 		block  arch.Dim3
 		params map[string]int64
 		// warps: warps with an active lane; per: instructions per warp of
@@ -129,7 +130,7 @@ func TestStreamTotals(t *testing.T) {
 		// matmul with only i1 mapped (i1 → tx, M=32, block 32): one warp
 		// runs the i2 loop (N=4) and, inside, the i3 loop (P=2). Per i2
 		// iteration: 3 loop control + 1 (acc = 0) + P·(4 + 3) + 1 (C = acc).
-		{"matmul", Mapping{{"i1", AxisX}}, arch.Dim3{X: 32, Y: 1, Z: 1}, map[string]int64{"M": 32, "N": 4, "P": 2},
+		{"matmul", kernel.Mapping{{Loop: "i1", Axis: kernel.AxisX}}, arch.Dim3{X: 32, Y: 1, Z: 1}, map[string]int64{"M": 32, "N": 4, "P": 2},
 			1, []int64{8, 8, 4}, []int64{32 * 8, 32 * 8, 32 * 4}, 4 * (3 + 1 + 2*7 + 1)},
 		// matmul-naive: per i3 C load, A load, B load, C store; compute =
 		// 4 addresses + * + (+=) + 3 loop control = 9.
@@ -249,7 +250,7 @@ source: |
 mapping: {i: ty, j: tx}
 block: [16, 16]
 `
-	k, err := ParseKernel("colmajor.yaml", []byte(src))
+	k, err := kernel.Parse("colmajor.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

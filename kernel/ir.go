@@ -1,4 +1,4 @@
-package traces
+package kernel
 
 import (
 	"fmt"
@@ -82,28 +82,6 @@ const (
 )
 
 func (s Space) String() string { return "global" }
-
-// Op is the kind of a warp instruction.
-type Op uint8
-
-// Warp instruction kinds. A barrier kind joins them with CUDA-style kernels.
-const (
-	OpLoad Op = iota
-	OpStore
-	OpCompute
-)
-
-func (o Op) String() string {
-	switch o {
-	case OpLoad:
-		return "load"
-	case OpStore:
-		return "store"
-	case OpCompute:
-		return "compute"
-	}
-	return fmt.Sprintf("Op(%d)", uint8(o))
-}
 
 // Array is an array declared in a kernel file.
 type Array struct {
@@ -265,8 +243,9 @@ type MemRef struct {
 	ID    int
 	Array *Array
 	// Index are the subscripts, affine in loop variables and params.
-	Index     []*Expr
-	Op        Op
+	Index []*Expr
+	// Store says the reference writes the element; else it reads it.
+	Store     bool
 	Text      string
 	Line, Col int
 }

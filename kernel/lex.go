@@ -1,4 +1,4 @@
-package traces
+package kernel
 
 import (
 	"fmt"

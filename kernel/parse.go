@@ -1,4 +1,4 @@
-package traces
+package kernel
 
 import (
 	"errors"
@@ -354,7 +354,7 @@ func (ps *parser) assign() Node {
 	ps.next()
 	// X[..] op= e reads X first.
 	if target != nil && isCompound {
-		ps.addRef(target, OpLoad, s)
+		ps.addRef(target, false, s)
 	}
 	e := ps.expr()
 	s.Value = e
@@ -363,7 +363,7 @@ func (ps *parser) assign() Node {
 		s.Compute++ // the operator of op=
 	}
 	if target != nil {
-		ps.addRef(target, OpStore, s)
+		ps.addRef(target, true, s)
 	}
 	ps.finishStmt(s, start, target == nil)
 	return s
@@ -384,16 +384,17 @@ func (ps *parser) finishStmt(s *Stmt, start token, scalar bool) {
 	ps.prog.Stmts = append(ps.prog.Stmts, s)
 }
 
-// addRef records a memory reference of statement s.
-func (ps *parser) addRef(e *Expr, op Op, s *Stmt) {
-	r := &MemRef{ID: len(ps.prog.Refs), Array: ps.arrays[e.Name], Index: e.Args, Op: op}
+// addRef records a memory reference of statement s: its write when
+// store, else a read.
+func (ps *parser) addRef(e *Expr, store bool, s *Stmt) {
+	r := &MemRef{ID: len(ps.prog.Refs), Array: ps.arrays[e.Name], Index: e.Args, Store: store}
 	r.Line, r.Col = e.Line, e.Col
 	r.Text = ps.refTexts[e]
-	if op == OpLoad {
+	if !store {
 		e.Index = r.ID
 	}
 	ps.prog.Refs = append(ps.prog.Refs, r)
-	if op == OpStore {
+	if store {
 		s.Store = r
 	} else {
 		s.Loads = append(s.Loads, r)
@@ -406,7 +407,7 @@ func (ps *parser) addRef(e *Expr, op Op, s *Stmt) {
 func (ps *parser) countOps(e *Expr, s *Stmt) int {
 	switch e.Kind {
 	case ExprLoad:
-		ps.addRef(e, OpLoad, s)
+		ps.addRef(e, false, s)
 		return 0 // addRef counted the address arithmetic
 	case ExprConst, ExprFloat, ExprParam, ExprLoop, ExprScalar:
 		return 0

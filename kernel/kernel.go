@@ -1,4 +1,4 @@
-package traces
+package kernel
 
 import (
 	"embed"
@@ -15,13 +15,9 @@ import (
 	"gpumemsim/arch"
 )
 
-// Address placement of arrays that do not give base or align.
-const (
-	// DefaultBase is the base address of the first array.
-	DefaultBase uint64 = 0x10000000
-	// DefaultAlign is the alignment of each array's base address.
-	DefaultAlign int64 = 256
-)
+// DefaultAlign is the alignment of an array's base address when the
+// file gives no align.
+const DefaultAlign int64 = 256
 
 // defaultBlock is the block shape of a kernel file without block.
 func defaultBlock() arch.Dim3 { return arch.Dim3{X: 128, Y: 1, Z: 1} }
@@ -74,16 +70,16 @@ func Examples() []string {
 	return names
 }
 
-// LoadKernel loads a shipped example by name (see Examples), or else the
+// Load loads a shipped example by name (see Examples), or else the
 // kernel file at the path.
-func LoadKernel(nameOrPath string) (*Kernel, error) {
+func Load(nameOrPath string) (*Kernel, error) {
 	if slices.Contains(Examples(), nameOrPath) {
 		file := "examples/" + nameOrPath + ".yaml"
 		data, err := examplesFS.ReadFile(file)
 		if err != nil {
 			return nil, err
 		}
-		return ParseKernel(file, data)
+		return Parse(file, data)
 	}
 	data, err := os.ReadFile(nameOrPath)
 	if err != nil {
@@ -92,7 +88,7 @@ func LoadKernel(nameOrPath string) (*Kernel, error) {
 		}
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
-	return ParseKernel(nameOrPath, data)
+	return Parse(nameOrPath, data)
 }
 
 // kernelKeys are the keys a kernel file may have.
@@ -166,8 +162,8 @@ func isIdent(s string) bool {
 	return true
 }
 
-// ParseKernel reads a kernel file; file names it in errors.
-func ParseKernel(file string, data []byte) (*Kernel, error) {
+// Parse reads a kernel file; file names it in errors.
+func Parse(file string, data []byte) (*Kernel, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
