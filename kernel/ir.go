@@ -93,7 +93,8 @@ type Array struct {
 	Space  Space
 	// Align is the base alignment in bytes (DefaultAlign unless given).
 	Align int64
-	// Base is the fixed base address when HasBase; else Bind places it.
+	// Base is the fixed base address when HasBase; else traces.Bind
+	// places it.
 	Base    uint64
 	HasBase bool
 	// Line and Col locate the declaration in the kernel file.

@@ -44,7 +44,7 @@ type Kernel struct {
 	Arrays  []*Array
 	Source  string
 	Program *Program
-	// Mapping and Block are the defaults of Bind.
+	// Mapping and Block are the defaults of traces.Bind.
 	Mapping Mapping
 	Block   arch.Dim3
 	// Regs is the registers per thread (0: not given).

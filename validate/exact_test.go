@@ -210,7 +210,7 @@ func exactLaunches(t *testing.T, dev *arch.Device) []*traces.Launch {
 		}
 		k, err := kernel.Load(name)
 		if err != nil {
-			t.Fatalf("LoadKernel(%q): %v", name, err)
+			t.Fatalf("kernel.Load(%q): %v", name, err)
 		}
 		for _, c := range cs {
 			var m kernel.Mapping
@@ -229,7 +229,7 @@ func exactLaunches(t *testing.T, dev *arch.Device) []*traces.Launch {
 	for _, file := range []string{"widths.yaml", "misaligned.yaml", "steps.yaml", "grid3d.yaml"} {
 		k, err := kernel.Parse(file, []byte(exactKernelFiles[file]))
 		if err != nil {
-			t.Fatalf("ParseKernel(%s): %v", file, err)
+			t.Fatalf("kernel.Parse(%s): %v", file, err)
 		}
 		for _, p := range []map[string]int64{nil, {"N": 777, "S": 3}} {
 			if p != nil && k.Name != "widths" && k.Name != "misaligned" {
@@ -299,7 +299,7 @@ func exactBind(t testing.TB, name, mapping string, block arch.Dim3, params map[s
 	t.Helper()
 	k, err := kernel.Load(name)
 	if err != nil {
-		t.Fatalf("LoadKernel(%q): %v", name, err)
+		t.Fatalf("kernel.Load(%q): %v", name, err)
 	}
 	var m kernel.Mapping
 	if mapping != "" {
@@ -478,7 +478,7 @@ block: [32]
 	for _, tt := range tests {
 		k, err := kernel.Parse(tt.name+".yaml", []byte(tt.src))
 		if err != nil {
-			t.Fatalf("ParseKernel(%s): %v", tt.name, err)
+			t.Fatalf("kernel.Parse(%s): %v", tt.name, err)
 		}
 		l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
 		if err != nil {
