@@ -150,8 +150,11 @@ func Bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string
 	if err := m.Check(k.Program); err != nil {
 		return nil, fmt.Errorf("%s: %v", k.Name, err)
 	}
-	if err := checkBlock(block, k, dev); err != nil {
+	if err := checkBlock(block, dev); err != nil {
 		return nil, fmt.Errorf("%s: block %s: %v", k.Name, block, err)
+	}
+	if err := checkResources(k, dev); err != nil {
+		return nil, fmt.Errorf("%s: %v", k.Name, err)
 	}
 	if err := l.placeArrays(env); err != nil {
 		return nil, fmt.Errorf("%s: %v", k.Name, err)
@@ -191,9 +194,24 @@ func (l *Launch) bindParams(over map[string]int64) error {
 	return nil
 }
 
-func checkBlock(b arch.Dim3, k *kernel.Kernel, dev *arch.Device) error {
+// MaxBlockThreads bounds the threads of a block when no device does. Bind
+// keeps a 4-byte lane mask per warp of a block, so this keeps a launch's
+// tables within 128 KiB whatever -block says; GPUs run at most 1024 or
+// 2048 threads per block, and the stream tests bind blocks of up to
+// 76800 threads without a device.
+const MaxBlockThreads = 1 << 20
+
+// checkBlock checks that a block has positive extents and at most
+// MaxBlockThreads threads, computing the product without overflow, and,
+// with a device, that the device runs it.
+func checkBlock(b arch.Dim3, dev *arch.Device) error {
 	if b.X <= 0 || b.Y <= 0 || b.Z <= 0 {
 		return errors.New("extents must be positive")
+	}
+	// Each factor is at most 2^20 when the check is reached, so no
+	// product below exceeds 2^40.
+	if n := int64(b.X); n > MaxBlockThreads || n*int64(b.Y) > MaxBlockThreads || n*int64(b.Y)*int64(b.Z) > MaxBlockThreads {
+		return fmt.Errorf("more than %d threads; hint: GPUs run at most 1024 or 2048 threads per block", MaxBlockThreads)
 	}
 	if dev == nil {
 		return nil
@@ -207,6 +225,17 @@ func checkBlock(b arch.Dim3, k *kernel.Kernel, dev *arch.Device) error {
 	if md != (arch.Dim3{}) && (b.X > md.X || b.Y > md.Y || b.Z > md.Z) {
 		errs = append(errs, fmt.Errorf("%s exceeds the largest block extents of %s, %s", b, dev.Name, md))
 	}
+	return errors.Join(errs...)
+}
+
+// checkResources checks the kernel's registers and shared memory against
+// the device.
+func checkResources(k *kernel.Kernel, dev *arch.Device) error {
+	if dev == nil {
+		return nil
+	}
+	sm := dev.SM
+	var errs []error
 	if sm.MaxRegistersPerThread > 0 && k.Regs > sm.MaxRegistersPerThread {
 		errs = append(errs, fmt.Errorf("%d registers per thread; %s allows at most %d", k.Regs, dev.Name, sm.MaxRegistersPerThread))
 	}
@@ -302,12 +331,15 @@ func (l *Launch) bindLoops(env map[string]int64) error {
 			lo: bl.Lower.Const, up: bl.Upper.Const, step: bl.Step, divergent: bl.Divergent})
 	}
 	b := l.Block
-	g := [3]int64{}
+	var g [3]int64
 	for ax, bd := range [3]int{b.X, b.Y, b.Z} {
-		g[ax] = (l.extent[ax] + int64(bd) - 1) / int64(bd)
+		g[ax] = (l.extent[ax]-1)/int64(bd) + 1 // extents are at least 1
 	}
-	if g[0]*g[1]*g[2] > math.MaxInt32 {
-		return fmt.Errorf("grid %dx%dx%d has too many blocks", g[0], g[1], g[2])
+	// Each factor is checked before it multiplies, so no product
+	// overflows.
+	if g[0] > math.MaxInt32 || g[1] > math.MaxInt32 || g[2] > math.MaxInt32 ||
+		g[0]*g[1] > math.MaxInt32 || g[0]*g[1]*g[2] > math.MaxInt32 {
+		return fmt.Errorf("grid %dx%dx%d has more than %d blocks", g[0], g[1], g[2], math.MaxInt32)
 	}
 	l.grid = arch.Dim3{X: int(g[0]), Y: int(g[1]), Z: int(g[2])}
 	return nil

@@ -135,3 +135,67 @@ func mustParse(t *testing.T, params, arrays, source, extra string) *kernel.Kerne
 	}
 	return k
 }
+
+// TestBlockBounds: without a device a block may have at most
+// MaxBlockThreads = 2^20 threads, checked before anything is allocated
+// for it and without overflowing (2147483647^2 does not fit in 32 bits,
+// 10^27 not in 64).
+func TestBlockBounds(t *testing.T) {
+	k, err := kernel.Load("vecadd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int64{"N": 1000}
+	for _, b := range []arch.Dim3{
+		{X: 2147483647, Y: 2147483647, Z: 1},
+		{X: 1 << 20, Y: 1 << 20, Z: 1 << 20},
+		{X: 1<<20 + 1, Y: 1, Z: 1},
+		{X: 1 << 10, Y: 1 << 10, Z: 2},
+		{X: 1, Y: 1, Z: 1<<20 + 1},
+	} {
+		if _, err := Bind(k, nil, b, n, nil); err == nil || !strings.Contains(err.Error(), "more than 1048576 threads") {
+			t.Errorf("Bind(block %v) error = %v; want more than 1048576 threads", b, err)
+		}
+	}
+	for _, b := range []arch.Dim3{{X: 1 << 20, Y: 1, Z: 1}, {X: 1 << 10, Y: 1 << 9, Z: 2}} {
+		l, err := Bind(k, nil, b, n, nil)
+		if err != nil {
+			t.Fatalf("Bind(block %v): %v", b, err)
+		}
+		if got := l.WarpsPerBlock(); got != 1<<15 {
+			t.Errorf("block %v: %d warps per block; want 2^20/32 = 32768", b, got)
+		}
+	}
+	src := kernelYAML("N: 100", "A=N", "for (i = 0; i < N; i++)\n  A[i] = 1;", "mapping: {i: tx}\nblock: [1000000000, 1000000000, 1000000000]\n")
+	k, err = kernel.Parse("big.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Bind(k, nil, arch.Dim3{}, nil, nil); err == nil || !strings.Contains(err.Error(), "more than 1048576 threads") {
+		t.Errorf("Bind(block: [1e9, 1e9, 1e9]) error = %v; want more than 1048576 threads", err)
+	}
+}
+
+// TestGridBounds: a grid of more than 2^31-1 blocks is refused, also
+// when the product of its extents overflows 64 bits.
+func TestGridBounds(t *testing.T) {
+	k := mustParse(t, "X: 4, Y: 4, Z: 4", "A=1", "for (x = 0; x < X; x++)\n  for (y = 0; y < Y; y++)\n    for (z = 0; z < Z; z++)\n      A[0] = 1;",
+		"mapping: {x: tx, y: ty, z: tz}\nblock: [1, 1, 1]\n")
+	for _, p := range []map[string]int64{
+		{"X": 1 << 31},                               // 2^31 blocks along x
+		{"X": 1 << 16, "Y": 1 << 16},                 // 2^32 blocks
+		{"X": 1 << 40, "Y": 1 << 40, "Z": 1 << 40},   // 2^120: overflows int64
+		{"X": 1 << 21, "Y": 1 << 21, "Z": 1<<22 + 1}, // 2^64+: wraps to a small product
+	} {
+		if _, err := Bind(k, nil, arch.Dim3{}, p, nil); err == nil || !strings.Contains(err.Error(), "more than 2147483647 blocks") {
+			t.Errorf("Bind(%v) error = %v; want more than 2147483647 blocks", p, err)
+		}
+	}
+	l, err := Bind(k, nil, arch.Dim3{}, map[string]int64{"X": 1 << 10, "Y": 1 << 10, "Z": 1<<11 - 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := l.Blocks(), (1<<10)*(1<<10)*(1<<11-1); got != want {
+		t.Errorf("%d blocks; want %d", got, want)
+	}
+}

@@ -1,0 +1,18 @@
+package main
+
+import "testing"
+
+// TestRefuse runs kernels, files and flags that once crashed the command
+// or ran it out of memory: each must end with an error naming what is
+// wrong and where (golden testdata/NAME.stderr), never a panic.
+func TestRefuse(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"refuse-block-flag", []string{"trace", "-kernel", "vecadd", "-block", "2147483647x2147483647"}},
+		{"refuse-block-file", []string{"trace", "-kernel", "testdata/kernels/huge-block.yaml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+	}
+}
