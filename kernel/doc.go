@@ -51,6 +51,15 @@
 // costs nothing. So matmul's i3 iteration is 2 loads and 7 instructions
 // (2 addresses, *, +=, 3 loop control).
 //
+// # Limits
+//
+// A kernel file has at most MaxFileSize bytes (1 MiB), MaxRefs array
+// references (128), MaxStmts statements (1024) and MaxLoops loops (64,
+// so loops nest at most 64 deep), and expressions nest at most
+// MaxExprDepth (256) deep. The caps bound the memory of every warp
+// cursor of a launch; each is an error at the position of the first
+// thing past it.
+//
 // # Mapping
 //
 // A Mapping names, for some loops, the thread dimension (tx, ty, tz) that

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,7 +80,7 @@ func Load(nameOrPath string) (*Kernel, error) {
 		}
 		return Parse(file, data)
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := readFile(nameOrPath, MaxFileSize)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(nameOrPath, "/.") {
 			return nil, fmt.Errorf("kernel %q: no such file and no shipped example of that name (examples: %s)", nameOrPath, strings.Join(Examples(), ", "))
@@ -164,6 +163,9 @@ func isIdent(s string) bool {
 
 // Parse reads a kernel file; file names it in errors.
 func Parse(file string, data []byte) (*Kernel, error) {
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(file)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)

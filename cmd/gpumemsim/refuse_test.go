@@ -12,6 +12,9 @@ func TestRefuse(t *testing.T) {
 	}{
 		{"refuse-block-flag", []string{"trace", "-kernel", "vecadd", "-block", "2147483647x2147483647"}},
 		{"refuse-block-file", []string{"trace", "-kernel", "testdata/kernels/huge-block.yaml"}},
+		{"refuse-kernel-dev-zero", []string{"trace", "-kernel", "/dev/zero"}},
+		{"refuse-device-dev-zero", []string{"devices", "show", "/dev/zero"}},
+		{"refuse-many-refs", []string{"trace", "-kernel", "testdata/kernels/many-refs.yaml"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}
