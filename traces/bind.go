@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -131,42 +132,78 @@ type Launch struct {
 
 // Bind binds a kernel to a mapping (nil: the kernel's), a block shape
 // (zero: the kernel's) and parameter overrides (nil: the defaults). With a
-// device, it checks that the device can run the block.
+// device, it checks that the device can run the block. An error in what
+// the kernel file gives (its block, regs, smem, dims, loop bounds,
+// subscripts) names the file, line and column; one in what the caller
+// gives names the kernel.
 func Bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
+	l, err := bind(k, m, block, params, dev)
+	if err != nil {
+		var pe *arch.PosError
+		if errors.As(err, &pe) {
+			return nil, inFile(k.File, err)
+		}
+		return nil, fmt.Errorf("%s: %w", k.Name, err)
+	}
+	return l, nil
+}
+
+func bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
 	if m == nil {
 		m = k.Mapping
 	}
+	var blockAt kernel.Pos // where the file gives the block, when it is the file's
 	if block == (arch.Dim3{}) {
-		block = k.Block
+		block, blockAt = k.Block, k.Where.Block
 	}
 	l := &Launch{Kernel: k, Mapping: m, Block: block, Regs: k.Regs, Smem: k.Smem, Dependent: k.Dependent}
 	if err := l.bindParams(params); err != nil {
+		return nil, err
+	}
+	if err := m.Check(k.Program); err != nil {
+		return nil, err
+	}
+	if err := checkBlock(block, dev); err != nil {
+		return nil, at(blockAt, fmt.Errorf("block %s: %w", block, err))
+	}
+	if err := checkResources(k, block, dev); err != nil {
 		return nil, err
 	}
 	env := map[string]int64{}
 	for _, p := range l.Params {
 		env[p.Name] = p.Value
 	}
-	if err := m.Check(k.Program); err != nil {
-		return nil, fmt.Errorf("%s: %v", k.Name, err)
-	}
-	if err := checkBlock(block, dev); err != nil {
-		return nil, fmt.Errorf("%s: block %s: %v", k.Name, block, err)
-	}
-	if err := checkResources(k, dev); err != nil {
-		return nil, fmt.Errorf("%s: %v", k.Name, err)
-	}
 	if err := l.placeArrays(env); err != nil {
-		return nil, fmt.Errorf("%s: %v", k.Name, err)
+		return nil, err
 	}
-	if err := l.bindLoops(env); err != nil {
-		return nil, fmt.Errorf("%s: %v", k.Name, err)
+	if err := l.bindLoops(env, blockAt); err != nil {
+		return nil, err
 	}
 	if err := l.bindRefs(env); err != nil {
-		return nil, fmt.Errorf("%s: %v", k.Name, err)
+		return nil, err
 	}
 	l.compile()
 	return l, nil
+}
+
+// at places err at p of the kernel file (Bind names the file); a zero p
+// leaves it unplaced.
+func at(p kernel.Pos, err error) error {
+	if p.Line == 0 {
+		return err
+	}
+	return &arch.PosError{Line: p.Line, Column: p.Col, Err: err}
+}
+
+// within puts context before the message of err, inside its position.
+func within(context string, err error) error {
+	var pe *arch.PosError
+	if errors.As(err, &pe) {
+		c := *pe
+		c.Err = fmt.Errorf("%s: %w", context, pe.Err)
+		return &c
+	}
+	return fmt.Errorf("%s: %w", context, err)
 }
 
 func (l *Launch) bindParams(over map[string]int64) error {
@@ -184,7 +221,7 @@ func (l *Launch) bindParams(over map[string]int64) error {
 		for _, p := range k.Params {
 			names = append(names, p.Name)
 		}
-		return fmt.Errorf("%s: unknown param %s (the params are %s)", k.Name, strings.Join(unknown, ", "), strings.Join(names, ", "))
+		return fmt.Errorf("unknown param %s (the params are %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
 	}
 	for i, p := range l.Params {
 		if v, ok := over[p.Name]; ok {
@@ -217,61 +254,73 @@ func checkBlock(b arch.Dim3, dev *arch.Device) error {
 		return nil
 	}
 	sm := dev.SM
-	var errs []error
+	var errs []string
 	if sm.MaxThreadsPerBlock > 0 && b.Threads() > sm.MaxThreadsPerBlock {
-		errs = append(errs, fmt.Errorf("%d threads; %s runs at most %d threads per block", b.Threads(), dev.Name, sm.MaxThreadsPerBlock))
+		errs = append(errs, fmt.Sprintf("%d threads; %s runs at most %d threads per block", b.Threads(), dev.Name, sm.MaxThreadsPerBlock))
 	}
 	md := sm.MaxBlockDim
 	if md != (arch.Dim3{}) && (b.X > md.X || b.Y > md.Y || b.Z > md.Z) {
-		errs = append(errs, fmt.Errorf("%s exceeds the largest block extents of %s, %s", b, dev.Name, md))
+		errs = append(errs, fmt.Sprintf("%s exceeds the largest block extents of %s, %s", b, dev.Name, md))
 	}
-	return errors.Join(errs...)
+	if errs == nil {
+		return nil
+	}
+	return errors.New(strings.Join(errs, "; ") + "; hint: use a smaller block")
 }
 
 // checkResources checks the kernel's registers and shared memory against
-// the device.
-func checkResources(k *kernel.Kernel, dev *arch.Device) error {
+// the device, alone and with the block (a block whose registers or
+// shared memory exceed an SM's cannot run at all); an error names the
+// file's regs or smem.
+func checkResources(k *kernel.Kernel, b arch.Dim3, dev *arch.Device) error {
 	if dev == nil {
 		return nil
 	}
 	sm := dev.SM
-	var errs []error
 	if sm.MaxRegistersPerThread > 0 && k.Regs > sm.MaxRegistersPerThread {
-		errs = append(errs, fmt.Errorf("%d registers per thread; %s allows at most %d", k.Regs, dev.Name, sm.MaxRegistersPerThread))
+		return at(k.Where.Regs, fmt.Errorf("%d registers per thread; %s allows at most %d; hint: give at most %d", k.Regs, dev.Name, sm.MaxRegistersPerThread, sm.MaxRegistersPerThread))
 	}
 	if sm.MaxSharedMemoryPerBlock > 0 && k.Smem > sm.MaxSharedMemoryPerBlock {
-		errs = append(errs, fmt.Errorf("%s of shared memory per block; %s allows at most %s", k.Smem, dev.Name, sm.MaxSharedMemoryPerBlock))
+		return at(k.Where.Smem, fmt.Errorf("%s of shared memory per block; %s allows at most %s; hint: ask for at most %s", k.Smem, dev.Name, sm.MaxSharedMemoryPerBlock, sm.MaxSharedMemoryPerBlock))
 	}
-	return errors.Join(errs...)
+	if dev.WarpSize <= 0 {
+		return nil // a partial device, as tests build: no occupancy
+	}
+	if _, err := dev.Occupancy(b, 0, 0); err != nil {
+		return nil // the block's own limits are checkBlock's
+	}
+	if _, err := dev.Occupancy(b, k.Regs, 0); err != nil {
+		return at(k.Where.Regs, fmt.Errorf("regs %d: %w; hint: use fewer registers per thread or a smaller block", k.Regs, err))
+	}
+	if _, err := dev.Occupancy(b, k.Regs, k.Smem); err != nil {
+		return at(k.Where.Smem, fmt.Errorf("smem %s: %w; hint: use less shared memory per block or a smaller block", k.Smem, err))
+	}
+	return nil
 }
 
+// placeArrays evaluates each array's extents and places it in memory.
 func (l *Launch) placeArrays(env map[string]int64) error {
 	next := DefaultBase
 	for _, a := range l.Kernel.Arrays {
-		ba := BoundArray{Name: a.Name, Type: a.Type, Layout: a.Layout, Space: a.Space}
-		n := int64(1)
-		for _, d := range a.Dims {
-			v, err := eval(d, env)
-			if err != nil {
-				return fmt.Errorf("array %s: dims: %v", a.Name, err)
-			}
-			if v <= 0 {
-				return fmt.Errorf("array %s: dims: %s = %d; extents must be positive", a.Name, d, v)
-			}
-			if n > math.MaxInt64/8/v {
-				return fmt.Errorf("array %s: size overflows", a.Name)
-			}
-			n *= v
-			ba.Dims = append(ba.Dims, v)
+		ba, err := boundArray(a, env)
+		if err != nil {
+			return err
 		}
-		ba.Size = n * int64(a.Type.Size())
 		if a.HasBase {
 			ba.Base = a.Base
 		} else {
 			al := uint64(a.Align)
-			ba.Base = (next + al - 1) / al * al
+			rounded, carry := bits.Add64(next, al-1, 0)
+			if carry != 0 {
+				return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("array %s does not fit below address 2^64 after the arrays before it", a.Name))
+			}
+			ba.Base = rounded / al * al
 		}
-		next = max(next, ba.Base+uint64(ba.Size))
+		end, carry := bits.Add64(ba.Base, uint64(ba.Size), 0)
+		if carry != 0 {
+			return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("array %s at %#x of %d bytes ends past address 2^64; hint: give it a lower base", a.Name, ba.Base, ba.Size))
+		}
+		next = max(next, end)
 		l.Arrays = append(l.Arrays, ba)
 	}
 	order := make([]int, len(l.Arrays))
@@ -282,49 +331,63 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 	for i := 1; i < len(order); i++ {
 		p, q := l.Arrays[order[i-1]], l.Arrays[order[i]]
 		if p.Base+uint64(p.Size) > q.Base {
-			return fmt.Errorf("arrays %s [%#x, %#x) and %s [%#x, %#x) overlap; change base", p.Name, p.Base, p.Base+uint64(p.Size), q.Name, q.Base, q.Base+uint64(q.Size))
+			a := l.Kernel.Arrays[order[i]]
+			return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("arrays %s [%#x, %#x) and %s [%#x, %#x) overlap; hint: change base",
+				p.Name, p.Base, p.Base+uint64(p.Size), q.Name, q.Base, q.Base+uint64(q.Size)))
 		}
 	}
 	return nil
 }
 
-func (l *Launch) bindLoops(env map[string]int64) error {
-	loops := l.Kernel.Program.Loops
-	n := len(loops)
+// boundArray evaluates the extents of a and its size in bytes.
+func boundArray(a *kernel.Array, env map[string]int64) (BoundArray, error) {
+	ba := BoundArray{Name: a.Name, Type: a.Type, Layout: a.Layout, Space: a.Space}
+	n := int64(1)
+	for _, d := range a.Dims {
+		v, err := eval(d, env)
+		if err != nil {
+			return ba, within("array "+a.Name+": dims", err)
+		}
+		if v <= 0 {
+			return ba, exprError(d, "array %s: dims: %s; extents must be positive; hint: check the params", a.Name, valueText(d, v))
+		}
+		if n > math.MaxInt64/8/v {
+			return ba, exprError(d, "array %s: dims: the array has more than 2^63 bytes; hint: use smaller params", a.Name)
+		}
+		n *= v
+		ba.Dims = append(ba.Dims, v)
+	}
+	ba.Size = n * int64(a.Type.Size())
+	return ba, nil
+}
+
+// valueText writes expression e and its value v, or only the value for
+// a constant.
+func valueText(e *kernel.Expr, v int64) string {
+	if e.Kind == kernel.ExprConst {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%s = %d", e, v)
+}
+
+// maxBound bounds the magnitude of loop bounds and steps: a cursor steps a
+// loop variable by its step and compares it with the upper bound, so both
+// stay far from where 64-bit arithmetic wraps.
+const maxBound = 1 << 60
+
+// bindLoops substitutes the params in the loop bounds, finds the extents
+// of the mapped loops and the grid, and marks the divergent loops.
+func (l *Launch) bindLoops(env map[string]int64, blockAt kernel.Pos) error {
 	l.mapLoop = [3]int{-1, -1, -1}
 	l.extent = [3]int64{1, 1, 1}
-	for _, lp := range loops {
-		bl := BoundLoop{Var: lp.Var}
-		var err error
-		if bl.Lower, err = linear(lp.Lower, env, n); err != nil {
-			return fmt.Errorf("loop %s: lower bound: %v", lp.Var, err)
+	for _, lp := range l.Kernel.Program.Loops {
+		bl, err := l.boundLoop(lp, env)
+		if err != nil {
+			return within("loop "+lp.Var, err)
 		}
-		if bl.Upper, err = linear(lp.Upper, env, n); err != nil {
-			return fmt.Errorf("loop %s: upper bound: %v", lp.Var, err)
-		}
-		if bl.Step, err = eval(lp.Step, env); err != nil {
-			return fmt.Errorf("loop %s: step: %v", lp.Var, err)
-		}
-		if bl.Step <= 0 {
-			return fmt.Errorf("loop %s: step %s = %d; it must be positive", lp.Var, lp.Step, bl.Step)
-		}
-		if ax, ok := l.Mapping.Axis(lp.Var); ok {
-			bl.Mapped, bl.Axis = true, ax
-			span := bl.Upper.Const - bl.Lower.Const
-			if span <= 0 {
-				return fmt.Errorf("loop %s is mapped to %s but has no iterations (%d to %d)", lp.Var, ax, bl.Lower.Const, bl.Upper.Const)
-			}
-			bl.Extent = (span + bl.Step - 1) / bl.Step
-			l.mapLoop[ax] = lp.Index
-			l.extent[ax] = bl.Extent
-		} else {
-			for _, f := range []Linear{bl.Lower, bl.Upper} {
-				for v, c := range f.Coef {
-					if c != 0 && (l.Loops[v].Mapped || l.Loops[v].Divergent) {
-						bl.Divergent = true
-					}
-				}
-			}
+		if bl.Mapped {
+			l.mapLoop[bl.Axis] = lp.Index
+			l.extent[bl.Axis] = bl.Extent
 		}
 		l.Loops = append(l.Loops, bl)
 		l.bounds = append(l.bounds, loopGen{lower: terms(bl.Lower), upper: terms(bl.Upper),
@@ -339,12 +402,55 @@ func (l *Launch) bindLoops(env map[string]int64) error {
 	// overflows.
 	if g[0] > math.MaxInt32 || g[1] > math.MaxInt32 || g[2] > math.MaxInt32 ||
 		g[0]*g[1] > math.MaxInt32 || g[0]*g[1]*g[2] > math.MaxInt32 {
-		return fmt.Errorf("grid %dx%dx%d has more than %d blocks", g[0], g[1], g[2], math.MaxInt32)
+		return at(blockAt, fmt.Errorf("block %s: grid %dx%dx%d has more than %d blocks; hint: use a larger block or smaller params", b, g[0], g[1], g[2], math.MaxInt32))
 	}
 	l.grid = arch.Dim3{X: int(g[0]), Y: int(g[1]), Z: int(g[2])}
 	return nil
 }
 
+// boundLoop substitutes the params in the bounds of loop lp.
+func (l *Launch) boundLoop(lp *kernel.Loop, env map[string]int64) (BoundLoop, error) {
+	n := len(l.Kernel.Program.Loops)
+	bl := BoundLoop{Var: lp.Var}
+	var err error
+	if bl.Lower, err = linear(lp.Lower, env, n); err != nil {
+		return bl, within("lower bound", err)
+	}
+	if bl.Upper, err = linear(lp.Upper, env, n); err != nil {
+		return bl, within("upper bound", err)
+	}
+	if bl.Step, err = eval(lp.Step, env); err != nil {
+		return bl, within("step", err)
+	}
+	if bl.Step <= 0 || bl.Step > maxBound {
+		return bl, exprError(lp.Step, "step %s; it must be positive and at most 2^60; hint: check the params", valueText(lp.Step, bl.Step))
+	}
+	ax, ok := l.Mapping.Axis(lp.Var)
+	if !ok {
+		for _, f := range []Linear{bl.Lower, bl.Upper} {
+			for v, c := range f.Coef {
+				if c != 0 && (l.Loops[v].Mapped || l.Loops[v].Divergent) {
+					bl.Divergent = true
+				}
+			}
+		}
+		return bl, nil
+	}
+	bl.Mapped, bl.Axis = true, ax
+	lo, up := bl.Lower.Const, bl.Upper.Const
+	if lo < -maxBound || up > maxBound {
+		return bl, at(kernel.Pos{Line: lp.Line, Col: lp.Col}, fmt.Errorf("bounds %d to %d beyond ±2^60", lo, up))
+	}
+	if up <= lo {
+		return bl, at(kernel.Pos{Line: lp.Line, Col: lp.Col}, fmt.Errorf("mapped to %s but has no iterations (from %s to %s); hint: a loop that runs across threads needs at least one iteration; check the params",
+			ax, valueText(lp.Lower, lo), valueText(lp.Upper, up)))
+	}
+	bl.Extent = (up-lo-1)/bl.Step + 1
+	return bl, nil
+}
+
+// bindRefs turns each reference's subscripts into a byte address, after
+// checking that every subscript stays inside its dimension.
 func (l *Launch) bindRefs(env map[string]int64) error {
 	n := len(l.Loops)
 	for _, r := range l.Kernel.Program.Refs {
@@ -359,22 +465,12 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 		for d, ix := range r.Index {
 			f, err := linear(ix, env, n)
 			if err != nil {
-				return fmt.Errorf("%s: %v", r.Text, err)
+				return within(r.Text, err)
 			}
-			// Elements between consecutive values of subscript d.
-			stride := int64(1)
-			if ba.Layout == kernel.RowMajor {
-				for _, e := range ba.Dims[d+1:] {
-					stride *= e
-				}
-			} else {
-				for _, e := range ba.Dims[:d] {
-					stride *= e
-				}
-			}
-			addr.Const += width * stride * f.Const
+			stride := width * elemStride(ba, d)
+			addr.Const += stride * f.Const
 			for v, c := range f.Coef {
-				addr.Coef[v] += width * stride * c
+				addr.Coef[v] += stride * c
 			}
 		}
 		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Line: r.Line, Col: r.Col, Op: opOf(r),
@@ -393,6 +489,20 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 		l.refs = append(l.refs, g)
 	}
 	return nil
+}
+
+// elemStride is the number of elements between consecutive values of
+// subscript d of array a.
+func elemStride(a *BoundArray, d int) int64 {
+	stride := int64(1)
+	dims := a.Dims[d+1:]
+	if a.Layout == kernel.ColMajor {
+		dims = a.Dims[:d]
+	}
+	for _, e := range dims {
+		stride *= e
+	}
+	return stride
 }
 
 // Grid is the number of blocks along each axis: ceil(extent/block) for

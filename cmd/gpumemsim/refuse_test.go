@@ -15,6 +15,12 @@ func TestRefuse(t *testing.T) {
 		{"refuse-kernel-dev-zero", []string{"trace", "-kernel", "/dev/zero"}},
 		{"refuse-device-dev-zero", []string{"devices", "show", "/dev/zero"}},
 		{"refuse-many-refs", []string{"trace", "-kernel", "testdata/kernels/many-refs.yaml"}},
+		// Errors in the kernel file found at bind time name the file's key.
+		{"refuse-file-regs", []string{"run", "-device", "gt200", "-kernel", "../../kernel/testdata/bind/regs.yaml"}},
+		{"refuse-file-divide-by-zero", []string{"trace", "-kernel", "../../kernel/testdata/bind/dims-divide-by-zero.yaml"}},
+		// A flag that makes an expression of the file fail is named, and
+		// so is the expression.
+		{"refuse-set-empty-array", []string{"trace", "-kernel", "stride", "-set", "S=0,O=0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}
