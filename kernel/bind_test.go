@@ -20,18 +20,21 @@ import (
 // error found after parsing still names the key or expression at fault.
 func TestBindErrors(t *testing.T) {
 	pos := map[string]string{ // line:col, counted by hand from the files
-		"block-too-large":      "9:8",  // [1024, 1]: gt200 runs 512 threads
-		"block-huge":           "9:8",  // [1e9, 1e9, 1e9]
-		"grid":                 "9:8",  // [32] over 2^40 iterations: 2^35 blocks
-		"regs":                 "10:7", // 200
-		"regs-per-block":       "11:7", // 60
-		"smem":                 "9:7",  // 64KiB
-		"dims-divide-by-zero":  "4:27", // the / of N / Z
-		"bound-divide-by-zero": "7:23", // the % of N % Z
-		"overflow":             "4:30", // the * of N * N
-		"overlap":              "5:3",  // B
-		"mapped-empty":         "6:3",  // for
-		"step-zero":            "7:29", // S
+		"block-too-large":      "9:8",   // [1024, 1]: gt200 runs 512 threads
+		"block-huge":           "9:8",   // [1e9, 1e9, 1e9]
+		"grid":                 "9:8",   // [32] over 2^40 iterations: 2^35 blocks
+		"regs":                 "10:7",  // 200
+		"regs-per-block":       "11:7",  // 60
+		"smem":                 "9:7",   // 64KiB
+		"dims-divide-by-zero":  "4:27",  // the / of N / Z
+		"bound-divide-by-zero": "7:23",  // the % of N % Z
+		"overflow":             "4:30",  // the * of N * N
+		"overlap":              "5:3",   // B
+		"mapped-empty":         "6:3",   // for
+		"step-zero":            "7:29",  // S
+		"out-of-bounds":        "9:12",  // A[i + N]
+		"out-of-bounds-2d":     "10:15", // A[i][j], j <= N
+		"loop-bounds":          "7:5",   // for (j ...), M = 2^61
 	}
 	dev, err := configs.Load("gt200")
 	if err != nil {

@@ -128,6 +128,10 @@ type Launch struct {
 	// divergent says some loop is divergent: cursors then keep per-lane
 	// values of the mapped loops.
 	divergent bool
+	// runs says, per loop, whether it may run at all, and trips bounds
+	// its iterations per entry (exact for constant bounds; see range.go).
+	runs  []bool
+	trips []int64
 }
 
 // Bind binds a kernel to a mapping (nil: the kernel's), a block shape
@@ -392,6 +396,9 @@ func (l *Launch) bindLoops(env map[string]int64, blockAt kernel.Pos) error {
 		l.Loops = append(l.Loops, bl)
 		l.bounds = append(l.bounds, loopGen{lower: terms(bl.Lower), upper: terms(bl.Upper),
 			lo: bl.Lower.Const, up: bl.Upper.Const, step: bl.Step, divergent: bl.Divergent})
+		if err := l.checkLoopRange(lp); err != nil {
+			return err
+		}
 	}
 	b := l.Block
 	var g [3]int64
@@ -453,6 +460,7 @@ func (l *Launch) boundLoop(lp *kernel.Loop, env map[string]int64) (BoundLoop, er
 // checking that every subscript stays inside its dimension.
 func (l *Launch) bindRefs(env map[string]int64) error {
 	n := len(l.Loops)
+	in := innermost(l.Kernel.Program)
 	for _, r := range l.Kernel.Program.Refs {
 		var ba *BoundArray
 		for i := range l.Arrays {
@@ -467,6 +475,12 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 			if err != nil {
 				return within(r.Text, err)
 			}
+			if err := l.checkSubscript(r, d, f, ba, in[r]); err != nil {
+				return err
+			}
+			// Wrapping arithmetic: the address of every element the
+			// reference touches lies inside its array, so the sum is
+			// exact modulo 2^64.
 			stride := width * elemStride(ba, d)
 			addr.Const += stride * f.Const
 			for v, c := range f.Coef {

@@ -170,7 +170,7 @@ name: steps
 params: {N: 300, M: 23}
 arrays:
   a: {type: f32, dims: [N, M]}
-  c: {type: f64, dims: [8, M + N]}
+  c: {type: f64, dims: [8, N + 2*M]}   # i + 2j reaches 299 + 2·21 = 341
 source: |
   for (i = 2; i < N; i += 3)
     for (j = 1; j < M; j += 2)

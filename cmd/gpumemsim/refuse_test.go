@@ -18,6 +18,7 @@ func TestRefuse(t *testing.T) {
 		// Errors in the kernel file found at bind time name the file's key.
 		{"refuse-file-regs", []string{"run", "-device", "gt200", "-kernel", "../../kernel/testdata/bind/regs.yaml"}},
 		{"refuse-file-divide-by-zero", []string{"trace", "-kernel", "../../kernel/testdata/bind/dims-divide-by-zero.yaml"}},
+		{"refuse-out-of-bounds", []string{"trace", "-kernel", "../../kernel/testdata/bind/out-of-bounds.yaml"}},
 		// A flag that makes an expression of the file fail is named, and
 		// so is the expression.
 		{"refuse-set-empty-array", []string{"trace", "-kernel", "stride", "-set", "S=0,O=0"}},
