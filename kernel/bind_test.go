@@ -35,6 +35,8 @@ func TestBindErrors(t *testing.T) {
 		"out-of-bounds":        "9:12",  // A[i + N]
 		"out-of-bounds-2d":     "10:15", // A[i][j], j <= N
 		"loop-bounds":          "7:5",   // for (j ...), M = 2^61
+		"no-mapping":           "1:1",   // the document
+		"no-loop":              "1:1",   // the document
 	}
 	dev, err := configs.Load("gt200")
 	if err != nil {

@@ -164,6 +164,9 @@ func bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string
 	if err := l.bindParams(params); err != nil {
 		return nil, err
 	}
+	if len(m) == 0 {
+		return nil, at(k.Where.Top, noMapping(k))
+	}
 	if err := m.Check(k.Program); err != nil {
 		return nil, err
 	}
@@ -208,6 +211,22 @@ func within(context string, err error) error {
 		return &c
 	}
 	return fmt.Errorf("%s: %w", context, err)
+}
+
+// noMapping explains why a kernel without a mapping is refused: it
+// would run as a single thread, which is never what a loop nest on a GPU
+// means.
+func noMapping(k *kernel.Kernel) error {
+	if len(k.Program.Loops) == 0 {
+		return fmt.Errorf("kernel %s has no loop to map to threads, so it would run as one thread; hint: write the work as a loop nest and map a loop with mapping: {LOOP: tx}", k.Name)
+	}
+	v := k.Program.Loops[0].Var
+	names := make([]string, len(k.Program.Loops))
+	for i, lp := range k.Program.Loops {
+		names[i] = lp.Var
+	}
+	return fmt.Errorf("kernel %s maps no loop to threads, so it would run as one thread; hint: add mapping: {%s: tx} to the kernel file, or pass -map %s=tx (the loops are %s)",
+		k.Name, v, v, strings.Join(names, ", "))
 }
 
 func (l *Launch) bindParams(over map[string]int64) error {

@@ -199,3 +199,20 @@ func TestGridBounds(t *testing.T) {
 		t.Errorf("%d blocks; want %d", got, want)
 	}
 }
+
+// TestNoMapping: a kernel without a mapping would run as one thread; Bind
+// refuses it unless the caller gives one.
+func TestNoMapping(t *testing.T) {
+	k := mustParse(t, "N: 64", "A=N", "for (i = 0; i < N; i++)\n  A[i] = 1;", "")
+	if _, err := Bind(k, nil, arch.Dim3{}, nil, nil); err == nil || !strings.Contains(err.Error(), "maps no loop to threads") || !strings.Contains(err.Error(), "t.yaml:1:1: ") {
+		t.Errorf("Bind without a mapping: error %v; want t.yaml:1:1: ... maps no loop to threads", err)
+	}
+	l, err := Bind(k, kernel.Mapping{{Loop: "i", Axis: kernel.AxisX}}, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 64 threads in one block of the default 128.
+	if l.Blocks() != 1 || l.Loops[0].Extent != 64 {
+		t.Errorf("with i=tx: %d blocks, extent %d; want 1, 64", l.Blocks(), l.Loops[0].Extent)
+	}
+}

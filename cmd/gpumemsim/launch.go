@@ -86,22 +86,30 @@ func parseSet(s string) (map[string]int64, error) {
 }
 
 // bindLaunch binds the kernel and, when that fails, names the flag at
-// fault: each override is tried alone against the kernel's defaults. Only
-// then is the launch checked against the device.
+// fault: each override is tried alone against the kernel's defaults (with
+// -map standing in for a mapping the file lacks). Only then is the launch
+// checked against the device.
 func bindLaunch(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, d *arch.Device) (*traces.Launch, error) {
 	if _, err := traces.Bind(k, m, block, params, nil); err != nil {
+		if len(k.Mapping) == 0 && m == nil {
+			return nil, err // no mapping at all: the kernel's error, with its hint
+		}
+		var base kernel.Mapping // the kernel's own, unless it has none
+		if len(k.Mapping) == 0 {
+			base = m
+		}
 		if m != nil {
 			if _, e := traces.Bind(k, m, arch.Dim3{}, nil, nil); e != nil {
 				return nil, fmt.Errorf("-map: %v", e)
 			}
 		}
 		if block != (arch.Dim3{}) {
-			if _, e := traces.Bind(k, nil, block, nil, nil); e != nil {
+			if _, e := traces.Bind(k, base, block, nil, nil); e != nil {
 				return nil, fmt.Errorf("-block: %v", e)
 			}
 		}
 		if params != nil {
-			if _, e := traces.Bind(k, nil, arch.Dim3{}, params, nil); e != nil {
+			if _, e := traces.Bind(k, base, arch.Dim3{}, params, nil); e != nil {
 				return nil, fmt.Errorf("-set: %v", e)
 			}
 		}
