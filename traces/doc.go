@@ -44,6 +44,20 @@
 // instruction costs one add per lane. The stream holds one cursor's state
 // and never the trace.
 //
+// # Checks and work
+//
+// Bind refuses what cannot run as written: a block of more than
+// MaxBlockThreads threads or one the device cannot run, a grid of more
+// than 2^31-1 blocks, a kernel without a mapping, a subscript outside its
+// dimension anywhere the reference runs, and loop bounds beyond ±2^60.
+// Ranges come from eliminating loop variables innermost first: exact for
+// loops with constant bounds, sound otherwise. Errors in what the kernel
+// file gives name its file, line and column.
+//
+// WarpInstructions and MemoryInstructions count a launch's work in closed
+// form, in time independent of its iterations, so that a caller can
+// refuse a launch too large to simulate before streaming any of it.
+//
 // # Extension points
 //
 // The subset's limits are structural, not slots waiting to be filled.
