@@ -1,7 +1,9 @@
 package traces
 
 import (
+	"math"
 	"math/bits"
+	"os"
 	"runtime"
 	"testing"
 
@@ -450,5 +452,35 @@ func TestExampleAddresses(t *testing.T) {
 		if want := out + 4*(64*i2+i1); ins[2].Addr[lane] != want {
 			t.Errorf("transpose lane %d: out at %#x; want %#x", lane, ins[2].Addr[lane], want)
 		}
+	}
+}
+
+// TestPendingPastCount: loop control gathered by an empty loop of 2^30
+// iterations, 3·2^30, is more than an OpCompute's Count holds; it comes
+// out in two computes, the first of 2^31-1, and nothing is lost. The
+// cursor takes about 10 s over the iterations, so the test runs with
+// GPUMEMSIM_LONG=1.
+func TestPendingPastCount(t *testing.T) {
+	if os.Getenv("GPUMEMSIM_LONG") != "1" {
+		t.Skip("long: 2^30 loop iterations; set GPUMEMSIM_LONG=1")
+	}
+	k := mustParse(t, "N: 32, M: 1073741824", "A=N", "for (i = 0; i < N; i++) {\n  for (j = 0; j < M; j++)\n    ;\n  A[i] = 1;\n}", "mapping: {i: tx}\nblock: [32]\n")
+	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts []int32
+	for _, w := range warpInsts(l, 0, 0) {
+		if w.Op == OpCompute {
+			counts = append(counts, w.Count)
+		}
+	}
+	// The statement's count is 1 (the address of A[i]).
+	const total = 3<<30 + 1
+	if len(counts) != 2 || counts[0] != math.MaxInt32 || int64(counts[1]) != total-math.MaxInt32 {
+		t.Errorf("computes %v; want [%d %d]", counts, math.MaxInt32, total-math.MaxInt32)
+	}
+	if got := l.WarpInstructions(); got != total+1 {
+		t.Errorf("WarpInstructions = %v; want %d (and the store)", got, total+1)
 	}
 }
