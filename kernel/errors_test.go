@@ -31,6 +31,8 @@ func TestKernelErrors(t *testing.T) {
 		"unknown-function": "9:12", // tanh
 		"bad-block":        "8:13", // 0
 		"unsupported":      "7:5",  // if
+		"non-ascii":        "9:31", // → (characters, not bytes: é and à are two bytes each)
+		"non-ascii-name":   "7:14", // the é of café
 	}
 	files, err := filepath.Glob("testdata/*.yaml")
 	if err != nil {

@@ -3,6 +3,8 @@ package kernel
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 type tokKind uint8
@@ -16,11 +18,13 @@ const (
 )
 
 type token struct {
-	kind      tokKind
-	text      string
-	val       int64
-	off, end  int // byte offsets in the source
-	line, col int // 1-based, in the source text
+	kind     tokKind
+	text     string
+	val      int64
+	off, end int // byte offsets in the source
+	// line and col are 1-based in the source text; col counts characters,
+	// not bytes, as YAML's positions do.
+	line, col int
 }
 
 // lexError is a lexical error at a source position.
@@ -39,10 +43,13 @@ func lex(src string) ([]token, *lexError) {
 	i := 0
 	adv := func(n int) {
 		for k := 0; k < n; k++ {
-			if src[i] == '\n' {
+			switch {
+			case src[i] == '\n':
 				line++
 				col = 1
-			} else {
+			case !utf8.RuneStart(src[i]):
+				// a continuation byte: same character
+			default:
 				col++
 			}
 			i++
@@ -102,7 +109,11 @@ func lex(src string) ([]token, *lexError) {
 				}
 			}
 			if !found {
-				return nil, &lexError{line, col, fmt.Sprintf("unexpected character %q", c), "the source is a C subset: for loops, declarations, assignments and arithmetic"}
+				hint := "the source is a C subset: for loops, declarations, assignments and arithmetic"
+				if r, _ := utf8.DecodeRuneInString(src[i:]); unicode.IsLetter(r) {
+					hint = "names are made of ASCII letters, digits and _"
+				}
+				return nil, &lexError{line, col, "unexpected " + character(src[i:]), hint}
 			}
 		}
 		t.end = i
@@ -110,6 +121,20 @@ func lex(src string) ([]token, *lexError) {
 	}
 	toks = append(toks, token{kind: tEOF, off: len(src), end: len(src), line: line, col: col, text: "end of source"})
 	return toks, nil
+}
+
+// character describes the character at the start of s as written: a
+// printable one as itself ('é', '→'), an invisible one by its code, a
+// byte that is not UTF-8 as a byte.
+func character(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		return fmt.Sprintf("byte %#02x (the file is not valid UTF-8)", s[0])
+	case unicode.IsPrint(r):
+		return fmt.Sprintf("character '%c'", r)
+	}
+	return fmt.Sprintf("character %U", r)
 }
 
 func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
