@@ -64,11 +64,9 @@ type Pos struct{ Line, Col int }
 
 // Positions are where a kernel file gives what traces.Bind checks
 // against params and devices: the top of the document and the values of
-// block, regs and smem, and the loop name of each mapping entry.
+// block, regs and smem. (Dims, bounds and references carry their own.)
 type Positions struct {
 	Top, Block, Regs, Smem Pos
-	// Mapping has one position per entry of Kernel.Mapping.
-	Mapping []Pos
 }
 
 // Examples returns the names of the shipped example kernels, sorted.
@@ -280,7 +278,6 @@ func (ld *loader) mapping(k *Kernel, n *yaml.Node) error {
 			return ld.errAt(vn, fmt.Sprintf("mapping of %s: unknown thread dimension %q", kn.Value, vn.Value), "map loops to tx, ty or tz")
 		}
 		k.Mapping = append(k.Mapping, LoopMap{kn.Value, ax})
-		k.Where.Mapping = append(k.Where.Mapping, Pos{kn.Line, kn.Column})
 		for _, f := range k.Mapping[:i] {
 			if f.Axis == ax {
 				return ld.errAt(vn, fmt.Sprintf("loops %s and %s both mapped to %s", f.Loop, kn.Value, ax), "map at most one loop per thread dimension")
