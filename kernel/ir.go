@@ -174,7 +174,11 @@ func (e *Expr) write(b *strings.Builder, outer int) {
 		}
 	case ExprNeg:
 		b.WriteByte('-')
-		e.Args[0].write(b, 3)
+		o := 3
+		if e.Args[0].Kind == ExprNeg {
+			o = 4 // -(-a): "--a" would read as a decrement
+		}
+		e.Args[0].write(b, o)
 	case ExprCall:
 		b.WriteString(e.Name)
 		b.WriteByte('(')
@@ -225,8 +229,13 @@ type Stmt struct {
 	Loads []*MemRef
 	// Store is the array write, nil for scalar statements.
 	Store *MemRef
-	// Scalar is the register assigned by a scalar statement.
+	// Scalar is the register assigned by a scalar statement; Decl says
+	// the statement declares it (float acc = 0;).
 	Scalar string
+	Decl   bool
+	// Assign is the assignment operator, "=" or one of "+=", "-=", "*=",
+	// "/=", "%=" ("" for a declaration without a value).
+	Assign string
 	// Value is the right-hand side (nil for a declaration without one).
 	Value *Expr
 	// Compute is the number of non-memory instructions (see the package

@@ -319,8 +319,9 @@ func (ps *parser) decl() Node {
 		ps.fail(ps.peek(), "local arrays are outside the subset", "declare arrays under arrays: in the kernel file")
 	}
 	s := ps.newStmt(start)
-	s.Scalar = nt.text
+	s.Scalar, s.Decl = nt.text, true
 	if ps.is("=") {
+		s.Assign = "="
 		ps.next()
 		e := ps.expr()
 		s.Value = e
@@ -357,9 +358,10 @@ func (ps *parser) assign() Node {
 	op := ps.peek()
 	_, isCompound := assignOps[op.text]
 	if op.kind != tPunct || (op.text != "=" && !isCompound) {
-		ps.fail(op, fmt.Sprintf("expected an assignment operator, found %s", describe(op)), "use =, +=, -=, *= or /=")
+		ps.fail(op, fmt.Sprintf("expected an assignment operator, found %s", describe(op)), "use =, +=, -=, *=, /= or %=")
 	}
 	ps.next()
+	s.Assign = op.text
 	// X[..] op= e reads X first.
 	if target != nil && isCompound {
 		ps.addRef(target, false, s)
