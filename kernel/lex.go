@@ -99,28 +99,38 @@ func lex(src string) ([]token, *lexError) {
 			}
 			adv(j - i)
 		default:
-			found := false
-			for _, p := range puncts {
-				if strings.HasPrefix(src[i:], p) {
-					t.kind, t.text = tPunct, p
-					adv(len(p))
-					found = true
-					break
-				}
+			p := punct(src[i:])
+			if p == "" {
+				return nil, unexpected(src[i:], line, col)
 			}
-			if !found {
-				hint := "the source is a C subset: for loops, declarations, assignments and arithmetic"
-				if r, _ := utf8.DecodeRuneInString(src[i:]); unicode.IsLetter(r) {
-					hint = "names are made of ASCII letters, digits and _"
-				}
-				return nil, &lexError{line, col, "unexpected " + character(src[i:]), hint}
-			}
+			t.kind, t.text = tPunct, p
+			adv(len(p))
 		}
 		t.end = i
 		toks = append(toks, t)
 	}
 	toks = append(toks, token{kind: tEOF, off: len(src), end: len(src), line: line, col: col, text: "end of source"})
 	return toks, nil
+}
+
+// punct is the punctuator s starts with, the longest first; "" for none.
+func punct(s string) string {
+	for _, p := range puncts {
+		if strings.HasPrefix(s, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// unexpected is the error for a character outside the subset at the
+// start of s.
+func unexpected(s string, line, col int) *lexError {
+	hint := "the source is a C subset: for loops, declarations, assignments and arithmetic"
+	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLetter(r) {
+		hint = "names are made of ASCII letters, digits and _"
+	}
+	return &lexError{line, col, "unexpected " + character(s), hint}
 }
 
 // character describes the character at the start of s as written: a
