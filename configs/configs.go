@@ -4,6 +4,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -66,7 +67,7 @@ func read(name, from string) (string, []byte, error) {
 	if from != "" && !filepath.IsAbs(path) && !strings.HasPrefix(from, "configs/") {
 		path = filepath.Join(filepath.Dir(from), path)
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", nil, fmt.Errorf("device config %s: no such file", path)
@@ -74,6 +75,29 @@ func read(name, from string) (string, []byte, error) {
 		return "", nil, fmt.Errorf("device config: %w", err)
 	}
 	return path, data, nil
+}
+
+// MaxFileSize is the largest device config read, in bytes; the shipped
+// configs are under 10 KiB.
+const MaxFileSize = 1 << 20
+
+// readFile reads the file at path, and refuses one larger than
+// MaxFileSize (or an endless one such as /dev/zero) without reading
+// more of it.
+func readFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes (1 MiB), the largest device config gpumemsim reads; hint: a device config is a few kilobytes of YAML", path, MaxFileSize)
+	}
+	return data, nil
 }
 
 func unknownDevice(name string) error {

@@ -228,3 +228,33 @@ func TestUnknownDevice(t *testing.T) {
 		t.Errorf("Load of a missing file: error = %v", err)
 	}
 }
+
+// TestFileSizeLimit: a config file of more than MaxFileSize bytes, or an
+// endless one, is refused after reading at most one byte past the limit.
+func TestFileSizeLimit(t *testing.T) {
+	dir := t.TempDir()
+	// A valid config padded with a comment to exactly the limit loads;
+	// one byte more is refused.
+	base := "base: fermi\nname: padded\n#"
+	pad := strings.Repeat("x", MaxFileSize-len(base)-1) + "\n"
+	ok := filepath.Join(dir, "ok.yaml")
+	if err := os.WriteFile(ok, []byte(base+pad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if d, err := Load(ok); err != nil || d.Name != "padded" {
+		t.Errorf("Load(a file of exactly %d bytes) = %v, %v; want the device", MaxFileSize, d, err)
+	}
+	big := filepath.Join(dir, "big.yaml")
+	if err := os.WriteFile(big, []byte(base+"x"+pad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{big, "/dev/zero"} {
+		if _, err := os.Stat(f); err != nil {
+			continue
+		}
+		_, err := Load(f)
+		if err == nil || !strings.Contains(err.Error(), f+": larger than 1048576 bytes") {
+			t.Errorf("Load(%s) error = %v; want it to name the file and the 1 MiB limit", f, err)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 
 	"gpumemsim/arch"
 	"gpumemsim/configs"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -20,25 +21,25 @@ func long() bool { return os.Getenv("GPUMEMSIM_LONG") == "1" }
 
 // bind loads a device and binds a shipped kernel on it; empty mapping and
 // block take the kernel's.
-func bind(t testing.TB, device, kernel, mapping, block string, params map[string]int64) (*arch.Device, *traces.Launch) {
+func bind(t testing.TB, device, name, mapping, block string, params map[string]int64) (*arch.Device, *traces.Launch) {
 	t.Helper()
 	dev, err := configs.Load(device)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return dev, bindOn(t, dev, kernel, mapping, block, params)
+	return dev, bindOn(t, dev, name, mapping, block, params)
 }
 
 // bindOn binds a shipped kernel on dev.
-func bindOn(t testing.TB, dev *arch.Device, kernel, mapping, block string, params map[string]int64) *traces.Launch {
+func bindOn(t testing.TB, dev *arch.Device, name, mapping, block string, params map[string]int64) *traces.Launch {
 	t.Helper()
-	k, err := traces.LoadKernel(kernel)
+	k, err := kernel.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m traces.Mapping
+	var m kernel.Mapping
 	if mapping != "" {
-		if m, err = traces.ParseMapping(mapping); err != nil {
+		if m, err = kernel.ParseMapping(mapping); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 )
 
-func bindExample(tb testing.TB, name string, m Mapping, block arch.Dim3, params map[string]int64) *Launch {
+func bindExample(tb testing.TB, name string, m kernel.Mapping, block arch.Dim3, params map[string]int64) *Launch {
 	tb.Helper()
-	k, err := LoadKernel(name)
+	k, err := kernel.Load(name)
 	if err != nil {
 		tb.Fatal(err)
 	}

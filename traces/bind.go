@@ -5,11 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 )
+
+// DefaultBase is the address Bind places the first array at, when the
+// kernel file gives it no base.
+const DefaultBase uint64 = 0x10000000
 
 // Linear is an affine form over the loop variables of a launch:
 // Const + Σ Coef[v]·(value of Launch.Loops[v]). Coef has one entry per
@@ -41,10 +47,10 @@ func (f Linear) isConst() bool {
 // memory.
 type BoundArray struct {
 	Name   string
-	Type   ElemType
+	Type   kernel.ElemType
 	Dims   []int64
-	Layout Layout
-	Space  Space
+	Layout kernel.Layout
+	Space  kernel.Space
 	Base   uint64
 	// Size is the array's size in bytes.
 	Size int64
@@ -56,7 +62,7 @@ type BoundLoop struct {
 	// Mapped loops run across threads: the variable of the thread with
 	// global coordinate g on Axis is Lower.Const + g·Step.
 	Mapped bool
-	Axis   Axis
+	Axis   kernel.Axis
 	// Extent is the number of iterations of a mapped loop.
 	Extent int64
 	// Lower and Upper (exclusive) are affine in outer loop variables.
@@ -86,11 +92,11 @@ type Ref struct {
 // Launch is a kernel bound to a mapping, a block shape and parameter
 // values: everything needed to generate its warp instructions.
 type Launch struct {
-	Kernel  *Kernel
-	Mapping Mapping
+	Kernel  *kernel.Kernel
+	Mapping kernel.Mapping
 	Block   arch.Dim3
 	// Params are the values in effect, in declaration order.
-	Params    []Param
+	Params    []kernel.Param
 	Arrays    []BoundArray
 	Loops     []BoundLoop
 	Refs      []Ref
@@ -122,125 +128,105 @@ type Launch struct {
 	// divergent says some loop is divergent: cursors then keep per-lane
 	// values of the mapped loops.
 	divergent bool
-}
-
-// pcode is one step of the compiled per-thread program: a statement is
-// its loads, its OpCompute and its store, in order.
-type pcode struct {
-	kind uint8
-	op   Op    // pMem
-	div  bool  // pMem: the address has divergent terms
-	wid  uint8 // pMem: bytes per lane
-	ref  int32 // pMem
-	// count is a pCompute's instructions, before pending loop control.
-	count int32
-	loop  int32 // pLoopBegin, pLoopEnd
-	jump  int32 // pLoopBegin: pc after the matching end; pLoopEnd: pc of the body
-	// A pLoopEnd of a uniform loop adds step to the loop's value and
-	// Launch.steps[d0:d1] to the references' offsets.
-	step   int64
-	d0, d1 int32
-}
-
-const (
-	pMem uint8 = iota
-	pCompute
-	pUniformEnd // end of a loop whose bounds are the same in every lane
-	pLoopEnd
-	pLoopBegin
-)
-
-// term is one nonzero coefficient of a linear form.
-type term struct {
-	loop int
-	coef int64
-}
-
-// refGen is a reference's address form split by the kind of variable.
-type refGen struct {
-	konst     int64
-	mapped    []term // folded into per-lane offsets and a per-block scalar
-	uniform   []term // same value in every lane
-	divergent []term // per-lane values
-	width     uint8
-	// base is konst plus the mapped terms at the mapped loops' lower
-	// bounds; blockCoef[ax] is the address step per thread along axis
-	// ax (Σ coef·step of the mapped terms on that axis).
-	base      uint64
-	blockCoef [3]uint64
-}
-
-// dep is a reference whose uniform offset moves with a loop variable.
-type dep struct {
-	ref  int
-	coef int64
-}
-
-// refStep is the change of a reference's offset per loop iteration.
-type refStep struct {
-	ref   int
-	delta int64
-}
-
-type loopGen struct {
-	lower, upper []term // nonzero terms
-	lo, up       int64  // constants
-	step         int64
-	divergent    bool
-	// deps are the references with a uniform term in this loop.
-	deps []dep
-}
-
-func terms(f Linear) []term {
-	var ts []term
-	for v, c := range f.Coef {
-		if c != 0 {
-			ts = append(ts, term{v, c})
-		}
-	}
-	return ts
+	// runs says, per loop, whether it may run at all, and trips bounds
+	// its iterations per entry (exact for constant bounds; see range.go).
+	runs  []bool
+	trips []int64
 }
 
 // Bind binds a kernel to a mapping (nil: the kernel's), a block shape
 // (zero: the kernel's) and parameter overrides (nil: the defaults). With a
-// device, it checks that the device can run the block.
-func Bind(k *Kernel, m Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
+// device, it checks that the device can run the block. An error in what
+// the kernel file gives (its block, regs, smem, dims, loop bounds,
+// subscripts) names the file, line and column; one in what the caller
+// gives names the kernel.
+func Bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
+	l, err := bind(k, m, block, params, dev)
+	if err != nil {
+		var pe *arch.PosError
+		if errors.As(err, &pe) {
+			return nil, inFile(k.File, err)
+		}
+		return nil, fmt.Errorf("%s: %w", k.Name, err)
+	}
+	return l, nil
+}
+
+func bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
 	if m == nil {
 		m = k.Mapping
 	}
+	var blockAt kernel.Pos // where the file gives the block, when it is the file's
 	if block == (arch.Dim3{}) {
-		block = k.Block
+		block, blockAt = k.Block, k.Where.Block
 	}
 	l := &Launch{Kernel: k, Mapping: m, Block: block, Regs: k.Regs, Smem: k.Smem, Dependent: k.Dependent}
 	if err := l.bindParams(params); err != nil {
+		return nil, err
+	}
+	if len(m) == 0 {
+		return nil, at(k.Where.Top, noMapping(k))
+	}
+	if err := m.Check(k.Program); err != nil {
+		return nil, err
+	}
+	if err := checkBlock(block, dev); err != nil {
+		return nil, at(blockAt, fmt.Errorf("block %s: %w", block, err))
+	}
+	if err := checkResources(k, block, dev); err != nil {
 		return nil, err
 	}
 	env := map[string]int64{}
 	for _, p := range l.Params {
 		env[p.Name] = p.Value
 	}
-	if err := m.check(); err != nil {
-		return nil, fmt.Errorf("%s: mapping %s: %v", k.Name, m, err)
-	}
-	for i := range m {
-		if err := m.checkEntry(k.Program, i); err != nil {
-			return nil, fmt.Errorf("%s: %v", k.Name, err)
-		}
-	}
-	if err := checkBlock(block, k, dev); err != nil {
-		return nil, fmt.Errorf("%s: block %s: %v", k.Name, block, err)
-	}
 	if err := l.placeArrays(env); err != nil {
-		return nil, fmt.Errorf("%s: %v", k.Name, err)
+		return nil, err
 	}
-	if err := l.bindLoops(env); err != nil {
-		return nil, fmt.Errorf("%s: %v", k.Name, err)
+	if err := l.bindLoops(env, blockAt); err != nil {
+		return nil, err
 	}
 	if err := l.bindRefs(env); err != nil {
-		return nil, fmt.Errorf("%s: %v", k.Name, err)
+		return nil, err
 	}
 	l.compile()
 	return l, nil
+}
+
+// at places err at p of the kernel file (Bind names the file); a zero p
+// leaves it unplaced.
+func at(p kernel.Pos, err error) error {
+	if p.Line == 0 {
+		return err
+	}
+	return &arch.PosError{Line: p.Line, Column: p.Col, Err: err}
+}
+
+// within puts context before the message of err, inside its position.
+func within(context string, err error) error {
+	var pe *arch.PosError
+	if errors.As(err, &pe) {
+		c := *pe
+		c.Err = fmt.Errorf("%s: %w", context, pe.Err)
+		return &c
+	}
+	return fmt.Errorf("%s: %w", context, err)
+}
+
+// noMapping explains why a kernel without a mapping is refused: it
+// would run as a single thread, which is never what a loop nest on a GPU
+// means.
+func noMapping(k *kernel.Kernel) error {
+	if len(k.Program.Loops) == 0 {
+		return fmt.Errorf("kernel %s has no loop to map to threads, so it would run as one thread; hint: write the work as a loop nest and map a loop with mapping: {LOOP: tx}", k.Name)
+	}
+	v := k.Program.Loops[0].Var
+	names := make([]string, len(k.Program.Loops))
+	for i, lp := range k.Program.Loops {
+		names[i] = lp.Var
+	}
+	return fmt.Errorf("kernel %s maps no loop to threads, so it would run as one thread; hint: add mapping: {%s: tx} to the kernel file, or pass -map %s=tx (the loops are %s)",
+		k.Name, v, v, strings.Join(names, ", "))
 }
 
 func (l *Launch) bindParams(over map[string]int64) error {
@@ -248,7 +234,7 @@ func (l *Launch) bindParams(over map[string]int64) error {
 	l.Params = slices.Clone(k.Params)
 	var unknown []string
 	for name := range over {
-		if !slices.ContainsFunc(k.Params, func(p Param) bool { return p.Name == name }) {
+		if !slices.ContainsFunc(k.Params, func(p kernel.Param) bool { return p.Name == name }) {
 			unknown = append(unknown, name)
 		}
 	}
@@ -258,7 +244,7 @@ func (l *Launch) bindParams(over map[string]int64) error {
 		for _, p := range k.Params {
 			names = append(names, p.Name)
 		}
-		return fmt.Errorf("%s: unknown param %s (the params are %s)", k.Name, strings.Join(unknown, ", "), strings.Join(names, ", "))
+		return fmt.Errorf("unknown param %s (the params are %s)", strings.Join(unknown, ", "), strings.Join(names, ", "))
 	}
 	for i, p := range l.Params {
 		if v, ok := over[p.Name]; ok {
@@ -268,170 +254,96 @@ func (l *Launch) bindParams(over map[string]int64) error {
 	return nil
 }
 
-func checkBlock(b arch.Dim3, k *Kernel, dev *arch.Device) error {
+// MaxBlockThreads bounds the threads of a block when no device does. Bind
+// keeps a 4-byte lane mask per warp of a block, so this keeps a launch's
+// tables within 128 KiB whatever -block says; GPUs run at most 1024 or
+// 2048 threads per block, and the stream tests bind blocks of up to
+// 76800 threads without a device.
+const MaxBlockThreads = 1 << 20
+
+// checkBlock checks that a block has positive extents and at most
+// MaxBlockThreads threads, computing the product without overflow, and,
+// with a device, that the device runs it.
+func checkBlock(b arch.Dim3, dev *arch.Device) error {
 	if b.X <= 0 || b.Y <= 0 || b.Z <= 0 {
 		return errors.New("extents must be positive")
+	}
+	// Each factor is at most 2^20 when the check is reached, so no
+	// product below exceeds 2^40.
+	if n := int64(b.X); n > MaxBlockThreads || n*int64(b.Y) > MaxBlockThreads || n*int64(b.Y)*int64(b.Z) > MaxBlockThreads {
+		return fmt.Errorf("more than %d threads; hint: GPUs run at most 1024 or 2048 threads per block", MaxBlockThreads)
 	}
 	if dev == nil {
 		return nil
 	}
 	sm := dev.SM
-	var errs []error
+	var errs []string
 	if sm.MaxThreadsPerBlock > 0 && b.Threads() > sm.MaxThreadsPerBlock {
-		errs = append(errs, fmt.Errorf("%d threads; %s runs at most %d threads per block", b.Threads(), dev.Name, sm.MaxThreadsPerBlock))
+		errs = append(errs, fmt.Sprintf("%d threads; %s runs at most %d threads per block", b.Threads(), dev.Name, sm.MaxThreadsPerBlock))
 	}
 	md := sm.MaxBlockDim
 	if md != (arch.Dim3{}) && (b.X > md.X || b.Y > md.Y || b.Z > md.Z) {
-		errs = append(errs, fmt.Errorf("%s exceeds the largest block extents of %s, %s", b, dev.Name, md))
+		errs = append(errs, fmt.Sprintf("%s exceeds the largest block extents of %s, %s", b, dev.Name, md))
 	}
+	if errs == nil {
+		return nil
+	}
+	return errors.New(strings.Join(errs, "; ") + "; hint: use a smaller block")
+}
+
+// checkResources checks the kernel's registers and shared memory against
+// the device, alone and with the block (a block whose registers or
+// shared memory exceed an SM's cannot run at all); an error names the
+// file's regs or smem.
+func checkResources(k *kernel.Kernel, b arch.Dim3, dev *arch.Device) error {
+	if dev == nil {
+		return nil
+	}
+	sm := dev.SM
 	if sm.MaxRegistersPerThread > 0 && k.Regs > sm.MaxRegistersPerThread {
-		errs = append(errs, fmt.Errorf("%d registers per thread; %s allows at most %d", k.Regs, dev.Name, sm.MaxRegistersPerThread))
+		return at(k.Where.Regs, fmt.Errorf("%d registers per thread; %s allows at most %d; hint: give at most %d", k.Regs, dev.Name, sm.MaxRegistersPerThread, sm.MaxRegistersPerThread))
 	}
 	if sm.MaxSharedMemoryPerBlock > 0 && k.Smem > sm.MaxSharedMemoryPerBlock {
-		errs = append(errs, fmt.Errorf("%s of shared memory per block; %s allows at most %s", k.Smem, dev.Name, sm.MaxSharedMemoryPerBlock))
+		return at(k.Where.Smem, fmt.Errorf("%s of shared memory per block; %s allows at most %s; hint: ask for at most %s", k.Smem, dev.Name, sm.MaxSharedMemoryPerBlock, sm.MaxSharedMemoryPerBlock))
 	}
-	return errors.Join(errs...)
+	if dev.WarpSize <= 0 {
+		return nil // a partial device, as tests build: no occupancy
+	}
+	if _, err := dev.Occupancy(b, 0, 0); err != nil {
+		return nil // the block's own limits are checkBlock's
+	}
+	if _, err := dev.Occupancy(b, k.Regs, 0); err != nil {
+		return at(k.Where.Regs, fmt.Errorf("regs %d: %w; hint: use fewer registers per thread or a smaller block", k.Regs, err))
+	}
+	if _, err := dev.Occupancy(b, k.Regs, k.Smem); err != nil {
+		return at(k.Where.Smem, fmt.Errorf("smem %s: %w; hint: use less shared memory per block or a smaller block", k.Smem, err))
+	}
+	return nil
 }
 
-// eval evaluates an expression of params.
-func eval(e *Expr, env map[string]int64) (int64, error) {
-	switch e.Kind {
-	case ExprConst:
-		return e.Val, nil
-	case ExprParam:
-		return env[e.Name], nil
-	case ExprNeg:
-		v, err := eval(e.Args[0], env)
-		return -v, err
-	case ExprAdd, ExprSub, ExprMul, ExprDiv, ExprMod:
-		a, err := eval(e.Args[0], env)
-		if err != nil {
-			return 0, err
-		}
-		b, err := eval(e.Args[1], env)
-		if err != nil {
-			return 0, err
-		}
-		switch e.Kind {
-		case ExprAdd:
-			return a + b, nil
-		case ExprSub:
-			return a - b, nil
-		case ExprMul:
-			if a != 0 && (a*b)/a != b {
-				return 0, fmt.Errorf("%s overflows", e)
-			}
-			return a * b, nil
-		}
-		if b == 0 {
-			return 0, fmt.Errorf("%s divides by zero", e)
-		}
-		if e.Kind == ExprDiv {
-			return a / b, nil
-		}
-		return a % b, nil
-	case ExprCall:
-		a, err := eval(e.Args[0], env)
-		if err != nil {
-			return 0, err
-		}
-		b, err := eval(e.Args[1], env)
-		if err != nil {
-			return 0, err
-		}
-		if e.Name == "min" {
-			return min(a, b), nil
-		}
-		return max(a, b), nil
-	}
-	panic(fmt.Sprintf("traces: eval of %s: not an expression of params", e))
-}
-
-// linear evaluates an affine expression of loop variables and params.
-func linear(e *Expr, env map[string]int64, nloops int) (Linear, error) {
-	switch e.Kind {
-	case ExprLoop:
-		f := Linear{Coef: make([]int64, nloops)}
-		f.Coef[e.Index] = 1
-		return f, nil
-	case ExprAdd, ExprSub:
-		a, err := linear(e.Args[0], env, nloops)
-		if err != nil {
-			return a, err
-		}
-		b, err := linear(e.Args[1], env, nloops)
-		if err != nil {
-			return a, err
-		}
-		s := int64(1)
-		if e.Kind == ExprSub {
-			s = -1
-		}
-		a.Const += s * b.Const
-		for i := range a.Coef {
-			a.Coef[i] += s * b.Coef[i]
-		}
-		return a, nil
-	case ExprNeg:
-		a, err := linear(e.Args[0], env, nloops)
-		a.Const = -a.Const
-		for i := range a.Coef {
-			a.Coef[i] = -a.Coef[i]
-		}
-		return a, err
-	case ExprMul:
-		a, err := linear(e.Args[0], env, nloops)
-		if err != nil {
-			return a, err
-		}
-		b, err := linear(e.Args[1], env, nloops)
-		if err != nil {
-			return a, err
-		}
-		if !a.isConst() {
-			a, b = b, a
-		}
-		if !a.isConst() {
-			panic("traces: product of two loop-dependent factors passed the parser")
-		}
-		c := a.Const
-		b.Const *= c
-		for i := range b.Coef {
-			b.Coef[i] *= c
-		}
-		return b, nil
-	}
-	v, err := eval(e, env)
-	return Linear{Const: v, Coef: make([]int64, nloops)}, err
-}
-
+// placeArrays evaluates each array's extents and places it in memory.
 func (l *Launch) placeArrays(env map[string]int64) error {
 	next := DefaultBase
 	for _, a := range l.Kernel.Arrays {
-		ba := BoundArray{Name: a.Name, Type: a.Type, Layout: a.Layout, Space: a.Space}
-		n := int64(1)
-		for _, d := range a.Dims {
-			v, err := eval(d, env)
-			if err != nil {
-				return fmt.Errorf("array %s: dims: %v", a.Name, err)
-			}
-			if v <= 0 {
-				return fmt.Errorf("array %s: dims: %s = %d; extents must be positive", a.Name, d, v)
-			}
-			if n > math.MaxInt64/8/v {
-				return fmt.Errorf("array %s: size overflows", a.Name)
-			}
-			n *= v
-			ba.Dims = append(ba.Dims, v)
+		ba, err := boundArray(a, env)
+		if err != nil {
+			return err
 		}
-		ba.Size = n * int64(a.Type.Size())
 		if a.HasBase {
 			ba.Base = a.Base
 		} else {
 			al := uint64(a.Align)
-			ba.Base = (next + al - 1) / al * al
+			rounded, carry := bits.Add64(next, al-1, 0)
+			if carry != 0 {
+				return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("array %s does not fit below address 2^64 after the arrays before it", a.Name))
+			}
+			ba.Base = rounded / al * al
 		}
-		next = max(next, ba.Base+uint64(ba.Size))
+		end, carry := bits.Add64(ba.Base, uint64(ba.Size), 0)
+		if carry != 0 {
+			return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("array %s at %#x of %d bytes ends past address 2^64; hint: give it a lower base", a.Name, ba.Base, ba.Size))
+		}
+		next = max(next, end)
 		l.Arrays = append(l.Arrays, ba)
 	}
 	order := make([]int, len(l.Arrays))
@@ -442,68 +354,132 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 	for i := 1; i < len(order); i++ {
 		p, q := l.Arrays[order[i-1]], l.Arrays[order[i]]
 		if p.Base+uint64(p.Size) > q.Base {
-			return fmt.Errorf("arrays %s [%#x, %#x) and %s [%#x, %#x) overlap; change base", p.Name, p.Base, p.Base+uint64(p.Size), q.Name, q.Base, q.Base+uint64(q.Size))
+			a := l.Kernel.Arrays[order[i]]
+			return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("arrays %s [%#x, %#x) and %s [%#x, %#x) overlap; hint: change base",
+				p.Name, p.Base, p.Base+uint64(p.Size), q.Name, q.Base, q.Base+uint64(q.Size)))
 		}
 	}
 	return nil
 }
 
-func (l *Launch) bindLoops(env map[string]int64) error {
-	loops := l.Kernel.Program.Loops
-	n := len(loops)
+// boundArray evaluates the extents of a and its size in bytes.
+func boundArray(a *kernel.Array, env map[string]int64) (BoundArray, error) {
+	ba := BoundArray{Name: a.Name, Type: a.Type, Layout: a.Layout, Space: a.Space}
+	n := int64(1)
+	for _, d := range a.Dims {
+		v, err := eval(d, env)
+		if err != nil {
+			return ba, within("array "+a.Name+": dims", err)
+		}
+		if v <= 0 {
+			return ba, exprError(d, "array %s: dims: %s; extents must be positive; hint: check the params", a.Name, valueText(d, v))
+		}
+		if n > math.MaxInt64/8/v {
+			return ba, exprError(d, "array %s: dims: the array has more than 2^63 bytes; hint: use smaller params", a.Name)
+		}
+		n *= v
+		ba.Dims = append(ba.Dims, v)
+	}
+	ba.Size = n * int64(a.Type.Size())
+	return ba, nil
+}
+
+// valueText writes expression e and its value v, or only the value for
+// a constant.
+func valueText(e *kernel.Expr, v int64) string {
+	if e.Kind == kernel.ExprConst {
+		return fmt.Sprint(v)
+	}
+	return fmt.Sprintf("%s = %d", e, v)
+}
+
+// maxBound bounds the magnitude of loop bounds and steps: a cursor steps a
+// loop variable by its step and compares it with the upper bound, so both
+// stay far from where 64-bit arithmetic wraps.
+const maxBound = 1 << 60
+
+// bindLoops substitutes the params in the loop bounds, finds the extents
+// of the mapped loops and the grid, and marks the divergent loops.
+func (l *Launch) bindLoops(env map[string]int64, blockAt kernel.Pos) error {
 	l.mapLoop = [3]int{-1, -1, -1}
 	l.extent = [3]int64{1, 1, 1}
-	for _, lp := range loops {
-		bl := BoundLoop{Var: lp.Var}
-		var err error
-		if bl.Lower, err = linear(lp.Lower, env, n); err != nil {
-			return fmt.Errorf("loop %s: lower bound: %v", lp.Var, err)
+	for _, lp := range l.Kernel.Program.Loops {
+		bl, err := l.boundLoop(lp, env)
+		if err != nil {
+			return within("loop "+lp.Var, err)
 		}
-		if bl.Upper, err = linear(lp.Upper, env, n); err != nil {
-			return fmt.Errorf("loop %s: upper bound: %v", lp.Var, err)
-		}
-		if bl.Step, err = eval(lp.Step, env); err != nil {
-			return fmt.Errorf("loop %s: step: %v", lp.Var, err)
-		}
-		if bl.Step <= 0 {
-			return fmt.Errorf("loop %s: step %s = %d; it must be positive", lp.Var, lp.Step, bl.Step)
-		}
-		if ax, ok := l.Mapping.Axis(lp.Var); ok {
-			bl.Mapped, bl.Axis = true, ax
-			span := bl.Upper.Const - bl.Lower.Const
-			if span <= 0 {
-				return fmt.Errorf("loop %s is mapped to %s but has no iterations (%d to %d)", lp.Var, ax, bl.Lower.Const, bl.Upper.Const)
-			}
-			bl.Extent = (span + bl.Step - 1) / bl.Step
-			l.mapLoop[ax] = lp.Index
-			l.extent[ax] = bl.Extent
-		} else {
-			for _, f := range []Linear{bl.Lower, bl.Upper} {
-				for v, c := range f.Coef {
-					if c != 0 && (l.Loops[v].Mapped || l.Loops[v].Divergent) {
-						bl.Divergent = true
-					}
-				}
-			}
+		if bl.Mapped {
+			l.mapLoop[bl.Axis] = lp.Index
+			l.extent[bl.Axis] = bl.Extent
 		}
 		l.Loops = append(l.Loops, bl)
 		l.bounds = append(l.bounds, loopGen{lower: terms(bl.Lower), upper: terms(bl.Upper),
 			lo: bl.Lower.Const, up: bl.Upper.Const, step: bl.Step, divergent: bl.Divergent})
+		if err := l.checkLoopRange(lp); err != nil {
+			return err
+		}
 	}
 	b := l.Block
-	g := [3]int64{}
+	var g [3]int64
 	for ax, bd := range [3]int{b.X, b.Y, b.Z} {
-		g[ax] = (l.extent[ax] + int64(bd) - 1) / int64(bd)
+		g[ax] = (l.extent[ax]-1)/int64(bd) + 1 // extents are at least 1
 	}
-	if g[0]*g[1]*g[2] > math.MaxInt32 {
-		return fmt.Errorf("grid %dx%dx%d has too many blocks", g[0], g[1], g[2])
+	// Each factor is checked before it multiplies, so no product
+	// overflows.
+	if g[0] > math.MaxInt32 || g[1] > math.MaxInt32 || g[2] > math.MaxInt32 ||
+		g[0]*g[1] > math.MaxInt32 || g[0]*g[1]*g[2] > math.MaxInt32 {
+		return at(blockAt, fmt.Errorf("block %s: grid %dx%dx%d has more than %d blocks; hint: use a larger block or smaller params", b, g[0], g[1], g[2], math.MaxInt32))
 	}
 	l.grid = arch.Dim3{X: int(g[0]), Y: int(g[1]), Z: int(g[2])}
 	return nil
 }
 
+// boundLoop substitutes the params in the bounds of loop lp.
+func (l *Launch) boundLoop(lp *kernel.Loop, env map[string]int64) (BoundLoop, error) {
+	n := len(l.Kernel.Program.Loops)
+	bl := BoundLoop{Var: lp.Var}
+	var err error
+	if bl.Lower, err = linear(lp.Lower, env, n); err != nil {
+		return bl, within("lower bound", err)
+	}
+	if bl.Upper, err = linear(lp.Upper, env, n); err != nil {
+		return bl, within("upper bound", err)
+	}
+	if bl.Step, err = eval(lp.Step, env); err != nil {
+		return bl, within("step", err)
+	}
+	if bl.Step <= 0 || bl.Step > maxBound {
+		return bl, exprError(lp.Step, "step %s; it must be positive and at most 2^60; hint: check the params", valueText(lp.Step, bl.Step))
+	}
+	ax, ok := l.Mapping.Axis(lp.Var)
+	if !ok {
+		for _, f := range []Linear{bl.Lower, bl.Upper} {
+			for v, c := range f.Coef {
+				if c != 0 && (l.Loops[v].Mapped || l.Loops[v].Divergent) {
+					bl.Divergent = true
+				}
+			}
+		}
+		return bl, nil
+	}
+	bl.Mapped, bl.Axis = true, ax
+	lo, up := bl.Lower.Const, bl.Upper.Const
+	if lo < -maxBound || up > maxBound {
+		return bl, at(kernel.Pos{Line: lp.Line, Col: lp.Col}, fmt.Errorf("bounds %d to %d beyond ±2^60", lo, up))
+	}
+	if up <= lo {
+		return bl, at(kernel.Pos{Line: lp.Line, Col: lp.Col}, fmt.Errorf("mapped to %s but has no iterations (from %s to %s); hint: a loop that runs across threads needs at least one iteration; check the params",
+			ax, valueText(lp.Lower, lo), valueText(lp.Upper, up)))
+	}
+	bl.Extent = (up-lo-1)/bl.Step + 1
+	return bl, nil
+}
+
+// bindRefs turns each reference's subscripts into a byte address, after
+// checking that every subscript stays inside its dimension.
 func (l *Launch) bindRefs(env map[string]int64) error {
 	n := len(l.Loops)
+	in := innermost(l.Kernel.Program)
 	for _, r := range l.Kernel.Program.Refs {
 		var ba *BoundArray
 		for i := range l.Arrays {
@@ -516,25 +492,21 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 		for d, ix := range r.Index {
 			f, err := linear(ix, env, n)
 			if err != nil {
-				return fmt.Errorf("%s: %v", r.Text, err)
+				return within(r.Text, err)
 			}
-			// Elements between consecutive values of subscript d.
-			stride := int64(1)
-			if ba.Layout == RowMajor {
-				for _, e := range ba.Dims[d+1:] {
-					stride *= e
-				}
-			} else {
-				for _, e := range ba.Dims[:d] {
-					stride *= e
-				}
+			if err := l.checkSubscript(r, d, f, ba, in[r]); err != nil {
+				return err
 			}
-			addr.Const += width * stride * f.Const
+			// Wrapping arithmetic: the address of every element the
+			// reference touches lies inside its array, so the sum is
+			// exact modulo 2^64.
+			stride := width * elemStride(ba, d)
+			addr.Const += stride * f.Const
 			for v, c := range f.Coef {
-				addr.Coef[v] += width * stride * c
+				addr.Coef[v] += stride * c
 			}
 		}
-		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Line: r.Line, Col: r.Col, Op: r.Op,
+		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Line: r.Line, Col: r.Col, Op: opOf(r),
 			Width: int(width), Text: r.Text, Addr: addr})
 		g := refGen{konst: addr.Const, width: uint8(width)}
 		for _, t := range terms(addr) {
@@ -552,130 +524,18 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 	return nil
 }
 
-// compile flattens the per-thread program: mapped loops vanish (their
-// bodies run once per thread), other loops become begin/end pairs, and
-// each statement becomes its loads, its compute and its store. It also
-// splits each reference's mapped terms into a per-lane table and a
-// per-block scalar, and lists the references each loop moves.
-func (l *Launch) compile() {
-	var emit func(nodes []Node)
-	emit = func(nodes []Node) {
-		for _, n := range nodes {
-			switch n := n.(type) {
-			case *Stmt:
-				for _, r := range n.Loads {
-					l.code = append(l.code, l.memCode(r.ID))
-				}
-				l.code = append(l.code, pcode{kind: pCompute, count: int32(n.Compute)})
-				if n.Store != nil {
-					l.code = append(l.code, l.memCode(n.Store.ID))
-				}
-			case *Loop:
-				if l.Loops[n.Index].Mapped {
-					emit(n.Body)
-					continue
-				}
-				begin := len(l.code)
-				l.code = append(l.code, pcode{kind: pLoopBegin, loop: int32(n.Index)})
-				emit(n.Body)
-				end := pcode{kind: pLoopEnd, loop: int32(n.Index), jump: int32(begin + 1), step: l.Loops[n.Index].Step}
-				if !l.Loops[n.Index].Divergent {
-					end.kind, end.d0 = pUniformEnd, int32(len(l.steps))
-					for _, d := range l.bounds[n.Index].deps {
-						l.steps = append(l.steps, refStep{d.ref, d.coef * end.step})
-					}
-					end.d1 = int32(len(l.steps))
-				}
-				l.code = append(l.code, end)
-				l.code[begin].jump = int32(len(l.code))
-			}
-		}
+// elemStride is the number of elements between consecutive values of
+// subscript d of array a.
+func elemStride(a *BoundArray, d int) int64 {
+	stride := int64(1)
+	dims := a.Dims[d+1:]
+	if a.Layout == kernel.ColMajor {
+		dims = a.Dims[:d]
 	}
-	for _, lp := range l.Loops {
-		l.divergent = l.divergent || lp.Divergent
+	for _, e := range dims {
+		stride *= e
 	}
-	for r := range l.refs {
-		g := &l.refs[r]
-		g.base = uint64(g.konst)
-		for _, t := range g.mapped {
-			lp := &l.Loops[t.loop]
-			g.base += uint64(t.coef) * uint64(lp.Lower.Const)
-			g.blockCoef[lp.Axis] += uint64(t.coef) * uint64(lp.Step)
-		}
-		for _, t := range g.uniform {
-			l.bounds[t.loop].deps = append(l.bounds[t.loop].deps, dep{ref: r, coef: t.coef})
-		}
-	}
-	emit(l.Kernel.Program.Body)
-
-	nw, nr := l.WarpsPerBlock(), len(l.refs)
-	l.warpMask = make([]uint32, nw)
-	threads := l.Block.Threads()
-	for w := range nw {
-		n := min(threads-w*WarpSize, WarpSize)
-		l.warpMask[w] = uint32(1<<n - 1)
-	}
-	if nw*nr <= maxLaneTab {
-		l.laneTab = make([][WarpSize]uint64, nw*nr)
-		l.laneStride = make([]laneShape, nw*nr)
-		for w := range nw {
-			l.laneOffsets(w, l.laneTab[w*nr:(w+1)*nr])
-		}
-		for i := range l.laneTab {
-			l.laneStride[i] = shapeOf(&l.laneTab[i])
-		}
-	}
-}
-
-// laneShape says whether a table of lane offsets has each half-warp step
-// by one common stride, and which.
-type laneShape struct {
-	halves bool
-	stride uint64
-}
-
-// shapeOf finds the shape of lane offsets tab: lane l at tab[0] + l·d and
-// lane 16+l at tab[16] + l·d for one d (mod 2^64). Adding one offset to
-// every lane keeps the shape, so a warp's addresses share its table's.
-func shapeOf(tab *[WarpSize]uint64) laneShape {
-	d := tab[1] - tab[0]
-	for l := range uint64(WarpSize / 2) {
-		if tab[l] != tab[0]+l*d || tab[16+l] != tab[16]+l*d {
-			return laneShape{}
-		}
-	}
-	return laneShape{halves: true, stride: d}
-}
-
-// maxLaneTab bounds Launch.laneTab (256 bytes an entry); launches with
-// larger blocks compute each warp's lane offsets at Reset instead.
-const maxLaneTab = 1 << 12
-
-// laneOffsets sets tab[r][i] to the address offset of reference r for
-// lane i of warp w of a block, from the lane's thread coordinates within
-// the block (0 for lanes past the block's threads).
-func (l *Launch) laneOffsets(w int, tab [][WarpSize]uint64) {
-	bx, by := l.Block.X, l.Block.Y
-	threads := l.Block.Threads()
-	for i := range WarpSize {
-		t := w*WarpSize + i
-		if t >= threads {
-			for r := range tab {
-				tab[r][i] = 0
-			}
-			continue
-		}
-		coord := [3]uint64{uint64(t % bx), uint64(t / bx % by), uint64(t / (bx * by))}
-		for r := range tab {
-			bc := &l.refs[r].blockCoef
-			tab[r][i] = bc[0]*coord[0] + bc[1]*coord[1] + bc[2]*coord[2]
-		}
-	}
-}
-
-// memCode is the program step of reference r.
-func (l *Launch) memCode(r int) pcode {
-	return pcode{kind: pMem, op: l.Refs[r].Op, div: len(l.refs[r].divergent) > 0, wid: l.refs[r].width, ref: int32(r)}
+	return stride
 }
 
 // Grid is the number of blocks along each axis: ceil(extent/block) for

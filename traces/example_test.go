@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
 
@@ -11,7 +12,7 @@ import (
 // block 1 (i = 32..63). A, B and C are 256 bytes each, placed back to back
 // from traces.DefaultBase.
 func ExampleLaunch_Warp() {
-	k, err := traces.LoadKernel("vecadd")
+	k, err := kernel.Load("vecadd")
 	if err != nil {
 		panic(err)
 	}
@@ -37,23 +38,10 @@ func ExampleLaunch_Warp() {
 	// store   C[i] active=ffffffff lane0=0x10000280 lane31=0x100002fc
 }
 
-func ExampleParseMapping() {
-	m, err := traces.ParseMapping("i1=ty, i2=tx")
-	if err != nil {
-		panic(err)
-	}
-	fmt.Println(m, len(m))
-	_, err = traces.ParseMapping("i1=tx,i2=tx")
-	fmt.Println(err)
-	// Output:
-	// i1=ty,i2=tx 2
-	// mapping "i1=tx,i2=tx": loops i1 and i2 both mapped to tx; map at most one loop per thread dimension
-}
-
 // Count the memory instructions of a whole launch; the stream reuses one
 // WarpInst, so the memory used does not depend on the launch's size.
 func ExampleLaunch_Stream() {
-	k, _ := traces.LoadKernel("matmul")
+	k, _ := kernel.Load("matmul")
 	l, _ := traces.Bind(k, nil, arch.Dim3{}, map[string]int64{"M": 32, "N": 32, "P": 32}, nil)
 	var loads, stores int
 	for w := range l.Stream() {

@@ -1,6 +1,10 @@
 package traces
 
-import "fmt"
+import (
+	"fmt"
+
+	"gpumemsim/kernel"
+)
 
 // IndexForms returns the subscripts of reference ref (an index of l.Refs)
 // as affine forms of the loop variables with the params substituted,
@@ -36,11 +40,11 @@ func (l *Launch) EnclosingLoops(ref int) ([]int, error) {
 		return nil, err
 	}
 	var found []int
-	var walk func(nodes []Node, stack []int) bool
-	walk = func(nodes []Node, stack []int) bool {
+	var walk func(nodes []kernel.Node, stack []int) bool
+	walk = func(nodes []kernel.Node, stack []int) bool {
 		for _, n := range nodes {
 			switch n := n.(type) {
-			case *Stmt:
+			case *kernel.Stmt:
 				hit := n.Store == r
 				for _, ld := range n.Loads {
 					hit = hit || ld == r
@@ -49,7 +53,7 @@ func (l *Launch) EnclosingLoops(ref int) ([]int, error) {
 					found = append([]int{}, stack...)
 					return true
 				}
-			case *Loop:
+			case *kernel.Loop:
 				if walk(n.Body, append(stack, n.Index)) {
 					return true
 				}
@@ -64,7 +68,7 @@ func (l *Launch) EnclosingLoops(ref int) ([]int, error) {
 }
 
 // memRef finds the parsed reference behind l.Refs[ref].
-func (l *Launch) memRef(ref int) (*MemRef, error) {
+func (l *Launch) memRef(ref int) (*kernel.MemRef, error) {
 	if ref < 0 || ref >= len(l.Refs) {
 		return nil, fmt.Errorf("%s: reference %d out of range (the launch has %d)", l.Kernel.Name, ref, len(l.Refs))
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 )
 
 func TestIndexForms(t *testing.T) {
@@ -29,7 +30,7 @@ func TestIndexForms(t *testing.T) {
 		{"matvec", nil, 2, [][]int64{{0, 0, 1}}, []int{0, 1}},
 	}
 	for _, tc := range tests {
-		k, err := LoadKernel(tc.kernel)
+		k, err := kernel.Load(tc.kernel)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +57,7 @@ func TestIndexForms(t *testing.T) {
 }
 
 func TestIndexFormsOutOfRange(t *testing.T) {
-	k, err := LoadKernel("vecadd")
+	k, err := kernel.Load("vecadd")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,33 @@
 package traces
 
 import (
+	"fmt"
 	"iter"
 
 	"gpumemsim/arch"
 )
+
+// Op is the kind of a warp instruction.
+type Op uint8
+
+// Warp instruction kinds. A barrier kind joins them with CUDA-style kernels.
+const (
+	OpLoad Op = iota
+	OpStore
+	OpCompute
+)
+
+func (o Op) String() string {
+	switch o {
+	case OpLoad:
+		return "load"
+	case OpStore:
+		return "store"
+	case OpCompute:
+		return "compute"
+	}
+	return fmt.Sprintf("Op(%d)", uint8(o))
+}
 
 // Source is a kernel launch as the simulator replays it: its shape and a
 // cursor over each warp's instructions. A bound kernel (Launch) is one; a

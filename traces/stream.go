@@ -1,6 +1,9 @@
 package traces
 
-import "iter"
+import (
+	"iter"
+	"math"
+)
 
 // WarpInst is one warp instruction of the stream.
 type WarpInst struct {
@@ -31,7 +34,9 @@ type WarpCursor struct {
 	block, warp int
 	pc          int
 	mask        uint32
-	pending     int32
+	// pending is loop control not yet emitted; 64 bits, as empty loops
+	// can gather more than an OpCompute's Count holds.
+	pending int64
 
 	// off is, per reference, the warp's scalar part of the address: the
 	// block's mapped offset plus Σ coef·value over the uniform loops,
@@ -260,10 +265,15 @@ func (c *WarpCursor) next(dst *WarpInst, addr *[WarpSize]uint64, h *Halves) (has
 			addAll(addr, &c.tab[r], u)
 			return true, false
 		case pCompute:
-			if n := op.count + c.pending; n > 0 {
-				c.pc = pc
-				c.pending = 0
-				c.emitCompute(dst, n)
+			if n := int64(op.count) + c.pending; n > 0 {
+				c.pc, c.pending = pc, 0
+				if n > math.MaxInt32 {
+					// Emit what a Count holds and come back to this
+					// step for the rest.
+					c.pc, c.pending = pc-1, n-math.MaxInt32-int64(op.count)
+					n = math.MaxInt32
+				}
+				c.emitCompute(dst, int32(n))
 				return true, false
 			}
 		case pUniformEnd:
@@ -290,9 +300,12 @@ func (c *WarpCursor) next(dst *WarpInst, addr *[WarpSize]uint64, h *Halves) (has
 		}
 	}
 	if pc == len(code) && c.pending > 0 {
-		c.pc = pc + 1
-		c.emitCompute(dst, c.pending)
-		c.pending = 0
+		n := min(c.pending, math.MaxInt32)
+		c.pending -= n
+		if c.pc = pc; c.pending == 0 {
+			c.pc = pc + 1
+		}
+		c.emitCompute(dst, int32(n))
 		return true, false
 	}
 	c.pc = len(code) + 1

@@ -1,11 +1,14 @@
 package traces
 
 import (
+	"math"
 	"math/bits"
+	"os"
 	"runtime"
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 )
 
 // warpInsts collects all instructions of one warp.
@@ -101,10 +104,10 @@ func totals(l *Launch) refTotals {
 
 // TestStreamTotals compares whole-kernel totals with closed forms.
 func TestStreamTotals(t *testing.T) {
-	alpha, _ := ParseMapping("i1=tx,i2=ty")
+	alpha, _ := kernel.ParseMapping("i1=tx,i2=ty")
 	cases := []struct {
 		name   string
-		m      Mapping
+		m      kernel.Mapping
 		block  arch.Dim3
 		params map[string]int64
 		// warps: warps with an active lane; per: instructions per warp of
@@ -129,7 +132,7 @@ func TestStreamTotals(t *testing.T) {
 		// matmul with only i1 mapped (i1 → tx, M=32, block 32): one warp
 		// runs the i2 loop (N=4) and, inside, the i3 loop (P=2). Per i2
 		// iteration: 3 loop control + 1 (acc = 0) + P·(4 + 3) + 1 (C = acc).
-		{"matmul", Mapping{{"i1", AxisX}}, arch.Dim3{X: 32, Y: 1, Z: 1}, map[string]int64{"M": 32, "N": 4, "P": 2},
+		{"matmul", kernel.Mapping{{Loop: "i1", Axis: kernel.AxisX}}, arch.Dim3{X: 32, Y: 1, Z: 1}, map[string]int64{"M": 32, "N": 4, "P": 2},
 			1, []int64{8, 8, 4}, []int64{32 * 8, 32 * 8, 32 * 4}, 4 * (3 + 1 + 2*7 + 1)},
 		// matmul-naive: per i3 C load, A load, B load, C store; compute =
 		// 4 addresses + * + (+=) + 3 loop control = 9.
@@ -249,7 +252,7 @@ source: |
 mapping: {i: ty, j: tx}
 block: [16, 16]
 `
-	k, err := ParseKernel("colmajor.yaml", []byte(src))
+	k, err := kernel.Parse("colmajor.yaml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,5 +452,35 @@ func TestExampleAddresses(t *testing.T) {
 		if want := out + 4*(64*i2+i1); ins[2].Addr[lane] != want {
 			t.Errorf("transpose lane %d: out at %#x; want %#x", lane, ins[2].Addr[lane], want)
 		}
+	}
+}
+
+// TestPendingPastCount: loop control gathered by an empty loop of 2^30
+// iterations, 3·2^30, is more than an OpCompute's Count holds; it comes
+// out in two computes, the first of 2^31-1, and nothing is lost. The
+// cursor takes about 10 s over the iterations, so the test runs with
+// GPUMEMSIM_LONG=1.
+func TestPendingPastCount(t *testing.T) {
+	if os.Getenv("GPUMEMSIM_LONG") != "1" {
+		t.Skip("long: 2^30 loop iterations; set GPUMEMSIM_LONG=1")
+	}
+	k := mustParse(t, "N: 32, M: 1073741824", "A=N", "for (i = 0; i < N; i++) {\n  for (j = 0; j < M; j++)\n    ;\n  A[i] = 1;\n}", "mapping: {i: tx}\nblock: [32]\n")
+	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var counts []int32
+	for _, w := range warpInsts(l, 0, 0) {
+		if w.Op == OpCompute {
+			counts = append(counts, w.Count)
+		}
+	}
+	// The statement's count is 1 (the address of A[i]).
+	const total = 3<<30 + 1
+	if len(counts) != 2 || counts[0] != math.MaxInt32 || int64(counts[1]) != total-math.MaxInt32 {
+		t.Errorf("computes %v; want [%d %d]", counts, math.MaxInt32, total-math.MaxInt32)
+	}
+	if got := l.WarpInstructions(); got != total+1 {
+		t.Errorf("WarpInstructions = %v; want %d (and the store)", got, total+1)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 )
 
 // streamCase is one launch of the stream golden test.
@@ -119,19 +120,19 @@ func streamCases() []streamCase {
 
 func bindCase(t *testing.T, tc streamCase) *Launch {
 	t.Helper()
-	var k *Kernel
+	var k *kernel.Kernel
 	var err error
 	if len(tc.kernel) > 40 {
-		k, err = ParseKernel(tc.name+".yaml", []byte(tc.kernel))
+		k, err = kernel.Parse(tc.name+".yaml", []byte(tc.kernel))
 	} else {
-		k, err = LoadKernel(tc.kernel)
+		k, err = kernel.Load(tc.kernel)
 	}
 	if err != nil {
 		t.Fatalf("%s: %v", tc.name, err)
 	}
-	var m Mapping
+	var m kernel.Mapping
 	if tc.m != "" {
-		if m, err = ParseMapping(tc.m); err != nil {
+		if m, err = kernel.ParseMapping(tc.m); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 	}

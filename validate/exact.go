@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
 
@@ -168,7 +169,7 @@ func exactGeometryOf(l *traces.Launch) (exactGeometry, error) {
 	for ax := range 3 {
 		if g.dim[ax] <= 0 || g.grid[ax] <= 0 || g.extent[ax] > g.grid[ax]*g.dim[ax] || g.extent[ax] <= (g.grid[ax]-1)*g.dim[ax] {
 			return g, fmt.Errorf("%s: grid %s of block %s does not cover extent %d on axis %s exactly",
-				l.Kernel.Name, gr, l.Block, g.extent[ax], traces.Axis(ax))
+				l.Kernel.Name, gr, l.Block, g.extent[ax], kernel.Axis(ax))
 		}
 	}
 	return g, nil
@@ -189,17 +190,17 @@ func exactEnclosingLoops(l *traces.Launch) ([][]int, error) {
 	p := l.Kernel.Program
 	out := make([][]int, len(p.Refs))
 	var stack []int
-	var walk func(nodes []traces.Node) error
-	walk = func(nodes []traces.Node) error {
+	var walk func(nodes []kernel.Node) error
+	walk = func(nodes []kernel.Node) error {
 		for _, n := range nodes {
 			switch n := n.(type) {
-			case *traces.Loop:
+			case *kernel.Loop:
 				stack = append(stack, n.Index)
 				if err := walk(n.Body); err != nil {
 					return err
 				}
 				stack = stack[:len(stack)-1]
-			case *traces.Stmt:
+			case *kernel.Stmt:
 				refs := n.Loads
 				if n.Store != nil {
 					refs = append(refs[:len(refs):len(refs)], n.Store)
@@ -263,7 +264,7 @@ func exactCountRef(ru exactRule, g *exactGeometry, l *traces.Launch, r *traces.R
 		return fmt.Errorf("op %s is not a memory access", r.Op)
 	}
 	for _, a := range l.Arrays {
-		if a.Name == r.Array && a.Space != traces.SpaceGlobal {
+		if a.Name == r.Array && a.Space != kernel.SpaceGlobal {
 			return fmt.Errorf("not closed-form: array %s is not in global memory", a.Name)
 		}
 	}

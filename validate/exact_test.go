@@ -8,6 +8,7 @@ import (
 
 	"gpumemsim/arch"
 	"gpumemsim/configs"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -169,7 +170,7 @@ name: steps
 params: {N: 300, M: 23}
 arrays:
   a: {type: f32, dims: [N, M]}
-  c: {type: f64, dims: [8, M + N]}
+  c: {type: f64, dims: [8, N + 2*M]}   # i + 2j reaches 299 + 2·21 = 341
 source: |
   for (i = 2; i < N; i += 3)
     for (j = 1; j < M; j += 2)
@@ -201,20 +202,20 @@ func exactLaunches(t *testing.T, dev *arch.Device) []*traces.Launch {
 	t.Helper()
 	cases := exactExampleCases()
 	var ls []*traces.Launch
-	for _, name := range traces.Examples() {
+	for _, name := range kernel.Examples() {
 		cs, ok := cases[name]
 		if !ok {
 			t.Errorf("no test sizes for shipped example %s: add it to exactExampleCases", name)
 			continue
 		}
-		k, err := traces.LoadKernel(name)
+		k, err := kernel.Load(name)
 		if err != nil {
-			t.Fatalf("LoadKernel(%q): %v", name, err)
+			t.Fatalf("kernel.Load(%q): %v", name, err)
 		}
 		for _, c := range cs {
-			var m traces.Mapping
+			var m kernel.Mapping
 			if c.mapping != "" {
-				if m, err = traces.ParseMapping(c.mapping); err != nil {
+				if m, err = kernel.ParseMapping(c.mapping); err != nil {
 					t.Fatalf("ParseMapping(%q): %v", c.mapping, err)
 				}
 			}
@@ -226,9 +227,9 @@ func exactLaunches(t *testing.T, dev *arch.Device) []*traces.Launch {
 		}
 	}
 	for _, file := range []string{"widths.yaml", "misaligned.yaml", "steps.yaml", "grid3d.yaml"} {
-		k, err := traces.ParseKernel(file, []byte(exactKernelFiles[file]))
+		k, err := kernel.Parse(file, []byte(exactKernelFiles[file]))
 		if err != nil {
-			t.Fatalf("ParseKernel(%s): %v", file, err)
+			t.Fatalf("kernel.Parse(%s): %v", file, err)
 		}
 		for _, p := range []map[string]int64{nil, {"N": 777, "S": 3}} {
 			if p != nil && k.Name != "widths" && k.Name != "misaligned" {
@@ -296,13 +297,13 @@ func TestExactCountsMatchSimulator(t *testing.T) {
 // exactBind binds a shipped example with parameter overrides.
 func exactBind(t testing.TB, name, mapping string, block arch.Dim3, params map[string]int64) *traces.Launch {
 	t.Helper()
-	k, err := traces.LoadKernel(name)
+	k, err := kernel.Load(name)
 	if err != nil {
-		t.Fatalf("LoadKernel(%q): %v", name, err)
+		t.Fatalf("kernel.Load(%q): %v", name, err)
 	}
-	var m traces.Mapping
+	var m kernel.Mapping
 	if mapping != "" {
-		if m, err = traces.ParseMapping(mapping); err != nil {
+		if m, err = kernel.ParseMapping(mapping); err != nil {
 			t.Fatalf("ParseMapping(%q): %v", mapping, err)
 		}
 	}
@@ -475,9 +476,9 @@ block: [32]
 	}
 	dev := exactLoad(t, "fermi")
 	for _, tt := range tests {
-		k, err := traces.ParseKernel(tt.name+".yaml", []byte(tt.src))
+		k, err := kernel.Parse(tt.name+".yaml", []byte(tt.src))
 		if err != nil {
-			t.Fatalf("ParseKernel(%s): %v", tt.name, err)
+			t.Fatalf("kernel.Parse(%s): %v", tt.name, err)
 		}
 		l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
 		if err != nil {
@@ -526,7 +527,7 @@ func BenchmarkExactCountsMatmul4096(b *testing.B) {
 // transaction), and one warp of 8 active lanes at byte 3968 = 31·128 (one
 // 32-B transaction).
 func ExampleExactCounts() {
-	k, err := traces.LoadKernel("vecadd")
+	k, err := kernel.Load("vecadd")
 	if err != nil {
 		panic(err)
 	}

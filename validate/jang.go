@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
 
@@ -233,7 +234,7 @@ func NewJangModel(l *traces.Launch) (*JangModel, error) {
 		if v >= 0 {
 			inter = append(inter, v)
 			interAxis = append(interAxis, ax)
-			m.InterAxes = append(m.InterAxes, traces.Axis(ax).String())
+			m.InterAxes = append(m.InterAxes, kernel.Axis(ax).String())
 			m.InterLoops = append(m.InterLoops, l.Loops[v].Var)
 		}
 	}
@@ -259,7 +260,7 @@ func NewJangModel(l *traces.Launch) (*JangModel, error) {
 			panic(fmt.Sprintf("validate: %s: index forms of %s do not match the %d loops", k.Name, r.Text, nl))
 		}
 		contiguous := len(jr.M) - 1
-		if ba.Layout == traces.ColMajor {
+		if ba.Layout == kernel.ColMajor {
 			contiguous = 0
 		}
 		for d := range jr.M {
@@ -278,7 +279,7 @@ func NewJangModel(l *traces.Launch) (*JangModel, error) {
 			jr.Intra = append(jr.Intra, irow)
 		}
 		txCol := make([]int64, len(jr.M))
-		if v := axisLoop[traces.AxisX]; v >= 0 {
+		if v := axisLoop[kernel.AxisX]; v >= 0 {
 			for d := range jr.M {
 				txCol[d] = jr.M[d][v] * l.Loops[v].Step
 			}
@@ -291,7 +292,7 @@ func NewJangModel(l *traces.Launch) (*JangModel, error) {
 		}
 		for ax, on := range jr.costAxis {
 			if on {
-				jr.CostAxes = append(jr.CostAxes, traces.Axis(ax).String())
+				jr.CostAxes = append(jr.CostAxes, kernel.Axis(ax).String())
 			}
 		}
 		nonZeroIntra, fixedOnly, linearWalk := false, true, false
@@ -561,17 +562,17 @@ func jangSelect(access string, r *JangRef, small bool) []string {
 // jangProblemSizeLoops marks the loops whose trip count depends on the
 // input problem size: a bound or the step mentions a param, or the
 // variable of a loop so marked.
-func jangProblemSizeLoops(p *traces.Program) []bool {
+func jangProblemSizeLoops(p *kernel.Program) []bool {
 	marked := make([]bool, len(p.Loops))
-	var mentions func(e *traces.Expr) bool
-	mentions = func(e *traces.Expr) bool {
+	var mentions func(e *kernel.Expr) bool
+	mentions = func(e *kernel.Expr) bool {
 		if e == nil {
 			return false
 		}
 		switch e.Kind {
-		case traces.ExprParam:
+		case kernel.ExprParam:
 			return true
-		case traces.ExprLoop:
+		case kernel.ExprLoop:
 			return marked[e.Index]
 		}
 		return slices.ContainsFunc(e.Args, mentions)

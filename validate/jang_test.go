@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
 
@@ -15,19 +16,19 @@ import (
 // param overrides.
 func jangBind(t testing.TB, name, mapping string, block arch.Dim3, params map[string]int64) *traces.Launch {
 	t.Helper()
-	var k *traces.Kernel
+	var k *kernel.Kernel
 	var err error
 	if strings.Contains(name, "\n") {
-		k, err = traces.ParseKernel("inline.yaml", []byte(name))
+		k, err = kernel.Parse("inline.yaml", []byte(name))
 	} else {
-		k, err = traces.LoadKernel(name)
+		k, err = kernel.Load(name)
 	}
 	if err != nil {
 		t.Fatalf("kernel: %v", err)
 	}
-	var m traces.Mapping
+	var m kernel.Mapping
 	if mapping != "" {
-		if m, err = traces.ParseMapping(mapping); err != nil {
+		if m, err = kernel.ParseMapping(mapping); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
 
@@ -178,7 +179,7 @@ func PengEstimate(d *arch.Device, l *traces.Launch) (PengResult, error) {
 		for _, v := range loops {
 			lp := l.Loops[v]
 			if lp.Mapped {
-				if lp.Axis == traces.AxisX {
+				if lp.Axis == kernel.AxisX {
 					a.Stride = max(r.Addr.Coef[v]*lp.Step, -r.Addr.Coef[v]*lp.Step)
 				}
 				continue
@@ -315,7 +316,7 @@ func pengTrace(l *traces.Launch) ([]pengStep, [][]int64, error) {
 	vals := make([]int64, len(l.Loops))
 	first := make([][]int64, len(l.Refs))
 	var trace []pengStep
-	var run func(nodes []traces.Node) error
+	var run func(nodes []kernel.Node) error
 	emit := func(ref int) error {
 		if len(trace) >= PengMaxTrace {
 			return fmt.Errorf("%s: one thread executes more than %d accesses; Peng's estimate unrolls them all, so shrink the params", l.Kernel.Name, PengMaxTrace)
@@ -326,10 +327,10 @@ func pengTrace(l *traces.Launch) ([]pengStep, [][]int64, error) {
 		trace = append(trace, pengStep{ref: ref, addr: l.Refs[ref].Addr.Eval(vals)})
 		return nil
 	}
-	run = func(nodes []traces.Node) error {
+	run = func(nodes []kernel.Node) error {
 		for _, n := range nodes {
 			switch n := n.(type) {
-			case *traces.Stmt:
+			case *kernel.Stmt:
 				for _, r := range n.Loads {
 					if err := emit(pengRefIndex(l, r.ID)); err != nil {
 						return err
@@ -340,7 +341,7 @@ func pengTrace(l *traces.Launch) ([]pengStep, [][]int64, error) {
 						return err
 					}
 				}
-			case *traces.Loop:
+			case *kernel.Loop:
 				lp := l.Loops[n.Index]
 				if lp.Mapped {
 					vals[n.Index] = lp.Lower.Const

@@ -8,6 +8,7 @@ import (
 
 	"gpumemsim/arch"
 	"gpumemsim/configs"
+	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
 
@@ -19,7 +20,7 @@ type launchFlags struct {
 func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 	return &launchFlags{
 		device:  fs.String("device", "fermi", "device `name` or YAML file"),
-		kernel:  fs.String("kernel", "matmul", "kernel: a shipped example ("+strings.Join(traces.Examples(), ", ")+") or a YAML `file`"),
+		kernel:  fs.String("kernel", "matmul", "kernel: a shipped example ("+strings.Join(kernel.Examples(), ", ")+") or a YAML `file`"),
 		mapping: fs.String("map", "", "loop to thread mapping, e.g. `i1=ty,i2=tx` (default: the kernel file's)"),
 		block:   fs.String("block", "", "block shape `XxYxZ`, x fastest, e.g. 16x16 (default: the kernel file's)"),
 		set:     fs.String("set", "", "parameter overrides `K=V,...`, e.g. M=2048,N=2048"),
@@ -33,13 +34,13 @@ func (f *launchFlags) load() (*arch.Device, *traces.Launch, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	k, err := traces.LoadKernel(*f.kernel)
+	k, err := kernel.Load(*f.kernel)
 	if err != nil {
 		return nil, nil, err
 	}
-	var m traces.Mapping
+	var m kernel.Mapping
 	if *f.mapping != "" {
-		if m, err = traces.ParseMapping(*f.mapping); err != nil {
+		if m, err = kernel.ParseMapping(*f.mapping); err != nil {
 			return nil, nil, fmt.Errorf("-map: %v", err)
 		}
 	}
@@ -85,22 +86,30 @@ func parseSet(s string) (map[string]int64, error) {
 }
 
 // bindLaunch binds the kernel and, when that fails, names the flag at
-// fault: each override is tried alone against the kernel's defaults. Only
-// then is the launch checked against the device.
-func bindLaunch(k *traces.Kernel, m traces.Mapping, block arch.Dim3, params map[string]int64, d *arch.Device) (*traces.Launch, error) {
+// fault: each override is tried alone against the kernel's defaults (with
+// -map standing in for a mapping the file lacks). Only then is the launch
+// checked against the device.
+func bindLaunch(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, d *arch.Device) (*traces.Launch, error) {
 	if _, err := traces.Bind(k, m, block, params, nil); err != nil {
+		if len(k.Mapping) == 0 && m == nil {
+			return nil, err // no mapping at all: the kernel's error, with its hint
+		}
+		var base kernel.Mapping // the kernel's own, unless it has none
+		if len(k.Mapping) == 0 {
+			base = m
+		}
 		if m != nil {
 			if _, e := traces.Bind(k, m, arch.Dim3{}, nil, nil); e != nil {
 				return nil, fmt.Errorf("-map: %v", e)
 			}
 		}
 		if block != (arch.Dim3{}) {
-			if _, e := traces.Bind(k, nil, block, nil, nil); e != nil {
+			if _, e := traces.Bind(k, base, block, nil, nil); e != nil {
 				return nil, fmt.Errorf("-block: %v", e)
 			}
 		}
 		if params != nil {
-			if _, e := traces.Bind(k, nil, arch.Dim3{}, params, nil); e != nil {
+			if _, e := traces.Bind(k, base, arch.Dim3{}, params, nil); e != nil {
 				return nil, fmt.Errorf("-set: %v", e)
 			}
 		}

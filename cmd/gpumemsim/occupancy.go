@@ -39,7 +39,7 @@ func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if err != nil {
 		return err
 	}
-	o, err := d.Occupancy(block, *regs, smem)
+	o, err := occupancyOf(d, block, *regs, smem)
 	if err != nil {
 		return err
 	}
@@ -69,6 +69,22 @@ func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fmt.Fprintf(tw, "Limited by Shared Memory per Multiprocessor\t%d\n", o.BlocksBySharedMemory)
 	fmt.Fprintf(tw, "Limited by\t%s\n", limitLabel(o.LimitedBy))
 	return tw.Flush()
+}
+
+// occupancyOf is d.Occupancy with an error that names the flag at fault:
+// the block alone, then with the registers, then with the shared memory.
+func occupancyOf(d *arch.Device, block arch.Dim3, regs int, smem arch.Bytes) (arch.Occupancy, error) {
+	if _, err := d.Occupancy(block, 0, 0); err != nil {
+		return arch.Occupancy{}, fmt.Errorf("-block: %v", err)
+	}
+	if _, err := d.Occupancy(block, regs, 0); err != nil {
+		return arch.Occupancy{}, fmt.Errorf("-regs: %v", err)
+	}
+	o, err := d.Occupancy(block, regs, smem)
+	if err != nil {
+		return o, fmt.Errorf("-smem: %v", err)
+	}
+	return o, nil
 }
 
 func limitLabel(l string) string {

@@ -37,6 +37,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
+	if *regs > 0 {
+		// sim.Run would refuse it too, but could not name the flag.
+		if _, err := dev.Occupancy(l.Block, *regs, l.Smem); err != nil {
+			return fmt.Errorf("-regs: %v", err)
+		}
+	}
 	bar := newProgress(stderr, "simulating")
 	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.update})
 	bar.finish()

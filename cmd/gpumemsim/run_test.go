@@ -24,6 +24,8 @@ func TestRunGolden(t *testing.T) {
 		{"run-err-metrics", []string{"run", "-metrics", "nsight"}},
 		{"run-err-format", []string{"run", "-format", "xml"}},
 		{"run-err-regs", []string{"run", "-device", "fermi", "-regs", "64", "-set", small}},
+		// 60 registers × 512 threads = 30720; an SM of gt200 has 16384.
+		{"run-err-regs-per-block", []string{"run", "-device", "gt200", "-kernel", "vecadd", "-block", "512", "-regs", "60", "-set", "N=4096"}},
 		{"run-err-set", []string{"run", "-set", "M=abc"}},
 		{"estimate-matmul-alpha", []string{"estimate", "-device", "gt200", "-kernel", "matmul-naive", "-map", "i1=tx,i2=ty", "-block", "32x8", "-set", small}},
 		{"estimate-matvec", []string{"estimate", "-device", "gt200", "-kernel", "matvec", "-set", "N=256"}},

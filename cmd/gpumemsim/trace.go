@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/sim/coalesce"
 	"gpumemsim/traces"
@@ -222,13 +223,13 @@ func arrayShape(a traces.BoundArray) string {
 	for _, n := range a.Dims {
 		fmt.Fprintf(&b, "[%d]", n)
 	}
-	if a.Layout == traces.ColMajor {
+	if a.Layout == kernel.ColMajor {
 		b.WriteString(" col-major")
 	}
 	return b.String()
 }
 
-func paramsText(ps []traces.Param) string {
+func paramsText(ps []kernel.Param) string {
 	parts := make([]string, len(ps))
 	for i, p := range ps {
 		parts[i] = fmt.Sprintf("%s=%d", p.Name, p.Value)

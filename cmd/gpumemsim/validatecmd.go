@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 	"gpumemsim/validate"
@@ -20,7 +21,7 @@ import (
 
 // config is one (mapping, block) configuration of a validate run.
 type config struct {
-	mapping traces.Mapping
+	mapping kernel.Mapping
 	cand    validate.JangCandidate
 	launch  *traces.Launch
 	res     *sim.Result
@@ -60,7 +61,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	mappings := []traces.Mapping{base.Mapping}
+	mappings := []kernel.Mapping{base.Mapping}
 	if *maps == "all" {
 		mappings = permutedMappings(base.Mapping)
 	}
@@ -145,20 +146,20 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 
 // permutedMappings returns every assignment of m's loops to the first
 // len(m) thread dimensions, starting with m itself.
-func permutedMappings(m traces.Mapping) []traces.Mapping {
-	out := []traces.Mapping{m}
-	axes := make([]traces.Axis, len(m))
+func permutedMappings(m kernel.Mapping) []kernel.Mapping {
+	out := []kernel.Mapping{m}
+	axes := make([]kernel.Axis, len(m))
 	for i := range axes {
-		axes[i] = traces.Axis(i)
+		axes[i] = kernel.Axis(i)
 	}
 	var perm func(k int)
 	perm = func(k int) {
 		if k == len(axes) {
-			nm := make(traces.Mapping, len(m))
+			nm := make(kernel.Mapping, len(m))
 			for i, lm := range m {
-				nm[i] = traces.LoopMap{Loop: lm.Loop, Axis: axes[i]}
+				nm[i] = kernel.LoopMap{Loop: lm.Loop, Axis: axes[i]}
 			}
-			if !slices.ContainsFunc(out, func(o traces.Mapping) bool { return o.String() == nm.String() }) {
+			if !slices.ContainsFunc(out, func(o kernel.Mapping) bool { return o.String() == nm.String() }) {
 				out = append(out, nm)
 			}
 			return

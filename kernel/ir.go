@@ -1,4 +1,4 @@
-package traces
+package kernel
 
 import (
 	"fmt"
@@ -83,28 +83,6 @@ const (
 
 func (s Space) String() string { return "global" }
 
-// Op is the kind of a warp instruction.
-type Op uint8
-
-// Warp instruction kinds. A barrier kind joins them with CUDA-style kernels.
-const (
-	OpLoad Op = iota
-	OpStore
-	OpCompute
-)
-
-func (o Op) String() string {
-	switch o {
-	case OpLoad:
-		return "load"
-	case OpStore:
-		return "store"
-	case OpCompute:
-		return "compute"
-	}
-	return fmt.Sprintf("Op(%d)", uint8(o))
-}
-
 // Array is an array declared in a kernel file.
 type Array struct {
 	Name string
@@ -115,7 +93,8 @@ type Array struct {
 	Space  Space
 	// Align is the base alignment in bytes (DefaultAlign unless given).
 	Align int64
-	// Base is the fixed base address when HasBase; else Bind places it.
+	// Base is the fixed base address when HasBase; else traces.Bind
+	// places it.
 	Base    uint64
 	HasBase bool
 	// Line and Col locate the declaration in the kernel file.
@@ -195,7 +174,11 @@ func (e *Expr) write(b *strings.Builder, outer int) {
 		}
 	case ExprNeg:
 		b.WriteByte('-')
-		e.Args[0].write(b, 3)
+		o := 3
+		if e.Args[0].Kind == ExprNeg {
+			o = 4 // -(-a): "--a" would read as a decrement
+		}
+		e.Args[0].write(b, o)
 	case ExprCall:
 		b.WriteString(e.Name)
 		b.WriteByte('(')
@@ -246,8 +229,13 @@ type Stmt struct {
 	Loads []*MemRef
 	// Store is the array write, nil for scalar statements.
 	Store *MemRef
-	// Scalar is the register assigned by a scalar statement.
+	// Scalar is the register assigned by a scalar statement; Decl says
+	// the statement declares it (float acc = 0;).
 	Scalar string
+	Decl   bool
+	// Assign is the assignment operator, "=" or one of "+=", "-=", "*=",
+	// "/=", "%=" ("" for a declaration without a value).
+	Assign string
 	// Value is the right-hand side (nil for a declaration without one).
 	Value *Expr
 	// Compute is the number of non-memory instructions (see the package
@@ -265,8 +253,9 @@ type MemRef struct {
 	ID    int
 	Array *Array
 	// Index are the subscripts, affine in loop variables and params.
-	Index     []*Expr
-	Op        Op
+	Index []*Expr
+	// Store says the reference writes the element; else it reads it.
+	Store     bool
 	Text      string
 	Line, Col int
 }

@@ -1,8 +1,10 @@
-package traces
+package kernel
 
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 type tokKind uint8
@@ -16,11 +18,13 @@ const (
 )
 
 type token struct {
-	kind      tokKind
-	text      string
-	val       int64
-	off, end  int // byte offsets in the source
-	line, col int // 1-based, in the source text
+	kind     tokKind
+	text     string
+	val      int64
+	off, end int // byte offsets in the source
+	// line and col are 1-based in the source text; col counts characters,
+	// not bytes, as YAML's positions do.
+	line, col int
 }
 
 // lexError is a lexical error at a source position.
@@ -39,10 +43,13 @@ func lex(src string) ([]token, *lexError) {
 	i := 0
 	adv := func(n int) {
 		for k := 0; k < n; k++ {
-			if src[i] == '\n' {
+			switch {
+			case src[i] == '\n':
 				line++
 				col = 1
-			} else {
+			case !utf8.RuneStart(src[i]):
+				// a continuation byte: same character
+			default:
 				col++
 			}
 			i++
@@ -92,24 +99,52 @@ func lex(src string) ([]token, *lexError) {
 			}
 			adv(j - i)
 		default:
-			found := false
-			for _, p := range puncts {
-				if strings.HasPrefix(src[i:], p) {
-					t.kind, t.text = tPunct, p
-					adv(len(p))
-					found = true
-					break
-				}
+			p := punct(src[i:])
+			if p == "" {
+				return nil, unexpected(src[i:], line, col)
 			}
-			if !found {
-				return nil, &lexError{line, col, fmt.Sprintf("unexpected character %q", c), "the source is a C subset: for loops, declarations, assignments and arithmetic"}
-			}
+			t.kind, t.text = tPunct, p
+			adv(len(p))
 		}
 		t.end = i
 		toks = append(toks, t)
 	}
 	toks = append(toks, token{kind: tEOF, off: len(src), end: len(src), line: line, col: col, text: "end of source"})
 	return toks, nil
+}
+
+// punct is the punctuator s starts with, the longest first; "" for none.
+func punct(s string) string {
+	for _, p := range puncts {
+		if strings.HasPrefix(s, p) {
+			return p
+		}
+	}
+	return ""
+}
+
+// unexpected is the error for a character outside the subset at the
+// start of s.
+func unexpected(s string, line, col int) *lexError {
+	hint := "the source is a C subset: for loops, declarations, assignments and arithmetic"
+	if r, _ := utf8.DecodeRuneInString(s); unicode.IsLetter(r) {
+		hint = "names are made of ASCII letters, digits and _"
+	}
+	return &lexError{line, col, "unexpected " + character(s), hint}
+}
+
+// character describes the character at the start of s as written: a
+// printable one as itself ('é', '→'), an invisible one by its code, a
+// byte that is not UTF-8 as a byte.
+func character(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		return fmt.Sprintf("byte %#02x (the file is not valid UTF-8)", s[0])
+	case unicode.IsPrint(r):
+		return fmt.Sprintf("character '%c'", r)
+	}
+	return fmt.Sprintf("character %U", r)
 }
 
 func isLetter(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }

@@ -1,4 +1,4 @@
-package traces
+package kernel
 
 import (
 	"errors"
@@ -31,6 +31,11 @@ type parser struct {
 	refTexts map[*Expr]string
 	// dims is set while parsing a dims entry.
 	dims bool
+	// nest is how deep the recursive descent is in expressions, and
+	// depth the depth of each expression node built (leaves are 0 deep):
+	// both stay within MaxExprDepth.
+	nest  int
+	depth map[*Expr]int
 }
 
 func (ps *parser) paramList() string {
@@ -203,6 +208,9 @@ func (ps *parser) body() []Node {
 
 func (ps *parser) forLoop() Node {
 	kw := ps.next()
+	if len(ps.prog.Loops) == MaxLoops {
+		ps.fail(kw, fmt.Sprintf("more than %d loops", MaxLoops), "gpumemsim keeps state per loop in every warp; merge loops or split the kernel into several kernel files")
+	}
 	ps.expect("(", "write for (v = lo; v < hi; v++)")
 	for ps.peek().kind == tIdent && typeWords[ps.peek().text] {
 		ps.next()
@@ -311,8 +319,9 @@ func (ps *parser) decl() Node {
 		ps.fail(ps.peek(), "local arrays are outside the subset", "declare arrays under arrays: in the kernel file")
 	}
 	s := ps.newStmt(start)
-	s.Scalar = nt.text
+	s.Scalar, s.Decl = nt.text, true
 	if ps.is("=") {
+		s.Assign = "="
 		ps.next()
 		e := ps.expr()
 		s.Value = e
@@ -349,12 +358,13 @@ func (ps *parser) assign() Node {
 	op := ps.peek()
 	_, isCompound := assignOps[op.text]
 	if op.kind != tPunct || (op.text != "=" && !isCompound) {
-		ps.fail(op, fmt.Sprintf("expected an assignment operator, found %s", describe(op)), "use =, +=, -=, *= or /=")
+		ps.fail(op, fmt.Sprintf("expected an assignment operator, found %s", describe(op)), "use =, +=, -=, *=, /= or %=")
 	}
 	ps.next()
+	s.Assign = op.text
 	// X[..] op= e reads X first.
 	if target != nil && isCompound {
-		ps.addRef(target, OpLoad, s)
+		ps.addRef(target, false, s)
 	}
 	e := ps.expr()
 	s.Value = e
@@ -363,13 +373,16 @@ func (ps *parser) assign() Node {
 		s.Compute++ // the operator of op=
 	}
 	if target != nil {
-		ps.addRef(target, OpStore, s)
+		ps.addRef(target, true, s)
 	}
 	ps.finishStmt(s, start, target == nil)
 	return s
 }
 
 func (ps *parser) newStmt(start token) *Stmt {
+	if len(ps.prog.Stmts) == MaxStmts {
+		ps.fail(start, fmt.Sprintf("more than %d statements", MaxStmts), "split the kernel into several kernel files")
+	}
 	s := &Stmt{Index: len(ps.prog.Stmts)}
 	s.Line, s.Col = ps.pos(start.line, start.col)
 	return s
@@ -384,16 +397,21 @@ func (ps *parser) finishStmt(s *Stmt, start token, scalar bool) {
 	ps.prog.Stmts = append(ps.prog.Stmts, s)
 }
 
-// addRef records a memory reference of statement s.
-func (ps *parser) addRef(e *Expr, op Op, s *Stmt) {
-	r := &MemRef{ID: len(ps.prog.Refs), Array: ps.arrays[e.Name], Index: e.Args, Op: op}
+// addRef records a memory reference of statement s: its write when
+// store, else a read.
+func (ps *parser) addRef(e *Expr, store bool, s *Stmt) {
+	if len(ps.prog.Refs) == MaxRefs {
+		ps.failAt(e.Line, e.Col, fmt.Sprintf("more than %d array references", MaxRefs),
+			"gpumemsim keeps state per reference in every warp; read a repeated element once into a scalar, or split the kernel into several kernel files")
+	}
+	r := &MemRef{ID: len(ps.prog.Refs), Array: ps.arrays[e.Name], Index: e.Args, Store: store}
 	r.Line, r.Col = e.Line, e.Col
 	r.Text = ps.refTexts[e]
-	if op == OpLoad {
+	if !store {
 		e.Index = r.ID
 	}
 	ps.prog.Refs = append(ps.prog.Refs, r)
-	if op == OpStore {
+	if store {
 		s.Store = r
 	} else {
 		s.Loads = append(s.Loads, r)
@@ -406,7 +424,7 @@ func (ps *parser) addRef(e *Expr, op Op, s *Stmt) {
 func (ps *parser) countOps(e *Expr, s *Stmt) int {
 	switch e.Kind {
 	case ExprLoad:
-		ps.addRef(e, OpLoad, s)
+		ps.addRef(e, false, s)
 		return 0 // addRef counted the address arithmetic
 	case ExprConst, ExprFloat, ExprParam, ExprLoop, ExprScalar:
 		return 0
@@ -416,218 +434,4 @@ func (ps *parser) countOps(e *Expr, s *Stmt) int {
 		n += ps.countOps(a, s)
 	}
 	return n
-}
-
-// arrayRef parses A[e]...[e] and checks its subscripts.
-func (ps *parser) arrayRef() *Expr {
-	nt := ps.next()
-	a := ps.arrays[nt.text]
-	e := &Expr{Kind: ExprLoad, Name: nt.text}
-	e.Line, e.Col = ps.pos(nt.line, nt.col)
-	if !ps.is("[") {
-		ps.fail(ps.peek(), fmt.Sprintf("array %s needs %d subscripts", nt.text, len(a.Dims)), "write "+nt.text+strings.Repeat("[i]", len(a.Dims)))
-	}
-	var end token
-	for ps.is("[") {
-		ps.next()
-		ix := ps.expr()
-		ps.degree(ix, "index of "+nt.text)
-		e.Args = append(e.Args, ix)
-		end = ps.expect("]", "close the subscript with ]")
-	}
-	if len(e.Args) != len(a.Dims) {
-		ps.fail(nt, fmt.Sprintf("array %s has %d dimensions; got %d subscripts", nt.text, len(a.Dims), len(e.Args)),
-			"write one subscript per dimension: "+nt.text+strings.Repeat("[i]", len(a.Dims)))
-	}
-	ps.refTexts[e] = strings.Join(strings.Fields(ps.src[nt.off:end.end]), "")
-	return e
-}
-
-// degree returns the degree of e in the loop variables (0 or 1); higher
-// or non-affine forms fail with a message about what.
-func (ps *parser) degree(e *Expr, what string) int {
-	switch e.Kind {
-	case ExprConst, ExprParam:
-		return 0
-	case ExprLoop:
-		return 1
-	case ExprFloat:
-		ps.failAt(e.Line, e.Col, what+" must be an integer expression", "drop the fraction")
-	case ExprScalar:
-		ps.failAt(e.Line, e.Col, fmt.Sprintf("%s must not depend on scalar %s", what, e.Name), "indices and bounds are affine in loop variables and params; scalars hold data")
-	case ExprLoad:
-		ps.failAt(e.Line, e.Col, fmt.Sprintf("%s must not read an array (indirect indices are not supported yet)", what), "use an affine expression of loop variables and params")
-	case ExprAdd, ExprSub:
-		return max(ps.degree(e.Args[0], what), ps.degree(e.Args[1], what))
-	case ExprNeg:
-		return ps.degree(e.Args[0], what)
-	case ExprMul:
-		d := ps.degree(e.Args[0], what) + ps.degree(e.Args[1], what)
-		if d > 1 {
-			ps.failAt(e.Line, e.Col, what+" must be affine in the loop variables", "a product may have at most one factor that depends on a loop variable; the other factors are params or constants")
-		}
-		return d
-	case ExprDiv, ExprMod:
-		if ps.degree(e.Args[0], what)+ps.degree(e.Args[1], what) > 0 {
-			ps.failAt(e.Line, e.Col, what+" must be affine in the loop variables: / and % apply only to params and constants", "strip-mine the loop instead of dividing a loop variable")
-		}
-		return 0
-	case ExprCall:
-		if e.Name != "min" && e.Name != "max" {
-			ps.failAt(e.Line, e.Col, fmt.Sprintf("%s must not call %s", what, e.Name), "only min and max of params are allowed")
-		}
-		for _, a := range e.Args {
-			if ps.degree(a, what) > 0 {
-				ps.failAt(e.Line, e.Col, what+" must be affine in the loop variables: min/max apply only to params and constants", "split the loop at the bound")
-			}
-		}
-		return 0
-	}
-	return 0
-}
-
-var calls = map[string]int{
-	"min": 2, "max": 2, "fmin": 2, "fmax": 2, "pow": 2, "powf": 2,
-	"sqrt": 1, "sqrtf": 1, "rsqrt": 1, "rsqrtf": 1, "fabs": 1, "fabsf": 1, "abs": 1,
-	"exp": 1, "expf": 1, "log": 1, "logf": 1, "sin": 1, "sinf": 1, "cos": 1, "cosf": 1,
-	"floor": 1, "floorf": 1, "ceil": 1, "ceilf": 1,
-}
-
-// Expression grammar: expr = term {(+|-) term}; term = unary {(*|/|%) unary};
-// unary = -unary | +unary | primary.
-func (ps *parser) expr() *Expr {
-	e := ps.term()
-	for ps.is("+") || ps.is("-") {
-		op := ps.next()
-		r := ps.term()
-		k := ExprAdd
-		if op.text == "-" {
-			k = ExprSub
-		}
-		e = ps.node(k, op, e, r)
-	}
-	return e
-}
-
-func (ps *parser) term() *Expr {
-	e := ps.unary()
-	for ps.is("*") || ps.is("/") || ps.is("%") {
-		op := ps.next()
-		r := ps.unary()
-		k := ExprMul
-		switch op.text {
-		case "/":
-			k = ExprDiv
-		case "%":
-			k = ExprMod
-		}
-		e = ps.node(k, op, e, r)
-	}
-	return e
-}
-
-func (ps *parser) node(k ExprKind, t token, args ...*Expr) *Expr {
-	e := &Expr{Kind: k, Args: args}
-	e.Line, e.Col = ps.pos(t.line, t.col)
-	return e
-}
-
-func (ps *parser) unary() *Expr {
-	if ps.is("-") {
-		t := ps.next()
-		return ps.node(ExprNeg, t, ps.unary())
-	}
-	if ps.is("+") {
-		ps.next()
-		return ps.unary()
-	}
-	return ps.primary()
-}
-
-func (ps *parser) primary() *Expr {
-	t := ps.peek()
-	switch t.kind {
-	case tInt:
-		ps.next()
-		e := ps.node(ExprConst, t)
-		e.Val = t.val
-		return e
-	case tFloat:
-		ps.next()
-		e := ps.node(ExprFloat, t)
-		e.Name = t.text
-		return e
-	case tPunct:
-		if t.text == "(" {
-			ps.next()
-			if ps.peek().kind == tIdent && typeWords[ps.peek().text] {
-				ps.fail(ps.peek(), "casts are outside the subset", "drop the cast")
-			}
-			e := ps.expr()
-			ps.expect(")", "close the parenthesis")
-			return e
-		}
-	case tIdent:
-		name := t.text
-		switch {
-		case ps.arrays[name] != nil:
-			return ps.arrayRef()
-		case ps.toks[ps.p+1].kind == tPunct && ps.toks[ps.p+1].text == "(":
-			return ps.call()
-		case ps.params[name]:
-			ps.next()
-			e := ps.node(ExprParam, t)
-			e.Name = name
-			return e
-		case ps.scalars[name]:
-			ps.next()
-			e := ps.node(ExprScalar, t)
-			e.Name = name
-			return e
-		case ps.loops[name] != nil:
-			l := ps.loops[name]
-			for _, s := range ps.scope {
-				if s == l {
-					ps.next()
-					e := ps.node(ExprLoop, t)
-					e.Name, e.Index = name, l.Index
-					return e
-				}
-			}
-			ps.fail(t, fmt.Sprintf("loop variable %s is not in scope here", name), "use it only inside its loop")
-		case unsupported[name] != "":
-			ps.fail(t, fmt.Sprintf("%q is outside the supported C subset", name), unsupported[name])
-		}
-		if ps.dims {
-			ps.fail(t, fmt.Sprintf("unknown param %s", name), "dims are expressions of params; the params are "+ps.paramList())
-		}
-		if nt := ps.toks[ps.p+1]; nt.kind == tPunct && nt.text == "[" {
-			ps.fail(t, fmt.Sprintf("unknown array %s", name), "declare it under arrays: in the kernel file")
-		}
-		ps.fail(t, fmt.Sprintf("unknown name %s", name), "names are params, arrays (declared in the kernel file), loop variables in scope and declared scalars")
-	}
-	ps.fail(t, fmt.Sprintf("expected an expression, found %s", describe(t)), "")
-	return nil
-}
-
-func (ps *parser) call() *Expr {
-	t := ps.next()
-	n, ok := calls[t.text]
-	if !ok {
-		ps.fail(t, fmt.Sprintf("unknown function %s", t.text), "the subset knows min, max, fmin, fmax, pow, sqrt, rsqrt, fabs, abs, exp, log, sin, cos, floor, ceil")
-	}
-	e := ps.node(ExprCall, t)
-	e.Name = t.text
-	ps.expect("(", "")
-	for !ps.is(")") {
-		if len(e.Args) > 0 {
-			ps.expect(",", "separate arguments with ,")
-		}
-		e.Args = append(e.Args, ps.expr())
-	}
-	ps.next()
-	if len(e.Args) != n {
-		ps.fail(t, fmt.Sprintf("%s takes %d arguments, got %d", t.text, n, len(e.Args)), "")
-	}
-	return e
 }

@@ -1,4 +1,4 @@
-package traces
+package kernel
 
 import (
 	"fmt"
@@ -27,9 +27,9 @@ func kernelYAML(params, arrays, source, extra string) string {
 
 func mustParse(t *testing.T, params, arrays, source, extra string) *Kernel {
 	t.Helper()
-	k, err := ParseKernel("t.yaml", []byte(kernelYAML(params, arrays, source, extra)))
+	k, err := Parse("t.yaml", []byte(kernelYAML(params, arrays, source, extra)))
 	if err != nil {
-		t.Fatalf("ParseKernel: %v\n%s", err, kernelYAML(params, arrays, source, extra))
+		t.Fatalf("Parse: %v\n%s", err, kernelYAML(params, arrays, source, extra))
 	}
 	return k
 }
@@ -113,9 +113,9 @@ for (i = 0; i <= N; i += 4) /* step four */
 	}
 	var texts []string
 	for _, r := range p.Refs {
-		texts = append(texts, fmt.Sprintf("%s %v", r.Text, r.Op))
+		texts = append(texts, fmt.Sprintf("%s store=%v", r.Text, r.Store))
 	}
-	if got, want := strings.Join(texts, ", "), "A[i][j] load, B[j][i] store"; got != want {
+	if got, want := strings.Join(texts, ", "), "A[i][j] store=false, B[j][i] store=true"; got != want {
 		t.Errorf("refs = %s; want %s", got, want)
 	}
 	wantCompute := []int{1, 1 + 1, 1 + 0} // move; address + "+="; address (store of a register)
@@ -138,24 +138,40 @@ func TestLoadExamples(t *testing.T) {
 		t.Fatalf("Examples() = %v; want %v", got, want)
 	}
 	for _, n := range want {
-		k, err := LoadKernel(n)
+		k, err := Load(n)
 		if err != nil {
-			t.Fatalf("LoadKernel(%s): %v", n, err)
+			t.Fatalf("Load(%s): %v", n, err)
 		}
 		if k.Name != n || k.Description == "" {
-			t.Errorf("LoadKernel(%s): name %q, description %q; want the name and a description", n, k.Name, k.Description)
+			t.Errorf("Load(%s): name %q, description %q; want the name and a description", n, k.Name, k.Description)
 		}
-		if _, err := Bind(k, nil, k.Block, nil, nil); err != nil {
-			t.Errorf("Bind(%s) with defaults: %v", n, err)
+		if len(k.Mapping) == 0 {
+			t.Errorf("Load(%s): no mapping; every shipped example declares one", n)
 		}
 	}
-	if _, err := LoadKernel("no-such-kernel"); err == nil || !strings.Contains(err.Error(), "matmul") {
-		t.Errorf("LoadKernel(no-such-kernel) = %v; want an error listing the examples", err)
+	if _, err := Load("no-such-kernel"); err == nil || !strings.Contains(err.Error(), "matmul") {
+		t.Errorf("Load(no-such-kernel) = %v; want an error listing the examples", err)
 	}
 }
 
 func TestKernelKeys(t *testing.T) {
-	src := `name: chase
+	k, err := Parse("chase.yaml", []byte(chaseYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Regs != 20 || k.Smem != 4*arch.KiB || !k.Dependent || k.Block != (arch.Dim3{X: 64, Y: 1, Z: 1}) {
+		t.Errorf("regs %d smem %v dependent %v block %v; want 20 4KiB true 64x1x1", k.Regs, k.Smem, k.Dependent, k.Block)
+	}
+	if a := k.Arrays[0]; a.Align != 4096 || a.HasBase || a.Type.Size() != 8 {
+		t.Errorf("array A: align %d, has base %v, element size %d; want 4096, false, 8", a.Align, a.HasBase, a.Type.Size())
+	}
+	if a := k.Arrays[2]; !a.HasBase || a.Base != 0x20000000 || a.Align != DefaultAlign {
+		t.Errorf("array C: has base %v at %#x, align %d; want true, 0x20000000, %d", a.HasBase, a.Base, a.Align, DefaultAlign)
+	}
+}
+
+// chaseYAML uses every key of a kernel file.
+const chaseYAML = `name: chase
 description: pointer chase
 params: {N: 100}
 arrays:
@@ -174,35 +190,3 @@ regs: 20
 smem: 4KiB
 dependent: true
 `
-	k, err := ParseKernel("chase.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if k.Regs != 20 || k.Smem != 4*arch.KiB || !k.Dependent || k.Block != (arch.Dim3{X: 64, Y: 1, Z: 1}) {
-		t.Errorf("regs %d smem %v dependent %v block %v; want 20 4KiB true 64x1x1", k.Regs, k.Smem, k.Dependent, k.Block)
-	}
-	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// A at DefaultBase (already 4096-aligned), 800 bytes; B at the next
-	// 256 boundary (+1024); C fixed; D after the highest end so far, C's:
-	// 0x20000000 + 200 rounded up to 256.
-	want := []uint64{DefaultBase, DefaultBase + 1024, 0x20000000, 0x20000100}
-	for i, a := range l.Arrays {
-		if a.Base != want[i] {
-			t.Errorf("array %s at %#x; want %#x", a.Name, a.Base, want[i])
-		}
-	}
-	if !l.Dependent || l.Refs[0].Width != 8 || l.Refs[1].Width != 1 || l.Refs[2].Width != 2 {
-		t.Errorf("dependent %v widths %d %d %d; want true 8 1 2", l.Dependent, l.Refs[0].Width, l.Refs[1].Width, l.Refs[2].Width)
-	}
-	bad := strings.Replace(src, "base: 0x20000000", "base: 0x10000100", 1)
-	k, err = ParseKernel("chase.yaml", []byte(bad))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Bind(k, nil, arch.Dim3{}, nil, nil); err == nil || !strings.Contains(err.Error(), "overlap") {
-		t.Errorf("overlapping arrays: Bind error %v; want an overlap error", err)
-	}
-}

@@ -1,4 +1,4 @@
-package traces
+package kernel
 
 import (
 	"fmt"
@@ -103,6 +103,21 @@ func (m Mapping) check() error {
 			if f.Axis == e.Axis {
 				return fmt.Errorf("loops %s and %s both mapped to %s; map at most one loop per thread dimension", f.Loop, e.Loop, e.Axis)
 			}
+		}
+	}
+	return nil
+}
+
+// Check checks m against the program: no loop is mapped twice, no two
+// loops share an axis, and every mapped loop exists and has bounds that
+// depend on params only.
+func (m Mapping) Check(p *Program) error {
+	if err := m.check(); err != nil {
+		return fmt.Errorf("mapping %s: %v", m, err)
+	}
+	for i := range m {
+		if err := m.checkEntry(p, i); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,11 +1,11 @@
-package traces
+package kernel
 
 import (
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,13 +15,9 @@ import (
 	"gpumemsim/arch"
 )
 
-// Address placement of arrays that do not give base or align.
-const (
-	// DefaultBase is the base address of the first array.
-	DefaultBase uint64 = 0x10000000
-	// DefaultAlign is the alignment of each array's base address.
-	DefaultAlign int64 = 256
-)
+// DefaultAlign is the alignment of an array's base address when the
+// file gives no align.
+const DefaultAlign int64 = 256
 
 // defaultBlock is the block shape of a kernel file without block.
 func defaultBlock() arch.Dim3 { return arch.Dim3{X: 128, Y: 1, Z: 1} }
@@ -48,7 +44,7 @@ type Kernel struct {
 	Arrays  []*Array
 	Source  string
 	Program *Program
-	// Mapping and Block are the defaults of Bind.
+	// Mapping and Block are the defaults of traces.Bind.
 	Mapping Mapping
 	Block   arch.Dim3
 	// Regs is the registers per thread (0: not given).
@@ -58,6 +54,19 @@ type Kernel struct {
 	// Dependent says every load waits for the previous load to complete
 	// (a pointer chase); the simulator serialises the loads.
 	Dependent bool
+	// Where locates the file's keys, for errors found after parsing.
+	Where Positions
+}
+
+// Pos is a position in a kernel file, 1-based; zero when the file has no
+// such thing.
+type Pos struct{ Line, Col int }
+
+// Positions are where a kernel file gives what traces.Bind checks
+// against params and devices: the top of the document and the values of
+// block, regs and smem. (Dims, bounds and references carry their own.)
+type Positions struct {
+	Top, Block, Regs, Smem Pos
 }
 
 // Examples returns the names of the shipped example kernels, sorted.
@@ -74,25 +83,25 @@ func Examples() []string {
 	return names
 }
 
-// LoadKernel loads a shipped example by name (see Examples), or else the
+// Load loads a shipped example by name (see Examples), or else the
 // kernel file at the path.
-func LoadKernel(nameOrPath string) (*Kernel, error) {
+func Load(nameOrPath string) (*Kernel, error) {
 	if slices.Contains(Examples(), nameOrPath) {
 		file := "examples/" + nameOrPath + ".yaml"
 		data, err := examplesFS.ReadFile(file)
 		if err != nil {
 			return nil, err
 		}
-		return ParseKernel(file, data)
+		return Parse(file, data)
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := readFile(nameOrPath, MaxFileSize)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && !strings.ContainsAny(nameOrPath, "/.") {
 			return nil, fmt.Errorf("kernel %q: no such file and no shipped example of that name (examples: %s)", nameOrPath, strings.Join(Examples(), ", "))
 		}
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
-	return ParseKernel(nameOrPath, data)
+	return Parse(nameOrPath, data)
 }
 
 // kernelKeys are the keys a kernel file may have.
@@ -166,8 +175,11 @@ func isIdent(s string) bool {
 	return true
 }
 
-// ParseKernel reads a kernel file; file names it in errors.
-func ParseKernel(file string, data []byte) (*Kernel, error) {
+// Parse reads a kernel file; file names it in errors.
+func Parse(file string, data []byte) (*Kernel, error) {
+	if len(data) > MaxFileSize {
+		return nil, tooLarge(file)
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
@@ -176,16 +188,17 @@ func ParseKernel(file string, data []byte) (*Kernel, error) {
 		return nil, fmt.Errorf("%s: empty kernel file", file)
 	}
 	ld := &loader{file: file, lines: strings.Split(string(data), "\n")}
-	top, _, err := ld.fields(doc.Content[0], "the kernel file", kernelKeys)
+	root := doc.Content[0]
+	top, _, err := ld.fields(root, "the kernel file", kernelKeys)
 	if err != nil {
 		return nil, err
 	}
 	for _, req := range []string{"name", "arrays", "source"} {
 		if top[req] == nil {
-			return nil, posError(file, doc.Content[0].Line, doc.Content[0].Column, "missing key "+req, "a kernel file needs name, arrays and source")
+			return nil, posError(file, root.Line, root.Column, "missing key "+req, "a kernel file needs name, arrays and source")
 		}
 	}
-	k := &Kernel{File: file, Block: defaultBlock()}
+	k := &Kernel{File: file, Block: defaultBlock(), Where: Positions{Top: Pos{root.Line, root.Column}}}
 	if k.Name, err = ld.str(top["name"], "name"); err != nil {
 		return nil, err
 	}
@@ -194,19 +207,35 @@ func ParseKernel(file string, data []byte) (*Kernel, error) {
 			return nil, err
 		}
 	}
+	if err := ld.program(k, top); err != nil {
+		return nil, err
+	}
+	if n := top["mapping"]; n != nil {
+		if err := ld.mapping(k, n); err != nil {
+			return nil, err
+		}
+	}
+	if err := ld.launch(k, top); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// program reads the params, the arrays and the source.
+func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 	params := map[string]bool{}
 	if n := top["params"]; n != nil {
 		pm, keys, err := ld.fields(n, "params", nil)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, kn := range keys {
 			if !isIdent(kn.Value) {
-				return nil, ld.errAt(kn, fmt.Sprintf("param name %q is not an identifier", kn.Value), "")
+				return ld.errAt(kn, fmt.Sprintf("param name %q is not an identifier", kn.Value), "")
 			}
 			v, err := ld.integer(pm[kn.Value], "param "+kn.Value)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			k.Params = append(k.Params, Param{kn.Value, v})
 			params[kn.Value] = true
@@ -215,72 +244,83 @@ func ParseKernel(file string, data []byte) (*Kernel, error) {
 	arrays := map[string]*Array{}
 	am, akeys, err := ld.fields(top["arrays"], "arrays", nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, kn := range akeys {
 		a, err := ld.array(kn, am[kn.Value], params)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if params[a.Name] {
-			return nil, ld.errAt(kn, fmt.Sprintf("array %s has the name of a param", a.Name), "rename one of them")
+			return ld.errAt(kn, fmt.Sprintf("array %s has the name of a param", a.Name), "rename one of them")
 		}
 		arrays[a.Name] = a
 		k.Arrays = append(k.Arrays, a)
 	}
 	sn := top["source"]
 	if k.Source, err = ld.str(sn, "source"); err != nil {
-		return nil, err
+		return err
 	}
-	if k.Program, err = parseSource(file, k.Source, ld.sourcePos(sn), params, arrays); err != nil {
-		return nil, err
+	k.Program, err = parseSource(ld.file, k.Source, ld.sourcePos(sn), params, arrays)
+	return err
+}
+
+// mapping reads the mapping n of loops to thread dimensions.
+func (ld *loader) mapping(k *Kernel, n *yaml.Node) error {
+	mm, keys, err := ld.fields(n, "mapping", nil)
+	if err != nil {
+		return err
 	}
-	if n := top["mapping"]; n != nil {
-		mm, keys, err := ld.fields(n, "mapping", nil)
-		if err != nil {
-			return nil, err
+	for i, kn := range keys {
+		vn := mm[kn.Value]
+		ax, err := ParseAxis(vn.Value)
+		if err != nil || vn.Kind != yaml.ScalarNode {
+			return ld.errAt(vn, fmt.Sprintf("mapping of %s: unknown thread dimension %q", kn.Value, vn.Value), "map loops to tx, ty or tz")
 		}
-		for i, kn := range keys {
-			vn := mm[kn.Value]
-			ax, err := ParseAxis(vn.Value)
-			if err != nil || vn.Kind != yaml.ScalarNode {
-				return nil, ld.errAt(vn, fmt.Sprintf("mapping of %s: unknown thread dimension %q", kn.Value, vn.Value), "map loops to tx, ty or tz")
-			}
-			k.Mapping = append(k.Mapping, LoopMap{kn.Value, ax})
-			for _, f := range k.Mapping[:i] {
-				if f.Axis == ax {
-					return nil, ld.errAt(vn, fmt.Sprintf("loops %s and %s both mapped to %s", f.Loop, kn.Value, ax), "map at most one loop per thread dimension")
-				}
-			}
-			if err := k.Mapping.checkEntry(k.Program, i); err != nil {
-				return nil, ld.errAt(kn, err.Error(), "")
+		k.Mapping = append(k.Mapping, LoopMap{kn.Value, ax})
+		for _, f := range k.Mapping[:i] {
+			if f.Axis == ax {
+				return ld.errAt(vn, fmt.Sprintf("loops %s and %s both mapped to %s", f.Loop, kn.Value, ax), "map at most one loop per thread dimension")
 			}
 		}
+		if err := k.Mapping.checkEntry(k.Program, i); err != nil {
+			return ld.errAt(kn, err.Error(), "")
+		}
 	}
+	return nil
+}
+
+// launch reads block, regs, smem and dependent.
+func (ld *loader) launch(k *Kernel, top map[string]*yaml.Node) error {
 	if n := top["block"]; n != nil {
 		if err := n.Decode(&k.Block); err != nil {
-			return nil, withFile(file, err)
+			return withFile(ld.file, err)
 		}
+		k.Where.Block = Pos{n.Line, n.Column}
 	}
 	if n := top["regs"]; n != nil {
 		v, err := ld.integer(n, "regs")
-		if err != nil || v < 0 {
-			return nil, ld.errAt(n, "regs must be a non-negative integer (registers per thread)", "")
+		if err != nil || v < 0 || v > math.MaxInt32 {
+			return ld.errAt(n, "regs must be a non-negative integer (registers per thread)", "")
 		}
 		k.Regs = int(v)
+		k.Where.Regs = Pos{n.Line, n.Column}
 	}
 	if n := top["smem"]; n != nil {
 		if err := n.Decode(&k.Smem); err != nil {
-			return nil, withFile(file, err)
+			return withFile(ld.file, err)
 		}
+		if k.Smem < 0 {
+			return ld.errAt(n, "smem must not be negative", "give the shared memory per block, e.g. 4KiB")
+		}
+		k.Where.Smem = Pos{n.Line, n.Column}
 	}
 	if n := top["dependent"]; n != nil {
-		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" {
-			return nil, ld.errAt(n, "dependent must be true or false", "")
+		if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || n.Decode(&k.Dependent) != nil {
+			return ld.errAt(n, "dependent must be true or false", "")
 		}
-		k.Dependent = n.Value == "true"
 	}
-	return k, nil
+	return nil
 }
 
 // withFile fills in the file name of a positioned error.

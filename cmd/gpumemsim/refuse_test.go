@@ -1,0 +1,44 @@
+package main
+
+import "testing"
+
+// TestRefuse runs kernels, files and flags that once crashed the command
+// or ran it out of memory: each must end with an error naming what is
+// wrong and where (golden testdata/NAME.stderr), never a panic.
+func TestRefuse(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"refuse-block-flag", []string{"trace", "-kernel", "vecadd", "-block", "2147483647x2147483647"}},
+		{"refuse-block-file", []string{"trace", "-kernel", "testdata/kernels/huge-block.yaml"}},
+		{"refuse-kernel-dev-zero", []string{"trace", "-kernel", "/dev/zero"}},
+		{"refuse-device-dev-zero", []string{"devices", "show", "/dev/zero"}},
+		{"refuse-many-refs", []string{"trace", "-kernel", "testdata/kernels/many-refs.yaml"}},
+		// Errors in the kernel file found at bind time name the file's key.
+		{"refuse-file-regs", []string{"run", "-device", "gt200", "-kernel", "../../kernel/testdata/bind/regs.yaml"}},
+		{"refuse-file-divide-by-zero", []string{"trace", "-kernel", "../../kernel/testdata/bind/dims-divide-by-zero.yaml"}},
+		{"refuse-out-of-bounds", []string{"trace", "-kernel", "../../kernel/testdata/bind/out-of-bounds.yaml"}},
+		{"refuse-no-mapping", []string{"trace", "-kernel", "../../kernel/testdata/bind/no-mapping.yaml", "-block", "64"}},
+		// A flag that makes an expression of the file fail is named, and
+		// so is the expression.
+		{"refuse-set-empty-array", []string{"trace", "-kernel", "stride", "-set", "S=0,O=0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+	}
+}
+
+// TestMapForAKernelWithout: -map gives a kernel file without a mapping
+// one, and the other flags are then judged with it.
+func TestMapForAKernelWithout(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"map-for-kernel-without", []string{"trace", "-device", "gt200", "-kernel", "../../kernel/testdata/bind/no-mapping.yaml", "-map", "i=tx", "-block", "32", "-warps", "1"}},
+		{"map-for-kernel-without-bad-block", []string{"trace", "-device", "gt200", "-kernel", "../../kernel/testdata/bind/no-mapping.yaml", "-map", "i=tx", "-block", "2000000"}},
+		{"map-for-kernel-without-bad-set", []string{"trace", "-kernel", "../../kernel/testdata/bind/no-mapping.yaml", "-map", "i=tx", "-set", "N=0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+	}
+}

@@ -1,0 +1,146 @@
+package kernel
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Format writes k as a kernel file that Parse reads back to the same
+// kernel: the keys in a fixed order, the source printed from the program
+// (one statement per line, loops with braces, indented two spaces per
+// level, expressions with the parentheses their precedence needs), and
+// what the file left out written with its default value (block) or left
+// out (description, params, regs, smem, dependent when empty or zero).
+// Comments and the source's own layout are not kept. Format is
+// idempotent: formatting what Parse reads of Format's output gives the
+// same bytes.
+func Format(k *Kernel) []byte {
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(key string, v *yaml.Node) { root.Content = append(root.Content, str(key), v) }
+	add("name", str(k.Name))
+	if k.Description != "" {
+		add("description", str(k.Description))
+	}
+	if len(k.Params) > 0 {
+		params := flowMap()
+		for _, p := range k.Params {
+			params.Content = append(params.Content, str(p.Name), integer(p.Value))
+		}
+		add("params", params)
+	}
+	arrays := &yaml.Node{Kind: yaml.MappingNode}
+	for _, a := range k.Arrays {
+		arrays.Content = append(arrays.Content, str(a.Name), arrayNode(a))
+	}
+	add("arrays", arrays)
+	add("source", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: FormatSource(k.Program)})
+	if len(k.Mapping) > 0 {
+		m := flowMap()
+		for _, e := range k.Mapping {
+			m.Content = append(m.Content, str(e.Loop), str(e.Axis.String()))
+		}
+		add("mapping", m)
+	}
+	add("block", &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle,
+		Content: []*yaml.Node{integer(int64(k.Block.X)), integer(int64(k.Block.Y)), integer(int64(k.Block.Z))}})
+	if k.Regs != 0 {
+		add("regs", integer(int64(k.Regs)))
+	}
+	if k.Smem != 0 {
+		add("smem", str(k.Smem.String()))
+	}
+	if k.Dependent {
+		add("dependent", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+	}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		panic(fmt.Sprintf("kernel: formatting %s: %v", k.Name, err)) // the nodes are well formed
+	}
+	enc.Close()
+	return b.Bytes()
+}
+
+// arrayNode writes an array's declaration, giving layout, align and base
+// only where they are not the defaults.
+func arrayNode(a *Array) *yaml.Node {
+	n := flowMap()
+	dims := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, d := range a.Dims {
+		// Untagged: a dims entry is read as text whatever YAML makes of
+		// it, and the encoder quotes what would not read back (commas).
+		dims.Content = append(dims.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: d.String()})
+	}
+	n.Content = append(n.Content, str("type"), str(a.Type.String()), str("dims"), dims)
+	if a.Layout != RowMajor {
+		n.Content = append(n.Content, str("layout"), str(a.Layout.String()))
+	}
+	if a.Align != DefaultAlign {
+		n.Content = append(n.Content, str("align"), integer(a.Align))
+	}
+	if a.HasBase {
+		n.Content = append(n.Content, str("base"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprintf("%#x", a.Base)})
+	}
+	return n
+}
+
+func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+
+func integer(v int64) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(v, 10)}
+}
+
+func flowMap() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle} }
+
+// FormatSource writes a program as source text that parses back to it.
+func FormatSource(p *Program) string {
+	var b strings.Builder
+	formatNodes(&b, p.Body, 0)
+	return b.String()
+}
+
+func formatNodes(b *strings.Builder, nodes []Node, depth int) {
+	indent := strings.Repeat("  ", depth)
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *Loop:
+			step := n.Var + "++"
+			if n.Step.Kind != ExprConst || n.Step.Val != 1 {
+				step = n.Var + " += " + n.Step.String()
+			}
+			fmt.Fprintf(b, "%sfor (%s = %s; %s < %s; %s) {\n", indent, n.Var, n.Lower, n.Var, n.Upper, step)
+			formatNodes(b, n.Body, depth+1)
+			b.WriteString(indent + "}\n")
+		case *Stmt:
+			b.WriteString(indent + formatStmt(n) + "\n")
+		}
+	}
+}
+
+// formatStmt writes a statement: a declaration, or a target, its
+// assignment operator and its value.
+func formatStmt(s *Stmt) string {
+	var target string
+	switch {
+	case s.Store != nil:
+		var t strings.Builder
+		t.WriteString(s.Store.Array.Name)
+		for _, ix := range s.Store.Index {
+			t.WriteString("[" + ix.String() + "]")
+		}
+		target = t.String()
+	case s.Decl:
+		target = "float " + s.Scalar
+	default:
+		target = s.Scalar
+	}
+	if s.Value == nil {
+		return target + ";"
+	}
+	return target + " " + s.Assign + " " + s.Value.String() + ";"
+}

@@ -1,0 +1,166 @@
+package kernel_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"gpumemsim/kernel"
+)
+
+// roundTrip formats k, parses the text back and formats that again: the
+// two texts must be equal (Format is idempotent) and the two kernels the
+// same (sameKernel). It returns the first text.
+func roundTrip(k *kernel.Kernel) ([]byte, error) {
+	out := kernel.Format(k)
+	k2, err := kernel.Parse("formatted.yaml", out)
+	if err != nil {
+		return out, fmt.Errorf("Parse(Format(k)): %v\n%s", err, out)
+	}
+	if out2 := kernel.Format(k2); !bytes.Equal(out, out2) {
+		return out, fmt.Errorf("Format is not idempotent:\n%s\nthen\n%s", out, out2)
+	}
+	if err := sameKernel(k, k2); err != nil {
+		return out, fmt.Errorf("Parse(Format(k)) differs from k: %v\n%s", err, out)
+	}
+	return out, nil
+}
+
+// sameKernel compares what the IR says of two kernels: everything but
+// positions and the source's own text.
+func sameKernel(a, b *kernel.Kernel) error {
+	type arr struct {
+		Name, Type, Dims, Layout string
+		Align                    int64
+		Base                     uint64
+		HasBase                  bool
+	}
+	arrays := func(k *kernel.Kernel) []arr {
+		var out []arr
+		for _, x := range k.Arrays {
+			out = append(out, arr{x.Name, x.Type.String(), exprs(x.Dims), x.Layout.String(), x.Align, x.Base, x.HasBase})
+		}
+		return out
+	}
+	head := func(k *kernel.Kernel) string {
+		return fmt.Sprintf("name %q desc %q params %v mapping %s block %v regs %d smem %d dependent %v",
+			k.Name, k.Description, k.Params, k.Mapping, k.Block, k.Regs, k.Smem, k.Dependent)
+	}
+	if ha, hb := head(a), head(b); ha != hb {
+		return fmt.Errorf("%s\nagainst %s", ha, hb)
+	}
+	if aa, ab := arrays(a), arrays(b); !reflect.DeepEqual(aa, ab) {
+		return fmt.Errorf("arrays %v against %v", aa, ab)
+	}
+	if pa, pb := program(a.Program), program(b.Program); pa != pb {
+		return fmt.Errorf("program\n%s\nagainst\n%s", pa, pb)
+	}
+	return nil
+}
+
+func exprs(es []*kernel.Expr) string {
+	var s []string
+	for _, e := range es {
+		s = append(s, e.String())
+	}
+	return strings.Join(s, ", ")
+}
+
+// program writes the structure of a program: each loop with its index,
+// depth, parent and bounds, each statement with its references (array,
+// store or load, subscripts), its scalar and value, and its instruction
+// count.
+func program(p *kernel.Program) string {
+	var b strings.Builder
+	for _, l := range p.Loops {
+		parent := -1
+		if l.Parent != nil {
+			parent = l.Parent.Index
+		}
+		fmt.Fprintf(&b, "loop %d %s depth %d parent %d: %s to %s by %s\n", l.Index, l.Var, l.Depth, parent, l.Lower, l.Upper, l.Step)
+	}
+	for _, s := range p.Stmts {
+		fmt.Fprintf(&b, "stmt %d: scalar %q decl %v %q", s.Index, s.Scalar, s.Decl, s.Assign)
+		if s.Value != nil {
+			fmt.Fprintf(&b, " %s", s.Value)
+		}
+		fmt.Fprintf(&b, " compute %d refs", s.Compute)
+		refs := s.Loads
+		if s.Store != nil {
+			refs = append(refs[:len(refs):len(refs)], s.Store)
+		}
+		for _, r := range refs {
+			fmt.Fprintf(&b, " %d:%s[%s] store=%v", r.ID, r.Array.Name, exprs(r.Index), r.Store)
+		}
+		b.WriteByte('\n')
+	}
+	fmt.Fprintf(&b, "%d refs\n", len(p.Refs))
+	return b.String()
+}
+
+// TestFormatRoundTrip formats every shipped example, every kernel of
+// testdata/bind (they parse; binding is what fails) and kernels written
+// to use every form the printer must get right.
+func TestFormatRoundTrip(t *testing.T) {
+	var ks []*kernel.Kernel
+	for _, n := range kernel.Examples() {
+		k, err := kernel.Load(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks = append(ks, k)
+	}
+	files, _ := filepath.Glob("testdata/bind/*.yaml")
+	for _, f := range append(files, "testdata/fuzz/seed-forms.yaml") {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := kernel.Parse(f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks = append(ks, k)
+	}
+	for _, k := range ks {
+		if _, err := roundTrip(k); err != nil {
+			t.Errorf("%s: %v", k.File, err)
+		}
+	}
+}
+
+// Format prints a kernel from its IR: the keys in a fixed order, the
+// source one statement per line with braces, the block in full.
+func ExampleFormat() {
+	k, err := kernel.Parse("vecadd.yaml", []byte(`name: vecadd
+params: {N: 1000}
+arrays:
+  A: {type: f32, dims: [N]}   # the inputs
+  B: {type: f32, dims: [N]}
+  C: {type: f32, dims: ["min(N, 2*N)"], layout: col-major}
+source: |
+  for (i = 0; i <= N-1; i++) C[i] = ((A[i])) + -(-B[i]);
+mapping: {i: tx}
+`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s", kernel.Format(k))
+	// Output:
+	// name: vecadd
+	// params: {N: 1000}
+	// arrays:
+	//   A: {type: f32, dims: [N]}
+	//   B: {type: f32, dims: [N]}
+	//   C: {type: f32, dims: ['min(N, 2 * N)'], layout: col-major}
+	// source: |
+	//   for (i = 0; i < N - 1 + 1; i++) {
+	//     C[i] = A[i] + -(-B[i]);
+	//   }
+	// mapping: {i: tx}
+	// block: [128, 1, 1]
+}

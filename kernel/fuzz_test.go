@@ -1,0 +1,149 @@
+package kernel_test
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gpumemsim/arch"
+	"gpumemsim/configs"
+	"gpumemsim/kernel"
+	"gpumemsim/traces"
+)
+
+// Bounds on the work of one fuzz input: the stream is read for at most
+// fuzzInsts instructions, and only from warps whose instructions, by
+// WarpInstructions' upper bound, add up to at most fuzzWork (a cursor's
+// time follows the instructions it issues, loop control included).
+const (
+	fuzzInsts = 10000
+	fuzzWork  = 1e6
+)
+
+// FuzzKernel parses its input as a kernel file. What parses must print
+// (Format) to a file that parses to the same kernel, printing again the
+// same bytes. What also binds, with the file's mapping, block and params
+// on a GTX 480, must stream without a panic, with every active lane's
+// address inside its array and every inactive lane's 0; and where the
+// whole launch is small enough to stream, its instructions must match
+// WarpInstructions (equal for loops with constant bounds, at most
+// otherwise). The seeds are the shipped examples and every kernel file
+// of testdata.
+func FuzzKernel(f *testing.F) {
+	var seeds []string
+	for _, pattern := range []string{"examples/*.yaml", "testdata/*.yaml", "testdata/bind/*.yaml", "testdata/fuzz/*.yaml"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, m...)
+	}
+	for _, s := range seeds {
+		data, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	dev, err := configs.Load("fermi")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		k, err := kernel.Parse("fuzz.yaml", data)
+		if err != nil {
+			return
+		}
+		if _, err := roundTrip(k); err != nil {
+			t.Fatal(err)
+		}
+		l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
+		if err != nil {
+			return
+		}
+		checkStream(t, l)
+	})
+}
+
+// checkStream reads the launch's stream within the fuzz bounds and checks
+// its addresses, and its size against WarpInstructions when it reads all
+// of it.
+func checkStream(t *testing.T, l *traces.Launch) {
+	total, warps := l.WarpInstructions(), l.ActiveWarps()
+	if math.IsNaN(total) || total < 0 || warps < 0 {
+		t.Fatalf("WarpInstructions %v, ActiveWarps %d", total, warps)
+	}
+	perWarp := 0.0
+	if warps > 0 {
+		perWarp = total / float64(warps)
+	}
+	var c traces.WarpCursor
+	var w traces.WarpInst
+	var insts, issued, work float64
+	for b := range l.Blocks() {
+		for wi := range l.WarpsPerBlock() {
+			if work += perWarp; work > fuzzWork {
+				return
+			}
+			c.Start(l, b, wi)
+			for c.Next(&w) {
+				if insts++; insts > fuzzInsts {
+					return
+				}
+				issued++
+				if w.Op == traces.OpCompute {
+					issued += float64(w.Count) - 1
+					continue
+				}
+				checkAddresses(t, l, &w)
+			}
+		}
+	}
+	rect := true
+	for _, bl := range l.Loops {
+		rect = rect && (bl.Mapped || constant(bl.Lower) && constant(bl.Upper))
+	}
+	if rect && issued != total || issued > total {
+		t.Fatalf("the stream issues %v warp instructions; WarpInstructions says %v (constant bounds: %v)", issued, total, rect)
+	}
+}
+
+func constant(f traces.Linear) bool {
+	for _, c := range f.Coef {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkAddresses checks that each active lane of memory instruction w
+// addresses an element inside its reference's array, and that each
+// inactive lane's address is 0.
+func checkAddresses(t *testing.T, l *traces.Launch, w *traces.WarpInst) {
+	ref := l.Refs[w.Ref]
+	var a *traces.BoundArray
+	for i := range l.Arrays {
+		if l.Arrays[i].Name == ref.Array {
+			a = &l.Arrays[i]
+		}
+	}
+	if int(w.Width) != ref.Width || ref.Width <= 0 {
+		t.Fatalf("%s: width %d; the reference's is %d", ref.Text, w.Width, ref.Width)
+	}
+	end := a.Base + uint64(a.Size) - uint64(ref.Width)
+	for lane := range traces.WarpSize {
+		addr := w.Addr[lane]
+		if w.Active>>lane&1 == 0 {
+			if addr != 0 {
+				t.Fatalf("%s block %d warp %d: inactive lane %d at %#x; want 0", ref.Text, w.Block, w.Warp, lane, addr)
+			}
+			continue
+		}
+		if addr < a.Base || addr > end || (addr-a.Base)%uint64(ref.Width) != 0 {
+			t.Fatalf("%s block %d warp %d lane %d: address %#x outside %s [%#x, %#x) or not on an element",
+				ref.Text, w.Block, w.Warp, lane, addr, a.Name, a.Base, a.Base+uint64(a.Size))
+		}
+	}
+}
