@@ -15,6 +15,7 @@ import (
 
 	"gpumemsim/arch"
 	"gpumemsim/configs"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -108,7 +109,7 @@ func FuzzConfigRun(f *testing.F) {
 	}
 	f.Add(uint8(2), uint16(0), int64(0), "base: fermi", uint16(1), int64(64), "")
 	dir := f.TempDir()
-	k, err := traces.LoadKernel("vecadd")
+	k, err := kernel.Load("vecadd")
 	if err != nil {
 		f.Fatal(err)
 	}
