@@ -23,6 +23,14 @@ func TestRefuse(t *testing.T) {
 		// A flag that makes an expression of the file fail is named, and
 		// so is the expression.
 		{"refuse-set-empty-array", []string{"trace", "-kernel", "stride", "-set", "S=0,O=0"}},
+		// What would run for hours is refused from the closed-form
+		// estimate of its warp instructions, with the ways forward.
+		{"refuse-work-run", []string{"run", "-kernel", "matmul", "-set", "M=100000,N=100000,P=100000"}},
+		{"refuse-work-deep-nest", []string{"run", "-kernel", "testdata/kernels/deep-nest.yaml"}},
+		{"refuse-work-validate", []string{"validate", "-kernel", "matmul", "-maps", "all", "-set", "M=4096,N=4096,P=4096"}},
+		{"refuse-work-trace-warp", []string{"trace", "-kernel", "testdata/kernels/empty-loop.yaml"}},
+		{"refuse-work-trace-totals", []string{"trace", "-kernel", "matmul", "-set", "M=8192,N=8192,P=8192", "-totals"}},
+		{"refuse-max-work", []string{"run", "-max-work", "-1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}

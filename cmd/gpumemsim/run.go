@@ -21,6 +21,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	format := fs.String("format", "text", "output format: text, json or csv")
 	style := fs.String("metrics", sim.StyleNvprof, "metric names: nvprof, ncu or gpgpusim")
 	describe := fs.Bool("describe", false, "print each metric's description under it (text format)")
+	maxWork := workFlag(fs)
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
 	}
@@ -30,11 +31,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkStyle(*style); err != nil {
 		return err
 	}
+	if err := checkCap(*maxWork); err != nil {
+		return err
+	}
 	if *regs < 0 {
 		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
 	}
 	dev, l, err := lf.load()
 	if err != nil {
+		return err
+	}
+	if err := checkWork(l.Kernel.Name+" with "+paramString(l), l.WarpInstructions(), *maxWork); err != nil {
 		return err
 	}
 	if *regs > 0 {

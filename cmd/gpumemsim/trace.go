@@ -18,15 +18,24 @@ import (
 	"gpumemsim/traces"
 )
 
+// fastCount is the most warp instructions trace counts through the
+// coalescer without -totals: about a second (45 million per second).
+const fastCount = 5e7
+
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-set K=V,...] [-warps N] [-format text|json]", stderr)
+	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-set K=V,...] [-warps N] [-totals] [-format text|json]", stderr)
 	lf := addLaunchFlags(fs)
 	shown := fs.Int("warps", 8, "how many memory warp instructions of block 0 to show")
+	totals := fs.Bool("totals", false, fmt.Sprintf("count the whole kernel through the coalescer even when it has more than %s warp instructions", sci(fastCount)))
+	maxWork := workFlag(fs)
 	format := fs.String("format", "text", "output format: text or json")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
 	}
 	if err := checkFormat(*format, "text", "json"); err != nil {
+		return err
+	}
+	if err := checkCap(*maxWork); err != nil {
 		return err
 	}
 	if *shown < 0 {
@@ -36,20 +45,46 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	// Showing block 0's first instructions walks its warps, whose loops may
+	// be long even where the kernel has few warps.
+	work := l.WarpInstructions()
+	perWarp := work / float64(max(1, l.ActiveWarps()))
+	if err := checkWork("a warp of "+l.Kernel.Name+" with "+paramString(l), perWarp, *maxWork); err != nil {
+		return err
+	}
+	count := *totals || work <= fastCount
+	if *totals {
+		if err := checkWork(l.Kernel.Name+" with "+paramString(l), work, *maxWork); err != nil {
+			return err
+		}
+	}
 	co, err := sim.NewCoalescer(d)
 	if err != nil {
 		return err
 	}
 	insts := firstInsts(l, co, *shown)
-	counts, err := sim.Count(ctx, d, l, nil)
-	if err != nil {
-		return err
+	if *format == "text" {
+		// The instructions go out before the kernel is counted.
+		if err := writeTraceHead(stdout, d, l, insts, *shown); err != nil {
+			return err
+		}
+		if !count {
+			_, err := fmt.Fprintf(stdout, "\nTotals over the whole kernel: not counted, about %s warp instructions; -totals counts them (about a second per %s).\n", sci(work), sci(fastCount))
+			return err
+		}
 	}
-	metrics := sim.CountMetrics(d.Coalescer.Rule, &counts.Loads, &counts.Stores)
+	var counts *sim.Counts
+	var metrics []sim.Metric
+	if count {
+		if counts, err = sim.Count(ctx, d, l, nil); err != nil {
+			return err
+		}
+		metrics = sim.CountMetrics(d.Coalescer.Rule, &counts.Loads, &counts.Stores)
+	}
 	if *format == "json" {
 		return writeJSON(stdout, traceJSON(d, l, insts, metrics, counts))
 	}
-	return writeTraceText(stdout, d, l, insts, *shown, metrics, counts)
+	return writeTraceTotals(stdout, d, l, metrics, counts)
 }
 
 // shownInst is one instruction of the classroom view: a copy of the warp
@@ -237,11 +272,17 @@ func paramsText(ps []kernel.Param) string {
 	return strings.Join(parts, " ")
 }
 
-func writeTraceText(w io.Writer, d *arch.Device, l *traces.Launch, insts []shownInst, n int, metrics []sim.Metric, c *sim.Counts) error {
+// writeTraceHead writes the launch and block 0's first n memory
+// instructions with their transactions.
+func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shownInst, n int) error {
 	k := l.Kernel
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "device\t%s\n", describeDevice(d))
-	fmt.Fprintf(tw, "kernel\t%s (%s; positions below are line:col there): %s\n", k.Name, k.File, strings.TrimSpace(k.Description))
+	desc := ""
+	if d := strings.TrimSpace(k.Description); d != "" {
+		desc = ": " + d
+	}
+	fmt.Fprintf(tw, "kernel\t%s (%s; positions below are line:col there)%s\n", k.Name, k.File, desc)
 	fmt.Fprintf(tw, "mapping\t%s\n", l.Mapping)
 	fmt.Fprintf(tw, "block\t%s (%d threads, %d warps)\n", l.Block, l.Block.Threads(), l.WarpsPerBlock())
 	fmt.Fprintf(tw, "grid\t%s (%s)\n", l.Grid(), plural(l.Blocks(), "block"))
@@ -256,37 +297,35 @@ func writeTraceText(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if n > 0 {
-		fmt.Fprintf(w, "\nBlock 0, the first %d memory instructions in issue order (warp 0's, then warp 1's, ...); compute instructions are one line each, not counted:\n", n)
-		mem := 0
-		for i := range insts {
-			s := &insts[i]
-			if s.in.Op == traces.OpCompute {
-				fmt.Fprintf(w, "      warp %d  compute %d\n", s.in.Warp, s.in.Count)
-				continue
-			}
-			mem++
-			writeInst(w, l, mem, s)
-		}
-		if mem < n {
-			fmt.Fprintf(w, "  (block 0 has only %d memory instructions)\n", mem)
-		}
+	if n == 0 {
+		return nil
 	}
+	fmt.Fprintf(w, "\nBlock 0, the first %d memory instructions in issue order (warp 0's, then warp 1's, ...); compute instructions are one line each, not counted:\n", n)
+	mem := 0
+	for i := range insts {
+		s := &insts[i]
+		if s.in.Op == traces.OpCompute {
+			fmt.Fprintf(w, "      warp %d  compute %d\n", s.in.Warp, s.in.Count)
+			continue
+		}
+		mem++
+		writeInst(w, l, mem, s)
+	}
+	if mem < n {
+		fmt.Fprintf(w, "  (block 0 has only %d memory instructions)\n", mem)
+	}
+	return nil
+}
+
+// writeTraceTotals writes the whole kernel's counts per reference and as
+// profiler metrics.
+func writeTraceTotals(w io.Writer, d *arch.Device, l *traces.Launch, metrics []sim.Metric, c *sim.Counts) error {
 	fmt.Fprintf(w, "\nTotals over the whole kernel (%s):\n", plural(l.Blocks(), "block"))
 	if err := writeRefTable(w, d, l, c); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\nProfiler metrics (%s):\n", d.Coalescer.Rule)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "METRIC\tVALUE\tDESCRIPTION")
-	for _, m := range metrics {
-		desc := m.Description
-		if m.Unit != "" {
-			desc += " (unit: " + m.Unit + ")"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", m.Name, formatFloat(m.Value), desc)
-	}
-	return tw.Flush()
+	return writeMetricTable(w, metrics, true)
 }
 
 func writeInst(w io.Writer, l *traces.Launch, i int, s *shownInst) {
@@ -451,15 +490,20 @@ func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []si
 		}
 		warps = append(warps, j)
 	}
-	ms := make(ordered, len(metrics))
-	for i, m := range metrics {
-		ms[i] = keyValue{m.Name, m.Value}
+	var ms ordered
+	for _, m := range metrics {
+		ms = append(ms, keyValue{m.Name, m.Value})
 	}
-	refs := make([]refJSON, len(l.Refs))
-	for i := range l.Refs {
-		r, rc := &l.Refs[i], &c.Refs[i]
-		refs[i] = refJSON{r.Text, r.Array, r.Line, r.Col, r.Op.String(), r.Width, *rc,
-			rc.TransactionsPerRequest(), rc.Efficiency()}
+	// Without whole-kernel counts (not asked for, and large), metrics and
+	// references are null.
+	var refs []refJSON
+	if c != nil {
+		refs = make([]refJSON, len(l.Refs))
+		for i := range l.Refs {
+			r, rc := &l.Refs[i], &c.Refs[i]
+			refs[i] = refJSON{r.Text, r.Array, r.Line, r.Col, r.Op.String(), r.Width, *rc,
+				rc.TransactionsPerRequest(), rc.Efficiency()}
+		}
 	}
 	return struct {
 		Device            string              `json:"device"`

@@ -26,6 +26,10 @@ func TestTraceGolden(t *testing.T) {
 		{"trace-vecadd-partial-gt200", []string{"trace", "-device", "gt200", "-kernel", "vecadd", "-set", "N=40", "-warps", "6"}},
 		{"trace-stride-maxwell", []string{"trace", "-device", "maxwell", "-kernel", "stride", "-set", "S=3,N=65536", "-warps", "2"}},
 		{"trace-transpose-kepler-json", []string{"trace", "-device", "kepler", "-kernel", "transpose", "-set", "N=64", "-warps", "1", "-format", "json"}},
+		// A large kernel shows its first instructions at once and is
+		// counted only when asked.
+		{"trace-matmul-large", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-warps", "2"}},
+		{"trace-matmul-totals", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-set", "M=512,N=512,P=512", "-warps", "1", "-totals"}},
 		{"trace-err-unknown-kernel", []string{"trace", "-kernel", "kernels/matmull.yaml"}},
 		{"trace-err-bad-map", []string{"trace", "-map", "i1"}},
 		{"trace-err-unknown-loop", []string{"trace", "-map", "i4=tx"}},

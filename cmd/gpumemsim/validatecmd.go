@@ -30,32 +30,18 @@ type config struct {
 }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-format text|json|csv]", stderr)
+	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-max-work N] [-format text|json|csv]", stderr)
 	lf := addLaunchFlags(fs)
 	blocks := fs.String("blocks", "jang", "candidate blocks: `jang` (Algorithm 2's) or a list such as 32x8,16x16")
 	maps := fs.String("maps", "", "`all`: every assignment of the mapped loops to thread dimensions")
 	format := fs.String("format", "text", "output format: text, json or csv")
+	maxWork := workFlag(fs)
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
 	}
-	if err := checkFormat(*format, "text", "json", "csv"); err != nil {
+	shapes, err := checkValidateFlags(lf, *blocks, *maps, *format, *maxWork)
+	if err != nil {
 		return err
-	}
-	if *maps != "" && *maps != "all" {
-		return fmt.Errorf("-maps: want all; got %q", *maps)
-	}
-	if *maps == "all" && *lf.mapping != "" {
-		return fmt.Errorf("-maps all and -map exclude each other")
-	}
-	var shapes []arch.Dim3
-	if *blocks != "jang" {
-		for _, s := range strings.Split(*blocks, ",") {
-			b, err := arch.ParseDim3(strings.TrimSpace(s))
-			if err != nil {
-				return fmt.Errorf("-blocks: want jang or a list of shapes such as 32x8,16x16: %v", err)
-			}
-			shapes = append(shapes, b)
-		}
 	}
 	dev, base, err := lf.load()
 	if err != nil {
@@ -69,58 +55,11 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	for _, p := range base.Params {
 		params[p.Name] = p.Value
 	}
-
-	// The static model: Algorithm 2's candidates (or the given shapes) for
-	// every mapping, ranked together.
-	var cfgs []*config
-	anyGain := false
-	for _, m := range mappings {
-		l, err := traces.Bind(base.Kernel, m, base.Block, params, dev)
-		if err != nil {
-			return err
-		}
-		model, err := validate.NewJangModel(l)
-		if err != nil {
-			return err
-		}
-		var cands []validate.JangCandidate
-		if shapes == nil {
-			est, err := validate.NewJangEstimate(dev, l)
-			if err != nil {
-				return err
-			}
-			cands = est.Candidates
-		} else {
-			for _, b := range shapes {
-				cs, err := validate.JangSearch(dev, []arch.Dim3{b}, model.Regs, model.ElemSize, model.CostGain)
-				if err != nil {
-					return fmt.Errorf("-blocks %v: %w", b, err)
-				}
-				cands = append(cands, cs...)
-			}
-		}
-		for _, c := range cands {
-			anyGain = anyGain || (c.Valid && c.Gain > 0)
-			cfgs = append(cfgs, &config{mapping: m, cand: c})
-		}
+	runs, err := staticRanking(dev, base, params, mappings, shapes)
+	if err != nil {
+		return err
 	}
-	all := make([]validate.JangCandidate, len(cfgs))
-	for i, c := range cfgs {
-		all[i] = c.cand
-	}
-	validate.RankJang(all, anyGain)
-	var runs []*config
-	for i, c := range cfgs {
-		c.cand = all[i]
-		if c.cand.Valid {
-			runs = append(runs, c)
-		}
-	}
-	if len(runs) == 0 {
-		return fmt.Errorf("no candidate configuration of %s runs on %s", base.Kernel.Name, dev.Name)
-	}
-
-	if err := simulateAll(ctx, dev, base, params, runs, stderr); err != nil {
+	if err := simulateAll(ctx, dev, base, params, runs, *maxWork, stderr); err != nil {
 		return err
 	}
 	rankBySim(runs)
@@ -142,6 +81,98 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	writeHeader(stdout, dev, base)
 	return writeValidateText(stdout, runs, cmp)
+}
+
+// checkValidateFlags checks validate's own flags and returns the shapes
+// of -blocks (nil for jang).
+func checkValidateFlags(lf *launchFlags, blocks, maps, format string, maxWork float64) ([]arch.Dim3, error) {
+	if err := checkFormat(format, "text", "json", "csv"); err != nil {
+		return nil, err
+	}
+	if err := checkCap(maxWork); err != nil {
+		return nil, err
+	}
+	if maps != "" && maps != "all" {
+		return nil, fmt.Errorf("-maps: want all; got %q", maps)
+	}
+	if maps == "all" && *lf.mapping != "" {
+		return nil, fmt.Errorf("-maps all and -map exclude each other")
+	}
+	if blocks == "jang" {
+		return nil, nil
+	}
+	var shapes []arch.Dim3
+	for _, s := range strings.Split(blocks, ",") {
+		b, err := arch.ParseDim3(strings.TrimSpace(s))
+		if err != nil {
+			return nil, fmt.Errorf("-blocks: want jang or a list of shapes such as 32x8,16x16: %v", err)
+		}
+		shapes = append(shapes, b)
+	}
+	return shapes, nil
+}
+
+// staticRanking is J14's static model: Algorithm 2's candidates (or the
+// given shapes) for every mapping, ranked together; it returns those that
+// run on dev.
+func staticRanking(dev *arch.Device, base *traces.Launch, params map[string]int64, mappings []kernel.Mapping, shapes []arch.Dim3) ([]*config, error) {
+	var cfgs []*config
+	anyGain := false
+	for _, m := range mappings {
+		cands, err := candidates(dev, base, params, m, shapes)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range cands {
+			anyGain = anyGain || (c.Valid && c.Gain > 0)
+			cfgs = append(cfgs, &config{mapping: m, cand: c})
+		}
+	}
+	all := make([]validate.JangCandidate, len(cfgs))
+	for i, c := range cfgs {
+		all[i] = c.cand
+	}
+	validate.RankJang(all, anyGain)
+	var runs []*config
+	for i, c := range cfgs {
+		c.cand = all[i]
+		if c.cand.Valid {
+			runs = append(runs, c)
+		}
+	}
+	if len(runs) == 0 {
+		return nil, fmt.Errorf("no candidate configuration of %s runs on %s", base.Kernel.Name, dev.Name)
+	}
+	return runs, nil
+}
+
+// candidates are the work-group candidates of one mapping: Algorithm 2's,
+// or the given shapes.
+func candidates(dev *arch.Device, base *traces.Launch, params map[string]int64, m kernel.Mapping, shapes []arch.Dim3) ([]validate.JangCandidate, error) {
+	l, err := traces.Bind(base.Kernel, m, base.Block, params, dev)
+	if err != nil {
+		return nil, err
+	}
+	if shapes == nil {
+		est, err := validate.NewJangEstimate(dev, l)
+		if err != nil {
+			return nil, err
+		}
+		return est.Candidates, nil
+	}
+	model, err := validate.NewJangModel(l)
+	if err != nil {
+		return nil, err
+	}
+	var cands []validate.JangCandidate
+	for _, b := range shapes {
+		cs, err := validate.JangSearch(dev, []arch.Dim3{b}, model.Regs, model.ElemSize, model.CostGain)
+		if err != nil {
+			return nil, fmt.Errorf("-blocks %v: %w", b, err)
+		}
+		cands = append(cands, cs...)
+	}
+	return cands, nil
 }
 
 // permutedMappings returns every assignment of m's loops to the first
@@ -177,19 +208,25 @@ func permutedMappings(m kernel.Mapping) []kernel.Mapping {
 // simulateAll binds every configuration and simulates them in parallel
 // with sim.RunAll; results come back in the order of runs, so the output
 // does not depend on the order in which the runs finish.
-func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, stderr io.Writer) error {
+func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, maxWork float64, stderr io.Writer) error {
 	jobs := make([]sim.Job, len(runs))
 	bar := newProgress(stderr, "simulating configurations")
 	defer bar.finish()
 	sum := &blockSum{bar: bar, done: make([]int64, len(runs))}
+	work := 0.0
 	for i, c := range runs {
 		l, err := traces.Bind(base.Kernel, c.mapping, c.cand.Block, params, dev)
 		if err != nil {
 			return err
 		}
 		c.launch = l
+		work += l.WarpInstructions()
 		sum.total += int64(l.Blocks())
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Progress: sum.of(i)}}
+	}
+	what := fmt.Sprintf("%d configurations of %s with %s", len(runs), base.Kernel.Name, paramString(base))
+	if err := checkWork(what, work, maxWork); err != nil {
+		return err
 	}
 	results, err := sim.RunAll(ctx, jobs, 0)
 	if err != nil {
