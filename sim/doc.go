@@ -1,10 +1,13 @@
-// Package sim replays the warp stream of a bound kernel through a device's
-// memory hierarchy: SMs with warp schedulers and a load/store unit, the
-// coalescer, per-SM L1 caches with MSHRs, sliced sectored L2 caches and
-// DRAM channels. Run returns profiler-style counters and cycles and checks
-// its own accounting; Count gives the coalescer's counts alone; Metrics
-// names the counters as nvprof, Nsight Compute or GPGPU-Sim would.
+// Package sim replays the warp instructions of a traces.Source through a
+// device's memory hierarchy and returns profiler-style counters and cycles,
+// checking its own accounting at the end (Run; RunAll runs many in
+// parallel). Count gives the coalescer's counts alone; Metrics names the
+// counters as nvprof, Nsight Compute or GPGPU-Sim would.
 //
-// Time is an integer count of core cycles driven by an event queue, so
-// idle components cost nothing; docs/design.md describes the model.
+// The engine is an event loop over units that each own their constants and
+// state: SMs with warp contexts, warp schedulers with their policies, the
+// load/store unit, cache levels (the L1), the L2 slices, the port to DRAM
+// (sim/dram); sim/coalesce and sim/cache hold the pure rules and arrays
+// they use. Time is an integer count of core cycles, so idle units cost
+// nothing; docs/design.md describes the model.
 package sim
