@@ -44,13 +44,17 @@ func newSectoring(c *cache.Cache) sectoring {
 
 // sectors is the mask of the sectors of the cache line holding addr that
 // atoms, the atoms of addr's 128-byte block, touch.
-func (s sectoring) sectors(addr uint64, atoms uint32) uint32 {
+func (s *sectoring) sectors(addr uint64, atoms uint32) uint32 {
 	switch s.mode {
 	case sameAtoms:
 		return atoms
 	case wholeLine:
 		return 1
 	}
+	return s.sectorsOf(addr, atoms)
+}
+
+func (s *sectoring) sectorsOf(addr uint64, atoms uint32) uint32 {
 	var m uint32
 	base := addr &^ 127
 	for a := range 4 {
@@ -63,10 +67,14 @@ func (s sectoring) sectors(addr uint64, atoms uint32) uint32 {
 
 // count is the number of atoms of atoms (as sectors takes them) that lie
 // in the sectors of mask.
-func (s sectoring) count(addr uint64, atoms, mask uint32) int64 {
+func (s *sectoring) count(addr uint64, atoms, mask uint32) int64 {
 	if s.mode == sameAtoms {
 		return int64(bits.OnesCount32(atoms & mask))
 	}
+	return s.countOf(addr, atoms, mask)
+}
+
+func (s *sectoring) countOf(addr uint64, atoms, mask uint32) int64 {
 	var n int64
 	base := addr &^ 127
 	for a := range 4 {
@@ -78,6 +86,6 @@ func (s sectoring) count(addr uint64, atoms, mask uint32) int64 {
 }
 
 // atoms is the number of atoms the sectors of mask hold.
-func (s sectoring) atoms(mask uint32) int64 {
+func (s *sectoring) atoms(mask uint32) int64 {
 	return int64(bits.OnesCount32(mask)) * s.atomsPerSector
 }

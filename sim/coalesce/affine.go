@@ -330,19 +330,9 @@ func nonzero(x uint64) uint32 {
 func appendRun(u []Txn, n, scratch int, w *Warp, lanes uint32, lane0 int, first uint64, d int64, align uint64, sz uint32) (int, bool) {
 	ad := uint64(max(d, -d))
 	top := bits.Len32(lanes) - 1
-	// The run's lowest address, and a check that it does not wrap past
-	// 2^64 (|d| < 2^32 keeps the span exact).
-	span := uint64(top-lane0) * ad
-	low := first
-	if d >= 0 {
-		if first+span < first {
-			return n, false
-		}
-	} else {
-		low = first - span
-		if low > first {
-			return n, false
-		}
+	low, ok := runLow(first, d, uint64(top-lane0)*ad)
+	if !ok {
+		return n, false
 	}
 	// The units are built in ascending order after u[n-1], or from
 	// u[scratch] on when they must be merged.
@@ -355,7 +345,50 @@ func appendRun(u []Txn, n, scratch int, w *Warp, lanes uint32, lane0 int, first 
 	case ad == 0:
 		n = put(u, n, first&align, sz, lanes, sectorBit(first))
 	case ad <= 32 && ad&(ad-1) == 0:
-		n = appendSectorGroups(u, n, lanes, lane0, top, first, d, align, sz)
+		// Lanes fall into sectors in groups of 2^k = 32/|d| consecutive
+		// lanes. Number the lanes in address order (i = l, or 31-l for a
+		// descending run) and let v be the address of i = 0: lane i is in
+		// sector v&^31 + 32·((q+i) >> k) with q = (v&31)/|d|.
+		k := 5 - bits.TrailingZeros64(ad)
+		ones := uint64(1)<<(1<<k) - 1
+		var v uint64
+		var lo, hi int // the run's first and last lane, as i
+		if d > 0 {
+			v = first - uint64(lane0)*ad
+			lo, hi = lane0, top
+		} else {
+			v = first - uint64(31-lane0)*ad
+			lo, hi = 31-top, 31-lane0
+		}
+		q := int(v&31) >> (5 - k)
+		// Group grp holds lanes i in [i0, i0+2^k), i0 = grp·2^k - q: lanes
+		// [i0, …) ascending, [32-i0-2^k, …) descending, the bits of
+		// ones << sh >> 32 with sh = 32+i0 or 64-i0-2^k (in 1..63).
+		grp, last := (q+lo)>>k, (q+hi)>>k
+		step := 1 << k
+		sh := 32 + grp<<k - q
+		if d < 0 {
+			sh = 64 - grp<<k + q - step
+			step = -step
+		}
+		// The open unit lives in registers until the next one starts.
+		s := v&^31 + 32*uint64(grp)
+		unit, ul, us := s&align, uint32(0), uint8(0)
+		for ; grp <= last; grp++ {
+			if m := uint32(ones<<uint(sh)>>32) & lanes; m != 0 {
+				if s&align != unit {
+					if ul != 0 {
+						n = put(u, n, unit, sz, ul, us)
+					}
+					unit, ul, us = s&align, 0, 0
+				}
+				ul |= m
+				us |= sectorBit(s)
+			}
+			sh += step
+			s += 32
+		}
+		n = put(u, n, unit, sz, ul, us)
 	case d > 0:
 		for m := lanes; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m) & 31
@@ -376,57 +409,15 @@ func appendRun(u []Txn, n, scratch int, w *Warp, lanes uint32, lane0 int, first 
 	return n, true
 }
 
-// appendSectorGroups is appendRun's case of a stride |d| that is a power
-// of two of at most 32 bytes, whose lanes fall into sectors in groups of
-// consecutive lanes, so the units come in closed form without visiting
-// each lane.
-func appendSectorGroups(u []Txn, n int, lanes uint32, lane0, top int, first uint64, d int64, align uint64, sz uint32) int {
-	ad := uint64(max(d, -d))
-	// Lanes fall into sectors in groups of 2^k = 32/|d| consecutive
-	// lanes. Number the lanes in address order (i = l, or 31-l for a
-	// descending run) and let v be the address of i = 0: lane i is in
-	// sector v&^31 + 32·((q+i) >> k) with q = (v&31)/|d|.
-	k := 5 - bits.TrailingZeros64(ad)
-	ones := uint64(1)<<(1<<k) - 1
-	var v uint64
-	var lo, hi int // the run's first and last lane, as i
-	if d > 0 {
-		v = first - uint64(lane0)*ad
-		lo, hi = lane0, top
-	} else {
-		v = first - uint64(31-lane0)*ad
-		lo, hi = 31-top, 31-lane0
+// runLow is the lowest address of a run from first over span bytes in
+// the direction of d, and false when the run wraps past 2^64 (|d| < 2^32
+// keeps the span exact).
+func runLow(first uint64, d int64, span uint64) (uint64, bool) {
+	if d >= 0 {
+		return first, first+span >= first
 	}
-	q := int(v&31) >> (5 - k)
-	// Group grp holds lanes i in [i0, i0+2^k), i0 = grp·2^k - q: lanes
-	// [i0, …) ascending, [32-i0-2^k, …) descending, the bits of
-	// ones << sh >> 32 with sh = 32+i0 or 64-i0-2^k (in 1..63).
-	grp, last := (q+lo)>>k, (q+hi)>>k
-	step := 1 << k
-	sh := 32 + grp<<k - q
-	if d < 0 {
-		sh = 64 - grp<<k + q - step
-		step = -step
-	}
-	// The open unit lives in registers until the next one starts.
-	s := v&^31 + 32*uint64(grp)
-	unit, ul, us := s&align, uint32(0), uint8(0)
-	for ; grp <= last; grp++ {
-		if m := uint32(ones<<uint(sh)>>32) & lanes; m != 0 {
-			if s&align != unit {
-				if ul != 0 {
-					n = put(u, n, unit, sz, ul, us)
-				}
-				unit, ul, us = s&align, 0, 0
-			}
-			ul |= m
-			us |= sectorBit(s)
-		}
-		sh += step
-		s += 32
-	}
-	n = put(u, n, unit, sz, ul, us)
-	return n
+	low := first - span
+	return low, low <= first
 }
 
 // mergeUnits merges the sorted units b, which lie beyond u[:n+len(b)],
