@@ -257,87 +257,18 @@ type exactPattern struct {
 }
 
 func exactCountRef(ru exactRule, g *exactGeometry, l *traces.Launch, r *traces.Ref, enclosing []int, out *ExactRef) error {
-	if !exactValidWidth(r.Width) {
-		return fmt.Errorf("width %d bytes: the coalescing rules take 1, 2, 4, 8 or 16", r.Width)
+	if err := exactCheckRef(l, r); err != nil {
+		return err
 	}
-	if r.Op != traces.OpLoad && r.Op != traces.OpStore {
-		return fmt.Errorf("op %s is not a memory access", r.Op)
+	hist, lane, err := exactThreadHist(g, l, r, enclosing)
+	if err != nil {
+		return err
 	}
-	for _, a := range l.Arrays {
-		if a.Name == r.Array && a.Space != kernel.SpaceGlobal {
-			return fmt.Errorf("not closed-form: array %s is not in global memory", a.Name)
-		}
-	}
-	coef := r.Addr.Coef
-	// Base: the address constant plus the mapped loops' lower bounds.
-	var lane [3]int64 // bytes per thread step on each axis
-	base := uint64(r.Addr.Const)
-	for ax, v := range g.loop {
-		if v >= 0 {
-			lane[ax] = coef[v] * l.Loops[v].Step
-			base += uint64(coef[v] * l.Loops[v].Lower.Const)
-		}
-	}
-	// In-thread loops around the reference: one progression each.
-	hist := exactProgression(base, 0, 1)
-	bound := int64(l.Blocks())
-	bound, ok := exactMul(bound, int64(g.warps))
-	inThread := make([]bool, len(l.Loops))
-	for _, v := range enclosing {
-		lp := &l.Loops[v]
-		if lp.Mapped {
-			continue
-		}
-		inThread[v] = true
-		if lp.Divergent {
-			return fmt.Errorf("not closed-form: loop %s is divergent (its bounds depend on a thread-mapped loop)", lp.Var)
-		}
-		if exactDependsOnLoops(lp.Lower) || exactDependsOnLoops(lp.Upper) {
-			return fmt.Errorf("not closed-form: loop %s has bounds that depend on an outer loop (a triangular nest)", lp.Var)
-		}
-		n := exactTrips(lp)
-		if ok {
-			bound, ok = exactMul(bound, n)
-		}
-		p := exactProgression(uint64(coef[v]*lp.Lower.Const), uint64(coef[v]*lp.Step), n)
-		hist = exactConvolve(&hist, &p)
-	}
-	// Each warp instruction makes at most 64 transactions of at most 128
-	// bytes; the totals must fit.
-	if ok {
-		_, ok = exactMul(bound, 64*128)
-	}
-	if !ok {
-		return errors.New("the counts overflow int64")
-	}
-	for v, c := range coef {
-		if c != 0 && !l.Loops[v].Mapped && !inThread[v] {
-			return fmt.Errorf("not closed-form: the address uses loop %s, which does not enclose it", l.Loops[v].Var)
-		}
-	}
-
 	var patterns []*exactPattern
 	// Edge classes: bit ax set means the last block along axis ax.
 	for edge := range 8 {
-		var blocks exactHist
-		blocks[0] = 1
-		skip := false
-		for ax := range 3 {
-			last := edge&(1<<ax) != 0
-			if !last && g.grid[ax] < 2 {
-				skip = true // no interior blocks on this axis
-				break
-			}
-			step := uint64(lane[ax] * g.dim[ax])
-			var f exactHist
-			if last {
-				f = exactProgression(step*uint64(g.grid[ax]-1), 0, 1)
-			} else {
-				f = exactProgression(0, step, g.grid[ax]-1)
-			}
-			blocks = exactConvolve(&blocks, &f)
-		}
-		if skip {
+		blocks, ok := exactBlockHist(g, lane, edge)
+		if !ok {
 			continue
 		}
 		h := exactConvolve(&hist, &blocks)
@@ -354,37 +285,135 @@ func exactCountRef(ru exactRule, g *exactGeometry, l *traces.Launch, r *traces.R
 				continue
 			}
 			p := exactIntern(&patterns, mask, &off)
-			lanes := int64(bits.OnesCount32(p.mask))
-			halves := int64(0)
-			if p.mask&0xFFFF != 0 {
-				halves++
-			}
-			if p.mask&0xFFFF0000 != 0 {
-				halves++
-			}
-			out.Requests += weight
-			out.ActiveLanes += weight * lanes
-			out.HalfWarps += weight * halves
-			for res, c := range h {
-				if c == 0 {
-					continue
-				}
-				rho := (uint64(res) + uint64(first)) % exactResidues
-				if !p.done[rho] {
-					p.txns[rho] = ru.warp(r.Op, int64(r.Width), p.mask, &p.off, int64(rho))
-					p.done[rho] = true
-				}
-				t := &p.txns[rho]
-				out.Txn32 += c * t.t32
-				out.Txn64 += c * t.t64
-				out.Txn128 += c * t.t128
-				out.CoalescedHalfWarps += c * t.coalesced
-			}
+			p.count(ru, r, &h, weight, first, out)
 		}
 	}
 	out.Transactions = out.Txn32 + out.Txn64 + out.Txn128
 	out.Bytes = 32*out.Txn32 + 64*out.Txn64 + 128*out.Txn128
 	return nil
+}
+
+// exactCheckRef refuses a reference the closed form does not take.
+func exactCheckRef(l *traces.Launch, r *traces.Ref) error {
+	if !exactValidWidth(r.Width) {
+		return fmt.Errorf("width %d bytes: the coalescing rules take 1, 2, 4, 8 or 16", r.Width)
+	}
+	if r.Op != traces.OpLoad && r.Op != traces.OpStore {
+		return fmt.Errorf("op %s is not a memory access", r.Op)
+	}
+	for _, a := range l.Arrays {
+		if a.Name == r.Array && a.Space != kernel.SpaceGlobal {
+			return fmt.Errorf("not closed-form: array %s is not in global memory", a.Name)
+		}
+	}
+	return nil
+}
+
+// exactThreadHist is the histogram of r's address residues over the
+// iterations of one thread (the base, with the mapped loops' lower
+// bounds, and one progression per in-thread loop around r), and the bytes
+// r moves per thread step along each axis.
+func exactThreadHist(g *exactGeometry, l *traces.Launch, r *traces.Ref, enclosing []int) (exactHist, [3]int64, error) {
+	coef := r.Addr.Coef
+	var lane [3]int64 // bytes per thread step on each axis
+	base := uint64(r.Addr.Const)
+	for ax, v := range g.loop {
+		if v >= 0 {
+			lane[ax] = coef[v] * l.Loops[v].Step
+			base += uint64(coef[v] * l.Loops[v].Lower.Const)
+		}
+	}
+	hist := exactProgression(base, 0, 1)
+	bound, ok := exactMul(int64(l.Blocks()), int64(g.warps))
+	inThread := make([]bool, len(l.Loops))
+	for _, v := range enclosing {
+		lp := &l.Loops[v]
+		if lp.Mapped {
+			continue
+		}
+		inThread[v] = true
+		if lp.Divergent {
+			return hist, lane, fmt.Errorf("not closed-form: loop %s is divergent (its bounds depend on a thread-mapped loop)", lp.Var)
+		}
+		if exactDependsOnLoops(lp.Lower) || exactDependsOnLoops(lp.Upper) {
+			return hist, lane, fmt.Errorf("not closed-form: loop %s has bounds that depend on an outer loop (a triangular nest)", lp.Var)
+		}
+		n := exactTrips(lp)
+		if ok {
+			bound, ok = exactMul(bound, n)
+		}
+		p := exactProgression(uint64(coef[v]*lp.Lower.Const), uint64(coef[v]*lp.Step), n)
+		hist = exactConvolve(&hist, &p)
+	}
+	// Each warp instruction makes at most 64 transactions of at most 128
+	// bytes; the totals must fit.
+	if ok {
+		_, ok = exactMul(bound, 64*128)
+	}
+	if !ok {
+		return hist, lane, errors.New("the counts overflow int64")
+	}
+	for v, c := range coef {
+		if c != 0 && !l.Loops[v].Mapped && !inThread[v] {
+			return hist, lane, fmt.Errorf("not closed-form: the address uses loop %s, which does not enclose it", l.Loops[v].Var)
+		}
+	}
+	return hist, lane, nil
+}
+
+// exactBlockHist is the histogram of the blocks' address offsets in edge
+// class edge (bit ax set: the last block along axis ax, else the interior
+// ones); false when the class has no blocks.
+func exactBlockHist(g *exactGeometry, lane [3]int64, edge int) (exactHist, bool) {
+	var blocks exactHist
+	blocks[0] = 1
+	for ax := range 3 {
+		last := edge&(1<<ax) != 0
+		if !last && g.grid[ax] < 2 {
+			return blocks, false // no interior blocks on this axis
+		}
+		step := uint64(lane[ax] * g.dim[ax])
+		var f exactHist
+		if last {
+			f = exactProgression(step*uint64(g.grid[ax]-1), 0, 1)
+		} else {
+			f = exactProgression(0, step, g.grid[ax]-1)
+		}
+		blocks = exactConvolve(&blocks, &f)
+	}
+	return blocks, true
+}
+
+// count adds to out the requests and transactions of the warps of pattern
+// p whose first lane's address residues are h (weight in all), with first
+// the offset of the pattern's first lane.
+func (p *exactPattern) count(ru exactRule, r *traces.Ref, h *exactHist, weight, first int64, out *ExactRef) {
+	lanes := int64(bits.OnesCount32(p.mask))
+	halves := int64(0)
+	if p.mask&0xFFFF != 0 {
+		halves++
+	}
+	if p.mask&0xFFFF0000 != 0 {
+		halves++
+	}
+	out.Requests += weight
+	out.ActiveLanes += weight * lanes
+	out.HalfWarps += weight * halves
+	for res, c := range h {
+		if c == 0 {
+			continue
+		}
+		rho := (uint64(res) + uint64(first)) % exactResidues
+		if !p.done[rho] {
+			p.txns[rho] = ru.warp(r.Op, int64(r.Width), p.mask, &p.off, int64(rho))
+			p.done[rho] = true
+		}
+		t := &p.txns[rho]
+		out.Txn32 += c * t.t32
+		out.Txn64 += c * t.t64
+		out.Txn128 += c * t.t128
+		out.CoalescedHalfWarps += c * t.coalesced
+	}
 }
 
 // exactWarpPattern returns the active lanes of warp w in a block of the
@@ -433,230 +462,4 @@ func exactIntern(ps *[]*exactPattern, mask uint32, off *[traces.WarpSize]int64) 
 	p := &exactPattern{mask: mask, off: *off}
 	*ps = append(*ps, p)
 	return p
-}
-
-func exactValidWidth(w int) bool { return w > 0 && w <= 16 && w&(w-1) == 0 }
-
-// exactRule is a device's coalescing rule as this package reads it from
-// the guide (hardware.md §2), an oracle independent of sim/coalesce:
-//
-//   - cc10 (§2.1): per half-warp, with 4-, 8- or 16-byte words, every
-//     active lane k reading word k of a segment aligned to 64 B (4-byte
-//     words) or 128 B gives one 64-B, one 128-B or two 128-B transactions;
-//     otherwise one 32-B transaction per thread. Two choices the guide
-//     leaves open follow sim/coalesce's documented decisions: an
-//     uncoalesced half-warp costs one 32-B transaction per ACTIVE lane
-//     (two when its word straddles a 32-B boundary), not 16; and with
-//     16-byte words a 128-B half whose 8 lanes are all inactive is not
-//     issued.
-//   - cc13 (§2.2): per half-warp, one transaction per segment (32 B for
-//     1-byte, 64 B for 2-byte, 128 B for wider words) holding an active
-//     lane's bytes, reduced 128 → 64 → 32 while only one half is used.
-//   - cc20 (§2.3): a warp of 8-byte words is split into two half-warp
-//     requests, of 16-byte words into four quarter-warp requests. Loads
-//     through L1 make one 128-B transaction per distinct 128-B line of each
-//     request, loads through L2 only one 32-B transaction per distinct 32-B
-//     segment. Stores bypass L1 (§2.6); the guide gives no granularity, so
-//     they follow sim/coalesce's documented decision (GPGPU-Sim's
-//     coalesce_arch 20): the cc13 segment protocol with its reduction,
-//     applied to each request, with the segment sized by the word as in
-//     §2.2 step 1 (32 B for 1-byte and 64 B for 2-byte words, as
-//     sim/coalesce's code does).
-//   - cc30 (§2.4, §2.6): one 32-B transaction per distinct 32-B segment of
-//     the whole warp, for stores and for loads through L2; loads through an
-//     opted-in L1 follow cc20.
-//   - cc50 (§2.5, §2.6): one 32-B transaction per distinct 32-B sector of
-//     the whole warp.
-type exactRule struct {
-	family arch.CoalescingRule
-	// l1 says global loads are cached in L1 (128-B lines).
-	l1 bool
-}
-
-func exactRuleOf(dev *arch.Device) (exactRule, error) {
-	ru := exactRule{family: dev.Coalescer.Rule, l1: dev.Coalescer.CacheGlobalLoads}
-	switch ru.family {
-	case arch.RuleCC10, arch.RuleCC13, arch.RuleCC20, arch.RuleCC30, arch.RuleCC50:
-		return ru, nil
-	}
-	return ru, fmt.Errorf("device %s: no coalescing rule this model knows (%v)", dev.Name, ru.family)
-}
-
-// exactWarpTxns are the transactions of one warp instruction.
-type exactWarpTxns struct {
-	t32, t64, t128 int64
-	// coalesced counts the half-warps that met the cc10 conditions.
-	coalesced int64
-}
-
-// warp applies the rule to one warp instruction whose active lanes (mask)
-// access width bytes at rho + off[lane].
-func (ru exactRule) warp(op traces.Op, width int64, mask uint32, off *[traces.WarpSize]int64, rho int64) exactWarpTxns {
-	var addr [traces.WarpSize]int64
-	for i := range addr {
-		addr[i] = rho + off[i]
-	}
-	var t exactWarpTxns
-	switch ru.family {
-	case arch.RuleCC10:
-		for _, half := range [2]uint32{0x0000FFFF, 0xFFFF0000} {
-			if m := mask & half; m != 0 {
-				exactStrictHalfWarp(&t, width, m, &addr)
-			}
-		}
-	case arch.RuleCC13:
-		for _, half := range [2]uint32{0x0000FFFF, 0xFFFF0000} {
-			if m := mask & half; m != 0 {
-				exactSegmentProtocol(&t, width, m, &addr)
-			}
-		}
-	case arch.RuleCC20:
-		exactFermi(&t, op, ru.l1, width, mask, &addr)
-	case arch.RuleCC30:
-		if op == traces.OpLoad && ru.l1 {
-			exactFermi(&t, op, true, width, mask, &addr)
-		} else {
-			t.t32 += exactDistinctUnits(width, mask, &addr, 32)
-		}
-	default: // cc50
-		t.t32 += exactDistinctUnits(width, mask, &addr, 32)
-	}
-	return t
-}
-
-// exactStrictHalfWarp applies §2.1 to the half-warp with active lanes m.
-func exactStrictHalfWarp(t *exactWarpTxns, width int64, m uint32, addr *[traces.WarpSize]int64) {
-	lo := bits.TrailingZeros32(m) &^ 15 // lane 0 or 16
-	if width == 4 || width == 8 || width == 16 {
-		align := int64(128)
-		if width == 4 {
-			align = 64
-		}
-		k0 := bits.TrailingZeros32(m)
-		seg := addr[k0] - int64(k0-lo)*width
-		ok := seg&(align-1) == 0
-		for i := lo; i < lo+16 && ok; i++ {
-			if m&(1<<i) != 0 && addr[i] != seg+int64(i-lo)*width {
-				ok = false
-			}
-		}
-		if ok {
-			t.coalesced++
-			switch width {
-			case 4:
-				t.t64++
-			case 8:
-				t.t128++
-			default:
-				if m&(0xFF<<lo) != 0 {
-					t.t128++
-				}
-				if m&(0xFF00<<lo) != 0 {
-					t.t128++
-				}
-			}
-			return
-		}
-	}
-	for i := lo; i < lo+16; i++ {
-		if m&(1<<i) != 0 {
-			t.t32 += (addr[i]+width-1)>>5 - addr[i]>>5 + 1
-		}
-	}
-}
-
-// exactSectorsOf returns the distinct 32-B sectors (address / 32) that the
-// lanes of m touch, sorted.
-func exactSectorsOf(width int64, m uint32, addr *[traces.WarpSize]int64, buf *[2 * traces.WarpSize]int64) []int64 {
-	n := 0
-	for i := range traces.WarpSize {
-		if m&(1<<i) == 0 {
-			continue
-		}
-		for s := addr[i] >> 5; s <= (addr[i]+width-1)>>5; s++ {
-			// Insertion into the sorted prefix; affine lanes arrive in
-			// order, so this is usually a single comparison.
-			j := n
-			for j > 0 && buf[j-1] > s {
-				j--
-			}
-			if j > 0 && buf[j-1] == s {
-				continue
-			}
-			copy(buf[j+1:n+1], buf[j:n])
-			buf[j] = s
-			n++
-		}
-	}
-	return buf[:n]
-}
-
-// exactDistinctUnits counts the distinct aligned units of size bytes (32
-// or 128) that the lanes of m touch.
-func exactDistinctUnits(width int64, m uint32, addr *[traces.WarpSize]int64, size int64) int64 {
-	var buf [2 * traces.WarpSize]int64
-	s := exactSectorsOf(width, m, addr, &buf)
-	shift := uint(bits.TrailingZeros64(uint64(size / 32)))
-	var n int64
-	for i := range s {
-		if i == 0 || s[i]>>shift != s[i-1]>>shift {
-			n++
-		}
-	}
-	return n
-}
-
-// exactSegmentProtocol applies the §2.2 protocol to the lanes of m: one
-// transaction per segment touched, reduced while only one half is used.
-func exactSegmentProtocol(t *exactWarpTxns, width int64, m uint32, addr *[traces.WarpSize]int64) {
-	var buf [2 * traces.WarpSize]int64
-	s := exactSectorsOf(width, m, addr, &buf)
-	shift := uint(2) // 128-B segments (4 sectors) for 4-, 8- and 16-byte words
-	switch width {
-	case 1:
-		shift = 0
-	case 2:
-		shift = 1
-	}
-	for i := 0; i < len(s); {
-		seg := s[i] >> shift
-		var used uint8 // sectors used within the 128-B block
-		j := i
-		for ; j < len(s) && s[j]>>shift == seg; j++ {
-			used |= 1 << (s[j] & 3)
-		}
-		i = j
-		switch {
-		case shift == 2 && used&0b0011 != 0 && used&0b1100 != 0:
-			t.t128++ // both halves of the 128-B segment
-		case bits.OnesCount8(used) == 2 && (used == 0b0011 || used == 0b1100):
-			t.t64++ // both 32-B halves of one 64-B half
-		default:
-			t.t32++
-		}
-	}
-}
-
-// exactFermi applies the §2.3 request split and, per request, the L1 line
-// rule, the L2 segment rule or (stores) the segment protocol.
-func exactFermi(t *exactWarpTxns, op traces.Op, l1 bool, width int64, mask uint32, addr *[traces.WarpSize]int64) {
-	lanes := 32
-	switch width {
-	case 8:
-		lanes = 16
-	case 16:
-		lanes = 8
-	}
-	for lo := 0; lo < 32; lo += lanes {
-		m := mask & uint32((uint64(1)<<lanes-1)<<lo)
-		switch {
-		case m == 0:
-		case op == traces.OpStore:
-			exactSegmentProtocol(t, width, m, addr)
-		case l1:
-			t.t128 += exactDistinctUnits(width, m, addr, 128)
-		default:
-			t.t32 += exactDistinctUnits(width, m, addr, 32)
-		}
-	}
 }

@@ -213,123 +213,130 @@ type JangModel struct {
 //     a reference that is both read and written (C[i1][i2] += …) counts
 //     once, as in J14's per-array numbers.
 func NewJangModel(l *traces.Launch) (*JangModel, error) {
-	k := l.Kernel
-	m := &JangModel{Kernel: k.Name, Mapping: l.Mapping.String(), Block: l.Block, Regs: l.Regs}
-	nl := len(l.Loops)
-	axisLoop := [3]int{-1, -1, -1}
-	var intra []int
-	for v, lp := range l.Loops {
-		m.Loops = append(m.Loops, lp.Var)
-		if lp.Mapped {
-			axisLoop[lp.Axis] = v
-			m.Dims = max(m.Dims, int(lp.Axis)+1)
+	m := &JangModel{Kernel: l.Kernel.Name, Mapping: l.Mapping.String(), Block: l.Block, Regs: l.Regs}
+	lp := m.loops(l)
+	for i := range l.Refs {
+		jr, err := m.ref(l, &lp, i)
+		if err != nil {
+			return nil, err
+		}
+		m.Refs = append(m.Refs, jr)
+	}
+	m.shareInstances()
+	m.selectSpaces(l)
+	m.evaluate(l.Block)
+	return m, nil
+}
+
+// jangLoops is how the loops of a launch enter J14's matrices.
+type jangLoops struct {
+	axisLoop  [3]int // per thread axis, the loop mapped to it (-1: none)
+	intra     []int  // the loops that run inside the threads
+	inter     []int  // the mapped loops, by axis
+	interAxis []int  // their axes
+	problem   []bool // per loop: it runs over the problem size
+}
+
+// loops sorts the launch's loops into inter- and intra-thread ones and
+// records their names in m.
+func (m *JangModel) loops(l *traces.Launch) jangLoops {
+	lp := jangLoops{axisLoop: [3]int{-1, -1, -1}}
+	for v, bl := range l.Loops {
+		m.Loops = append(m.Loops, bl.Var)
+		if bl.Mapped {
+			lp.axisLoop[bl.Axis] = v
+			m.Dims = max(m.Dims, int(bl.Axis)+1)
 		} else {
-			intra = append(intra, v)
-			m.IntraLoops = append(m.IntraLoops, lp.Var)
+			lp.intra = append(lp.intra, v)
+			m.IntraLoops = append(m.IntraLoops, bl.Var)
 		}
 	}
-	var inter []int
-	var interAxis []int
-	for ax, v := range axisLoop {
+	for ax, v := range lp.axisLoop {
 		if v >= 0 {
-			inter = append(inter, v)
-			interAxis = append(interAxis, ax)
+			lp.inter = append(lp.inter, v)
+			lp.interAxis = append(lp.interAxis, ax)
 			m.InterAxes = append(m.InterAxes, kernel.Axis(ax).String())
 			m.InterLoops = append(m.InterLoops, l.Loops[v].Var)
 		}
 	}
-	problem := jangProblemSizeLoops(k.Program)
-	for v, p := range problem {
+	lp.problem = jangProblemSizeLoops(l.Kernel.Program)
+	for v, p := range lp.problem {
 		if p {
 			m.ProblemSize = append(m.ProblemSize, l.Loops[v].Var)
 		}
 	}
+	return lp
+}
 
-	for i, r := range l.Refs {
-		forms, err := l.IndexForms(i)
-		if err != nil {
-			return nil, err
-		}
-		ba := jangArrayOf(l, r.Array)
-		jr := JangRef{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(), instance: i}
-		for _, f := range forms {
-			jr.M = append(jr.M, slices.Clone(f.Coef))
-			jr.O = append(jr.O, f.Const)
-		}
-		if len(jr.M) == 0 || len(jr.M[0]) != nl {
-			panic(fmt.Sprintf("validate: %s: index forms of %s do not match the %d loops", k.Name, r.Text, nl))
-		}
-		contiguous := len(jr.M) - 1
-		if ba.Layout == kernel.ColMajor {
-			contiguous = 0
-		}
-		for d := range jr.M {
-			row := make([]int64, 0, len(inter))
-			for j, v := range inter {
-				row = append(row, jr.M[d][v]*l.Loops[v].Step)
-				if jr.M[d][v] != 0 {
-					jr.costAxis[interAxis[j]] = true
-				}
-			}
-			jr.Inter = append(jr.Inter, row)
-			irow := make([]int64, 0, len(intra))
-			for _, v := range intra {
-				irow = append(irow, jr.M[d][v])
-			}
-			jr.Intra = append(jr.Intra, irow)
-		}
-		txCol := make([]int64, len(jr.M))
-		if v := axisLoop[kernel.AxisX]; v >= 0 {
-			for d := range jr.M {
-				txCol[d] = jr.M[d][v] * l.Loops[v].Step
-			}
-		}
-		interZero := !slices.Contains(jr.costAxis[:], true)
-		jr.Class = jangClassify(txCol, jr.O, contiguous, interZero)
-		jr.Coalesced = jr.Class == JangTrueLinear || jr.Class == JangTrueReverseLinear
-		if jr.Class == JangTrueLinear || jr.Class == JangTrueReverseLinear || !jangTxInvolved(txCol) {
-			jr.costAxis = [3]bool{}
-		}
-		for ax, on := range jr.costAxis {
-			if on {
-				jr.CostAxes = append(jr.CostAxes, kernel.Axis(ax).String())
-			}
-		}
-		nonZeroIntra, fixedOnly, linearWalk := false, true, false
-		for _, v := range intra {
-			nz, ones := 0, 0
-			for d := range jr.M {
-				if c := jr.M[d][v]; c != 0 {
-					nz++
-					if c == 1 || c == -1 {
-						ones++
-					}
-				}
-			}
-			if nz == 0 {
-				continue
-			}
-			nonZeroIntra = true
-			if problem[v] {
-				fixedOnly = false
-				if nz == 1 && ones == 1 {
-					linearWalk = true
-				}
-			}
-		}
-		jr.SameAddress = interZero && nonZeroIntra && fixedOnly
-		jr.Prefetch = r.Op == traces.OpLoad && linearWalk && !jr.SameAddress
-		for j := range i {
-			p := &m.Refs[j]
-			if p.Array == jr.Array && slices.EqualFunc(p.M, jr.M, slices.Equal) && slices.Equal(p.O, jr.O) {
-				jr.instance = p.instance
-				break
-			}
-		}
-		m.Refs = append(m.Refs, jr)
+// ref is reference i under the model: its access matrix and offset, split
+// into the inter- and intra-thread parts, its pattern class, and whether it
+// reads one address per work group or walks a loop linearly.
+func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error) {
+	r := &l.Refs[i]
+	forms, err := l.IndexForms(i)
+	if err != nil {
+		return JangRef{}, err
 	}
-	// Instances: a shared (M, o) is a load instance if any of its
-	// references loads.
+	jr := JangRef{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(), instance: i}
+	for _, f := range forms {
+		jr.M = append(jr.M, slices.Clone(f.Coef))
+		jr.O = append(jr.O, f.Const)
+	}
+	if len(jr.M) == 0 || len(jr.M[0]) != len(l.Loops) {
+		panic(fmt.Sprintf("validate: %s: index forms of %s do not match the %d loops", l.Kernel.Name, r.Text, len(l.Loops)))
+	}
+	for d := range jr.M {
+		row := make([]int64, 0, len(lp.inter))
+		for j, v := range lp.inter {
+			row = append(row, jr.M[d][v]*l.Loops[v].Step)
+			if jr.M[d][v] != 0 {
+				jr.costAxis[lp.interAxis[j]] = true
+			}
+		}
+		jr.Inter = append(jr.Inter, row)
+		irow := make([]int64, 0, len(lp.intra))
+		for _, v := range lp.intra {
+			irow = append(irow, jr.M[d][v])
+		}
+		jr.Intra = append(jr.Intra, irow)
+	}
+	contiguous := len(jr.M) - 1
+	if jangArrayOf(l, r.Array).Layout == kernel.ColMajor {
+		contiguous = 0
+	}
+	txCol := make([]int64, len(jr.M))
+	if v := lp.axisLoop[kernel.AxisX]; v >= 0 {
+		for d := range jr.M {
+			txCol[d] = jr.M[d][v] * l.Loops[v].Step
+		}
+	}
+	interZero := !slices.Contains(jr.costAxis[:], true)
+	jr.Class = jangClassify(txCol, jr.O, contiguous, interZero)
+	jr.Coalesced = jr.Class == JangTrueLinear || jr.Class == JangTrueReverseLinear
+	if jr.Coalesced || !jangTxInvolved(txCol) {
+		jr.costAxis = [3]bool{}
+	}
+	for ax, on := range jr.costAxis {
+		if on {
+			jr.CostAxes = append(jr.CostAxes, kernel.Axis(ax).String())
+		}
+	}
+	nonZeroIntra, fixedOnly, linearWalk := jangIntraWalk(jr.M, lp)
+	jr.SameAddress = interZero && nonZeroIntra && fixedOnly
+	jr.Prefetch = r.Op == traces.OpLoad && linearWalk && !jr.SameAddress
+	for j := range i {
+		p := &m.Refs[j]
+		if p.Array == jr.Array && slices.EqualFunc(p.M, jr.M, slices.Equal) && slices.Equal(p.O, jr.O) {
+			jr.instance = p.instance
+			break
+		}
+	}
+	return jr, nil
+}
+
+// shareInstances makes the references with one (M, o) one instance: a
+// load instance if any of its references loads.
+func (m *JangModel) shareInstances() {
 	for i := range m.Refs {
 		if r := &m.Refs[i]; r.Prefetch {
 			m.Refs[r.instance].Prefetch = true
@@ -339,59 +346,20 @@ func NewJangModel(l *traces.Launch) (*JangModel, error) {
 		r := &m.Refs[i]
 		r.Prefetch = m.Refs[r.instance].Prefetch
 	}
+}
 
+// selectSpaces applies Algorithm 1 to every array the kernel accesses and
+// sets the element size of the prefetched arrays (of all arrays when none
+// is prefetched).
+func (m *JangModel) selectSpaces(l *traces.Launch) {
 	m.ElemSize = 0
 	for _, ba := range l.Arrays {
-		a := JangArray{Name: ba.Name, Rank: len(ba.Dims), Bytes: arch.Bytes(ba.Size)}
-		loads, stores := false, false
-		for _, r := range m.Refs {
-			if r.Array == ba.Name {
-				loads = loads || r.Op == traces.OpLoad.String()
-				stores = stores || r.Op == traces.OpStore.String()
-			}
-		}
-		switch {
-		case !loads && !stores:
+		a, ok := m.array(l.Kernel.Name, ba)
+		if !ok {
 			continue
-		case !stores:
-			a.Access = JangReadOnly
-		case !loads:
-			a.Access = JangWriteOnly
-		default:
-			a.Access = JangReadWrite
 		}
-		selected := map[string]bool{}
-		for i := range m.Refs {
-			r := &m.Refs[i]
-			if r.Array != ba.Name || r.instance != i {
-				continue
-			}
-			a.Instances++
-			r.Selected = jangSelect(a.Access, r, a.Bytes <= JangConstantMemory)
-			for _, s := range r.Selected {
-				selected[s] = true
-			}
-		}
-		for _, s := range jangPriority(a.Access) {
-			if selected[s] {
-				a.Selected = append(a.Selected, s)
-			}
-		}
-		if len(a.Selected) != len(selected) {
-			panic(fmt.Sprintf("validate: %s: array %s (%s): spaces %v outside the tie-break list", k.Name, a.Name, a.Access, selected))
-		}
-		a.Space = a.Selected[0]
-		a.Prefetch = selected[JangLocal]
 		if a.Prefetch {
 			m.ElemSize = max(m.ElemSize, arch.Bytes(ba.Type.Size()))
-		}
-		for i := range m.Refs {
-			if r := &m.Refs[i]; r.Array == a.Name {
-				r.Space = a.Space
-				if r.Selected == nil {
-					r.Selected = m.Refs[r.instance].Selected
-				}
-			}
 		}
 		m.Arrays = append(m.Arrays, a)
 	}
@@ -400,8 +368,61 @@ func NewJangModel(l *traces.Launch) (*JangModel, error) {
 			m.ElemSize = max(m.ElemSize, arch.Bytes(ba.Type.Size()))
 		}
 	}
-	m.evaluate(l.Block)
-	return m, nil
+}
+
+// array is array ba under Algorithm 1: its access kind and the spaces its
+// instances select, in the order of preference; false when no reference
+// touches it.
+func (m *JangModel) array(kernelName string, ba traces.BoundArray) (JangArray, bool) {
+	a := JangArray{Name: ba.Name, Rank: len(ba.Dims), Bytes: arch.Bytes(ba.Size)}
+	loads, stores := false, false
+	for _, r := range m.Refs {
+		if r.Array == ba.Name {
+			loads = loads || r.Op == traces.OpLoad.String()
+			stores = stores || r.Op == traces.OpStore.String()
+		}
+	}
+	switch {
+	case !loads && !stores:
+		return a, false
+	case !stores:
+		a.Access = JangReadOnly
+	case !loads:
+		a.Access = JangWriteOnly
+	default:
+		a.Access = JangReadWrite
+	}
+	selected := map[string]bool{}
+	for i := range m.Refs {
+		r := &m.Refs[i]
+		if r.Array != ba.Name || r.instance != i {
+			continue
+		}
+		a.Instances++
+		r.Selected = jangSelect(a.Access, r, a.Bytes <= JangConstantMemory)
+		for _, s := range r.Selected {
+			selected[s] = true
+		}
+	}
+	for _, s := range jangPriority(a.Access) {
+		if selected[s] {
+			a.Selected = append(a.Selected, s)
+		}
+	}
+	if len(a.Selected) != len(selected) {
+		panic(fmt.Sprintf("validate: %s: array %s (%s): spaces %v outside the tie-break list", kernelName, a.Name, a.Access, selected))
+	}
+	a.Space = a.Selected[0]
+	a.Prefetch = selected[JangLocal]
+	for i := range m.Refs {
+		if r := &m.Refs[i]; r.Array == a.Name {
+			r.Space = a.Space
+			if r.Selected == nil {
+				r.Selected = m.Refs[r.instance].Selected
+			}
+		}
+	}
+	return a, true
 }
 
 // evaluate fills the per-reference and per-array cost and gain at block.
@@ -464,168 +485,4 @@ func (m *JangModel) At(block arch.Dim3) *JangModel {
 	c.Arrays = slices.Clone(m.Arrays)
 	c.evaluate(block)
 	return &c
-}
-
-// jangRefCost is the generalised cost rule of models.md §1.1.4: 0 for true
-// (reverse) linear and tx-not-involved accesses, else the product of the
-// extents of the thread dimensions whose columns are non-zero.
-func jangRefCost(r *JangRef, block arch.Dim3) int64 {
-	ext := [3]int{block.X, block.Y, block.Z}
-	cost, any := int64(1), false
-	for ax, on := range r.costAxis {
-		if on {
-			cost *= int64(ext[ax])
-			any = true
-		}
-	}
-	if !any {
-		return 0
-	}
-	return cost
-}
-
-func jangTxInvolved(txCol []int64) bool {
-	return slices.ContainsFunc(txCol, func(c int64) bool { return c != 0 })
-}
-
-// jangClassify applies the classifier of models.md §1.1.2 to the tx column
-// of the inter-thread matrix (in elements per thread index).
-func jangClassify(txCol, offset []int64, contiguous int, interZero bool) string {
-	if interZero {
-		return JangIntraThreadOnly
-	}
-	if !jangTxInvolved(txCol) {
-		return JangTxNotInvolved
-	}
-	nz, at := 0, -1
-	for d, c := range txCol {
-		if c != 0 {
-			nz++
-			at = d
-		}
-	}
-	trueVariant := txCol[contiguous] != 0
-	var cls string
-	switch {
-	case nz > 1:
-		cls = "overlapping"
-	case txCol[at] == 1:
-		cls = "linear"
-	case txCol[at] == -1:
-		cls = "reverse linear"
-	default:
-		cls = "non-unit stride"
-	}
-	if cls == "linear" && offset[contiguous] != 0 {
-		cls = "shifted"
-	}
-	if trueVariant {
-		return "true " + cls
-	}
-	return "false " + cls
-}
-
-// jangSelectsGlobal is Algorithm 1's "Coalesced" read as J10 Table 1's
-// memory-selection column.
-func jangSelectsGlobal(class string) bool {
-	switch class {
-	case JangTrueLinear, JangFalseLinear, JangTrueReverseLinear, JangFalseReverseLinear, JangTxNotInvolved:
-		return true
-	}
-	return false
-}
-
-// jangSelect is Algorithm 1 for one instance of an array.
-func jangSelect(access string, r *JangRef, small bool) []string {
-	backing := JangTexture
-	if jangSelectsGlobal(r.Class) {
-		backing = JangGlobal
-	}
-	if access == JangReadOnly {
-		switch {
-		case small && r.SameAddress:
-			return []string{JangConstant}
-		case r.Prefetch:
-			return []string{JangLocal, backing}
-		}
-		return []string{backing}
-	}
-	if r.Prefetch {
-		return []string{JangLocal, JangGlobal}
-	}
-	if access == JangWriteOnly && !jangSelectsGlobal(r.Class) {
-		return []string{JangTexture}
-	}
-	return []string{JangGlobal}
-}
-
-// jangProblemSizeLoops marks the loops whose trip count depends on the
-// input problem size: a bound or the step mentions a param, or the
-// variable of a loop so marked.
-func jangProblemSizeLoops(p *kernel.Program) []bool {
-	marked := make([]bool, len(p.Loops))
-	var mentions func(e *kernel.Expr) bool
-	mentions = func(e *kernel.Expr) bool {
-		if e == nil {
-			return false
-		}
-		switch e.Kind {
-		case kernel.ExprParam:
-			return true
-		case kernel.ExprLoop:
-			return marked[e.Index]
-		}
-		return slices.ContainsFunc(e.Args, mentions)
-	}
-	// Bounds mention outer loops only, and p.Loops is in source order,
-	// so outer loops are marked first.
-	for i, lp := range p.Loops {
-		marked[i] = mentions(lp.Lower) || mentions(lp.Upper) || mentions(lp.Step)
-	}
-	return marked
-}
-
-func jangArrayOf(l *traces.Launch, name string) *traces.BoundArray {
-	for i := range l.Arrays {
-		if l.Arrays[i].Name == name {
-			return &l.Arrays[i]
-		}
-	}
-	panic(fmt.Sprintf("validate: %s: reference to undeclared array %s", l.Kernel.Name, name))
-}
-
-// JangEstimate is J14's model of a bound kernel on a device with
-// Algorithm 2's candidates.
-type JangEstimate struct {
-	Device string `json:"device"`
-	// Model is evaluated at the launch's block.
-	Model *JangModel `json:"model"`
-	// Candidates are JangSearch's over JangDefaultShapes(d, Model.Dims)
-	// with the kernel's registers and Model.ElemSize; invalid candidates
-	// (local memory does not fit) are included with Rank 0.
-	Candidates []JangCandidate `json:"candidates"`
-}
-
-// NewJangEstimate builds the model of l and runs Algorithm 2 on device d
-// through its CostGain. A kernel without a register count is searched
-// with 0 registers (the register file never limits it); a mapping of more
-// than two thread dimensions is an error, as J14 enumerates 1-D and 2-D
-// work groups only.
-func NewJangEstimate(d *arch.Device, l *traces.Launch) (*JangEstimate, error) {
-	m, err := NewJangModel(l)
-	if err != nil {
-		return nil, err
-	}
-	if m.Dims == 0 {
-		return nil, fmt.Errorf("%s: mapping %q maps no loop to a thread dimension", m.Kernel, m.Mapping)
-	}
-	shapes, err := JangDefaultShapes(d, m.Dims)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", m.Kernel, err)
-	}
-	cands, err := JangSearch(d, shapes, m.Regs, m.ElemSize, m.CostGain)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", m.Kernel, err)
-	}
-	return &JangEstimate{Device: d.Name, Model: m, Candidates: cands}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"gpumemsim/arch"
+	"gpumemsim/traces"
 )
 
 // JangHalfWarp is the access unit of J14's model: the lowest work-group
@@ -259,4 +260,40 @@ func JangPrefetchGain(block arch.Dim3, dims, arrayDims int) int64 {
 		return sl
 	}
 	return sl * sl
+}
+
+// JangEstimate is J14's model of a bound kernel on a device with
+// Algorithm 2's candidates.
+type JangEstimate struct {
+	Device string `json:"device"`
+	// Model is evaluated at the launch's block.
+	Model *JangModel `json:"model"`
+	// Candidates are JangSearch's over JangDefaultShapes(d, Model.Dims)
+	// with the kernel's registers and Model.ElemSize; invalid candidates
+	// (local memory does not fit) are included with Rank 0.
+	Candidates []JangCandidate `json:"candidates"`
+}
+
+// NewJangEstimate builds the model of l and runs Algorithm 2 on device d
+// through its CostGain. A kernel without a register count is searched
+// with 0 registers (the register file never limits it); a mapping of more
+// than two thread dimensions is an error, as J14 enumerates 1-D and 2-D
+// work groups only.
+func NewJangEstimate(d *arch.Device, l *traces.Launch) (*JangEstimate, error) {
+	m, err := NewJangModel(l)
+	if err != nil {
+		return nil, err
+	}
+	if m.Dims == 0 {
+		return nil, fmt.Errorf("%s: mapping %q maps no loop to a thread dimension", m.Kernel, m.Mapping)
+	}
+	shapes, err := JangDefaultShapes(d, m.Dims)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Kernel, err)
+	}
+	cands, err := JangSearch(d, shapes, m.Regs, m.ElemSize, m.CostGain)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", m.Kernel, err)
+	}
+	return &JangEstimate{Device: d.Name, Model: m, Candidates: cands}, nil
 }
