@@ -94,9 +94,8 @@ type l2 struct {
 	sec sectoring
 	// fetched counts the atoms of the sectors read from DRAM.
 	fetched int64
-	// waiters of the MSHR entries, linked per entry, and their free list
-	waiters     []waiter
-	freeWaiters []int32
+	// waiters of the MSHR entries, linked per entry
+	waiters pool[waiter]
 	// holdUntil is set by an access whose slice queue was full: the
 	// sending SM may not send another transaction before it.
 	holdUntil int64
@@ -267,19 +266,12 @@ func (c *l2) lineRequest(si int, localLine uint64, mask uint32) (uint64, int) {
 }
 
 func (c *l2) addWaiter(sl *slice, ent cache.MSHREntry, token uint64) {
-	var i int32
-	if n := len(c.freeWaiters); n > 0 {
-		i = c.freeWaiters[n-1]
-		c.freeWaiters = c.freeWaiters[:n-1]
-	} else {
-		i = int32(len(c.waiters))
-		c.waiters = append(c.waiters, waiter{})
-	}
-	c.waiters[i] = waiter{token: token, next: -1}
+	i := c.waiters.take()
+	c.waiters.items[i] = waiter{token: token, next: -1}
 	if sl.wtail[ent] < 0 {
 		sl.whead[ent] = i
 	} else {
-		c.waiters[sl.wtail[ent]].next = i
+		c.waiters.items[sl.wtail[ent]].next = i
 	}
 	sl.wtail[ent] = i
 }
@@ -332,9 +324,9 @@ func (c *l2) filled(si int, ent cache.MSHREntry, finish int64) {
 	f := sl.finish[ent] + c.dramLat
 	sl.fill[ent] = f
 	for i := sl.whead[ent]; i >= 0; {
-		w := c.waiters[i]
+		w := c.waiters.items[i]
 		c.sms.deliver(w.token, f+c.icnt)
-		c.freeWaiters = append(c.freeWaiters, i)
+		c.waiters.release(i)
 		i = w.next
 	}
 	sl.whead[ent], sl.wtail[ent] = -1, -1

@@ -32,8 +32,7 @@ type port struct {
 	// lat is dram.latency, icnt the interconnect latency.
 	lat, icnt int64
 
-	reqs     []memReq
-	freeReqs []int32
+	reqs     pool[memReq] // by tag
 	overflow [][]int32
 	inFlight int // requests sent and not completed
 	// readSectors and writeSectors count the 32-byte sectors of every
@@ -46,16 +45,9 @@ type port struct {
 
 // send puts a request on its way to its channel, arriving at t.
 func (p *port) send(t int64, m memReq) {
-	var tag int32
-	if n := len(p.freeReqs); n > 0 {
-		tag = p.freeReqs[n-1]
-		p.freeReqs = p.freeReqs[:n-1]
-	} else {
-		tag = int32(len(p.reqs))
-		p.reqs = append(p.reqs, memReq{})
-	}
+	tag := p.reqs.take()
 	m.r.Tag = int64(tag)
-	p.reqs[tag] = m
+	p.reqs.items[tag] = m
 	p.inFlight++
 	if m.r.Write {
 		p.writeSectors += int64(m.r.Bytes / 32)
@@ -68,7 +60,7 @@ func (p *port) send(t int64, m memReq) {
 // push hands a request to its channel now, or queues it behind the ones
 // its full channel already refused.
 func (p *port) push(tag int32) {
-	r := p.reqs[tag].r
+	r := p.reqs.items[tag].r
 	ch := p.mem.Channel(r.Addr)
 	if len(p.overflow[ch]) > 0 || !p.mem.Push(p.clk.now, r) {
 		p.overflow[ch] = append(p.overflow[ch], tag)
@@ -88,7 +80,7 @@ func (p *port) advance() {
 	p.mem.Advance(p.clk.now, p.done)
 	for ch, q := range p.overflow {
 		n := 0
-		for n < len(q) && p.mem.Push(p.clk.now, p.reqs[q[n]].r) {
+		for n < len(q) && p.mem.Push(p.clk.now, p.reqs.items[q[n]].r) {
 			n++
 		}
 		p.overflow[ch] = append(q[:0], q[n:]...)
@@ -99,8 +91,8 @@ func (p *port) advance() {
 // done is called by the memory for each completed request.
 func (p *port) done(r dram.Request, finish int64) {
 	tag := int32(r.Tag)
-	m := p.reqs[tag]
-	p.freeReqs = append(p.freeReqs, tag)
+	m := p.reqs.items[tag]
+	p.reqs.release(tag)
 	p.inFlight--
 	p.clk.last = max(p.clk.last, finish)
 	switch m.kind {

@@ -169,18 +169,9 @@ func linear(e *kernel.Expr, env map[string]int64, nloops int) (Linear, error) {
 
 // combine is a + s·b, term by term, for expression e.
 func combine(e *kernel.Expr, a, b Linear, s int64) (Linear, error) {
-	var ok bool
-	for i := -1; i < len(a.Coef); i++ {
-		x, y := &a.Const, b.Const
-		if i >= 0 {
-			x, y = &a.Coef[i], b.Coef[i]
-		}
-		if y, ok = mul64(s, y); ok {
-			*x, ok = add64(*x, y)
-		}
-		if !ok {
-			return a, exprError(e, "%s overflows 64 bits; hint: use smaller params", e)
-		}
+	f, ok := combineForm(a, b, s)
+	if !ok {
+		return f, exprError(e, "%s overflows 64 bits; hint: use smaller params", e)
 	}
-	return a, nil
+	return f, nil
 }
