@@ -47,6 +47,9 @@ var optional = regexp.MustCompile(`\[[^]]*\]`)
 // The README's command block runs as written (optional flags left out),
 // as cmd/benchstat's TestDoc runs its documentation.
 func TestReadmeCommands(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the README's simulations run in the plain pass; under the race detector they take minutes")
+	}
 	for _, line := range strings.Split(readmeBlocks(t, "## Commands", "sh")[0], "\n") {
 		line, _, _ = strings.Cut(line, "#")
 		line = strings.TrimSpace(optional.ReplaceAllString(line, ""))
