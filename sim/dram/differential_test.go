@@ -326,10 +326,13 @@ func statsDifferences(got, want Stats) []string {
 	return diffs
 }
 
-func diffDevices(t testing.TB) []struct {
+// namedDevice is a device of the differential tests.
+type namedDevice struct {
 	name string
 	d    *arch.Device
-} {
+}
+
+func diffDevices(t testing.TB) []namedDevice {
 	t.Helper()
 	load := func(name string, sched arch.DRAMScheduler) *arch.Device {
 		d, err := configs.Load(name)
@@ -339,25 +342,16 @@ func diffDevices(t testing.TB) []struct {
 		d.DRAM.Scheduler = sched
 		return d
 	}
-	fcfsGroups := groupDevice()
-	fcfsGroups.DRAM.Scheduler = arch.SchedFCFS
-	return []struct {
-		name string
-		d    *arch.Device
-	}{
-		{"test frfcfs", testDevice(3, arch.SchedFRFCFS)},
-		{"test fcfs", testDevice(3, arch.SchedFCFS)},
-		{"groups frfcfs", groupDevice()},
-		{"groups fcfs", fcfsGroups},
-		{"gtx480", gtx480(6)},
-		{"g80", load("g80", arch.SchedFRFCFS)},
-		{"gt200", load("gt200", arch.SchedFRFCFS)},
-		{"gt200 fcfs", load("gt200", arch.SchedFCFS)},
-		{"fermi", load("fermi", arch.SchedFRFCFS)},
-		{"fermi fcfs", load("fermi", arch.SchedFCFS)},
-		{"kepler", load("kepler", arch.SchedFRFCFS)},
-		{"maxwell", load("maxwell", arch.SchedFRFCFS)},
-	}
+	return append(fuzzDevices(),
+		namedDevice{"gtx480", gtx480(6)},
+		namedDevice{"g80", load("g80", arch.SchedFRFCFS)},
+		namedDevice{"gt200", load("gt200", arch.SchedFRFCFS)},
+		namedDevice{"gt200 fcfs", load("gt200", arch.SchedFCFS)},
+		namedDevice{"fermi", load("fermi", arch.SchedFRFCFS)},
+		namedDevice{"fermi fcfs", load("fermi", arch.SchedFCFS)},
+		namedDevice{"kepler", load("kepler", arch.SchedFRFCFS)},
+		namedDevice{"maxwell", load("maxwell", arch.SchedFRFCFS)},
+	)
 }
 
 // TestDifferential compares the Memory with the oracle on six long
@@ -415,16 +409,10 @@ func TestDifferentialRandom(t *testing.T) {
 // Memory maps addresses by division, not by shifts) and the one-channel
 // device with two bank groups, each under both schedulers. Their queues
 // of 8 fill quickly, so refusals are common.
-func fuzzDevices() []struct {
-	name string
-	d    *arch.Device
-} {
+func fuzzDevices() []namedDevice {
 	fcfsGroups := groupDevice()
 	fcfsGroups.DRAM.Scheduler = arch.SchedFCFS
-	return []struct {
-		name string
-		d    *arch.Device
-	}{
+	return []namedDevice{
 		{"test frfcfs", testDevice(3, arch.SchedFRFCFS)},
 		{"test fcfs", testDevice(3, arch.SchedFCFS)},
 		{"groups frfcfs", groupDevice()},
