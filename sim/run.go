@@ -110,7 +110,7 @@ func (s *sm) build(dev *arch.Device, src traces.Source, occ arch.Occupancy) erro
 	s.scheds = make([]scheduler, dev.Scheduler.PerSM)
 	per := (len(s.warps) + len(s.scheds) - 1) / len(s.scheds)
 	for si := range s.scheds {
-		s.scheds[si] = newScheduler(p, dev.Scheduler.Policy == arch.PolicyGTO, int64(dev.Scheduler.IssuePerCycle), per)
+		s.scheds[si] = newScheduler(p, int64(dev.Scheduler.IssuePerCycle), per)
 	}
 	for w := range s.warps {
 		wp := &s.warps[w]

@@ -36,7 +36,10 @@ type scheduler struct {
 	wakeAt         int64 // time of the pending evSchedule, or never
 }
 
-func newScheduler(p policy, byAge bool, ipc int64, warps int) scheduler {
+// newScheduler builds a scheduler of policy p for up to warps warps; a
+// greedy-then-oldest one keeps its warps by age.
+func newScheduler(p policy, ipc int64, warps int) scheduler {
+	_, byAge := p.(*gto)
 	sc := scheduler{policy: p, byAge: byAge, ipc: ipc, ipcShift: -1, last: -1, wakeAt: never,
 		slots: make([]int32, 0, warps), alu: make([]int64, 0, warps), lsu: make([]int64, 0, warps), own: make([]int64, 0, warps)}
 	if ipc&(ipc-1) == 0 {
