@@ -85,8 +85,8 @@ func (p *port) check(fail func(string, ...any)) {
 		fail("%d DRAM requests never completed", p.inFlight)
 	}
 	for ch, q := range p.overflow {
-		if len(q) > 0 {
-			fail("channel %d: %d requests never reached DRAM", ch, len(q))
+		if q.len() > 0 {
+			fail("channel %d: %d requests never reached DRAM", ch, q.len())
 		}
 	}
 	d := p.mem.Stats().Total

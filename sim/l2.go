@@ -29,12 +29,12 @@ type dramOnly struct {
 
 func (d *dramOnly) read(ta int64, addr uint64, size, _ uint32, token uint64, ref int) (int64, bool) {
 	d.res.Refs[ref].DRAMReadSectors += int64(size / 32)
-	d.port.send(ta, memReq{kind: reqDirect, token: token, r: dram.Request{Addr: addr, Bytes: int(size)}})
+	d.port.send(ta, dram.Request{Addr: addr, Bytes: int(size), Tag: tokenTag(reqDirect, token)})
 	return 0, false
 }
 
 func (d *dramOnly) write(ta int64, addr uint64, size, _ uint32, token uint64) (int64, bool) {
-	d.port.send(ta, memReq{kind: reqStore, token: token, r: dram.Request{Addr: addr, Bytes: int(size), Write: true}})
+	d.port.send(ta, dram.Request{Addr: addr, Bytes: int(size), Write: true, Tag: tokenTag(reqStore, token)})
 	return 0, false
 }
 
@@ -249,8 +249,7 @@ func (c *l2) miss(si int, ent cache.MSHREntry, pending bool, line uint64, missin
 	sl.reads[ent]++
 	c.addWaiter(sl, ent, token)
 	addr, bytes := c.lineRequest(si, line, missing)
-	c.port.send(start+c.hit, memReq{kind: reqL2Fill, slice: int32(si), entry: int32(ent),
-		r: dram.Request{Addr: addr, Bytes: bytes}})
+	c.port.send(start+c.hit, dram.Request{Addr: addr, Bytes: bytes, Tag: fillTag(si, ent)})
 }
 
 // lineRequest is the DRAM request for the sectors in mask of an L2 line
@@ -307,7 +306,7 @@ func (c *l2) writeBack(si int, t int64, localLine uint64, dirty uint32) {
 	}
 	addr, bytes := c.lineRequest(si, localLine, dirty)
 	c.res.L2.WriteBackSectors += int64(bytes / atomBytes)
-	c.port.send(t+c.hit, memReq{kind: reqWrite, r: dram.Request{Addr: addr, Bytes: bytes, Write: true}})
+	c.port.send(t+c.hit, dram.Request{Addr: addr, Bytes: bytes, Write: true, Tag: tokenTag(reqWrite, 0)})
 }
 
 // filled takes the completion, at finish, of a DRAM read for MSHR entry

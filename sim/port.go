@@ -5,7 +5,11 @@ import (
 	"gpumemsim/sim/dram"
 )
 
-// Request kinds carried through DRAM.
+// What a DRAM request's completion is for, in the top two bits of its
+// Tag. The rest of the Tag says whom it goes to: a waiter token (the
+// token's L1 bit moved to bit 61) or an L2 slice and MSHR entry. Carrying
+// the destination in the request itself leaves nothing to look up when
+// the request completes, however many wait in the queues.
 const (
 	reqL2Fill = iota // fills an L2 MSHR entry
 	reqDirect        // a load with no L2 in between: returns to a waiter token
@@ -13,18 +17,44 @@ const (
 	reqStore         // a store with no L2 in between: acknowledged to a warp token
 )
 
-type memReq struct {
-	kind  uint8
-	slice int32
-	entry int32
-	token uint64
-	r     dram.Request
+const (
+	tagKindShift = 62
+	tagL1        = 1 << 61
+	tagLow       = 1<<32 - 1
+)
+
+// tokenTag is the Tag of a request of kind whose completion goes to a
+// waiter token.
+func tokenTag(kind uint64, token uint64) int64 {
+	t := kind<<tagKindShift | token&^tokenL1
+	if token&tokenL1 != 0 {
+		t |= tagL1
+	}
+	return int64(t)
 }
 
-// port is the way from the memory side to DRAM and back: the requests in
-// flight by tag, the ones a full channel queue refused (per channel, in
-// order), and the completions, which go back to the L2 slices and SMs
-// after the DRAM pipeline and the interconnect.
+// fillTag is the Tag of a read that fills MSHR entry ent of L2 slice si.
+func fillTag(si int, ent cache.MSHREntry) int64 {
+	return int64(reqL2Fill<<tagKindShift | uint64(si)<<32 | uint64(ent))
+}
+
+// tagKind is the kind of a Tag.
+func tagKind(tag int64) uint64 { return uint64(tag) >> tagKindShift }
+
+// tagToken is the waiter token of a Tag made by tokenTag.
+func tagToken(tag int64) uint64 {
+	t := uint64(tag) &^ (3<<tagKindShift | tagL1)
+	if uint64(tag)&tagL1 != 0 {
+		t |= tokenL1
+	}
+	return t
+}
+
+// port is the way from the memory side to DRAM and back: the requests on
+// their way to a channel (pool, a few interconnect latencies' worth), the
+// ones a full channel queue refused (per channel, in order, kept whole so
+// that a retry reads them in sequence), and the completions, which go back
+// to the L2 slices and SMs after the DRAM pipeline and the interconnect.
 type port struct {
 	clk *clock
 	mem *dram.Memory
@@ -32,8 +62,8 @@ type port struct {
 	// lat is dram.latency, icnt the interconnect latency.
 	lat, icnt int64
 
-	reqs     pool[memReq] // by tag
-	overflow [][]int32
+	transit  pool[dram.Request] // sent, not yet at their channel
+	overflow []fifo[dram.Request]
 	inFlight int // requests sent and not completed
 	// readSectors and writeSectors count the 32-byte sectors of every
 	// request sent, for the end-of-run check against what DRAM counted.
@@ -44,26 +74,26 @@ type port struct {
 }
 
 // send puts a request on its way to its channel, arriving at t.
-func (p *port) send(t int64, m memReq) {
-	tag := p.reqs.take()
-	m.r.Tag = int64(tag)
-	p.reqs.items[tag] = m
+func (p *port) send(t int64, r dram.Request) {
+	i := p.transit.take()
+	p.transit.items[i] = r
 	p.inFlight++
-	if m.r.Write {
-		p.writeSectors += int64(m.r.Bytes / 32)
+	if r.Write {
+		p.writeSectors += int64(r.Bytes / 32)
 	} else {
-		p.readSectors += int64(m.r.Bytes / 32)
+		p.readSectors += int64(r.Bytes / 32)
 	}
-	p.clk.q.push(max(t, p.clk.now), evDRAMPush, tag, 0)
+	p.clk.q.push(max(t, p.clk.now), evDRAMPush, i, 0)
 }
 
 // push hands a request to its channel now, or queues it behind the ones
 // its full channel already refused.
-func (p *port) push(tag int32) {
-	r := p.reqs.items[tag].r
+func (p *port) push(i int32) {
+	r := p.transit.items[i]
+	p.transit.release(i)
 	ch := p.mem.Channel(r.Addr)
-	if len(p.overflow[ch]) > 0 || !p.mem.Push(p.clk.now, r) {
-		p.overflow[ch] = append(p.overflow[ch], tag)
+	if p.overflow[ch].len() > 0 || !p.mem.Push(p.clk.now, r) {
+		p.overflow[ch].push(r)
 	}
 	p.schedule()
 }
@@ -78,29 +108,25 @@ func (p *port) schedule() {
 // advance lets the memory do what is due, then refills its queues.
 func (p *port) advance() {
 	p.mem.Advance(p.clk.now, p.done)
-	for ch, q := range p.overflow {
-		n := 0
-		for n < len(q) && p.mem.Push(p.clk.now, p.reqs.items[q[n]].r) {
-			n++
+	for ch := range p.overflow {
+		q := &p.overflow[ch]
+		for q.len() > 0 && p.mem.Push(p.clk.now, q.front()) {
+			q.pop()
 		}
-		p.overflow[ch] = append(q[:0], q[n:]...)
 	}
 	p.schedule()
 }
 
 // done is called by the memory for each completed request.
 func (p *port) done(r dram.Request, finish int64) {
-	tag := int32(r.Tag)
-	m := p.reqs.items[tag]
-	p.reqs.release(tag)
 	p.inFlight--
 	p.clk.last = max(p.clk.last, finish)
-	switch m.kind {
+	switch tagKind(r.Tag) {
 	case reqDirect:
-		p.sms.deliver(m.token, finish+p.lat+p.icnt)
+		p.sms.deliver(tagToken(r.Tag), finish+p.lat+p.icnt)
 	case reqStore:
-		p.sms.ack(m.token, finish+p.lat+p.icnt)
+		p.sms.ack(tagToken(r.Tag), finish+p.lat+p.icnt)
 	case reqL2Fill:
-		p.l2.filled(int(m.slice), cache.MSHREntry(m.entry), finish)
+		p.l2.filled(int(uint64(r.Tag)>>32&tagLow), cache.MSHREntry(r.Tag&tagLow), finish)
 	}
 }

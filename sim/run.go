@@ -75,7 +75,7 @@ func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, erro
 	e.sms = make(cores, dev.SMs)
 	icnt := int64(dev.Interconnect.Latency)
 	e.port = &port{clk: &e.clk, mem: mem, at: never, lat: int64(dev.DRAM.Latency), icnt: icnt,
-		overflow: make([][]int32, dev.DRAM.Channels), sms: e.sms}
+		overflow: make([]fifo[dram.Request], dev.DRAM.Channels), sms: e.sms}
 	var below memSide = &dramOnly{port: e.port, res: res}
 	held := new(int64)
 	if dev.L2.Present() {

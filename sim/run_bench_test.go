@@ -18,6 +18,12 @@ func BenchmarkRun(b *testing.B) {
 		{"matmul/kepler", "kepler", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 256, "N": 256, "P": 256}},
 		{"matmul/gt200", "gt200", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 256, "N": 256, "P": 256}},
 		{"vecadd/fermi", "fermi", "vecadd", "", "", map[string]int64{"N": 1 << 20}},
+		// The DRAM-bound path: J14's uncoalesced mapping on a device
+		// without L1 or L2, 16 transactions per half-warp load.
+		{"matmul-uncoalesced/gt200", "gt200", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 128, "N": 128, "P": 128}},
+		// The stall-bound path: uncoalesced stores saturate the L2 and
+		// DRAM while the load/store units wait.
+		{"transpose/fermi", "fermi", "transpose", "", "", map[string]int64{"N": 1024}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			dev, l := bind(b, bc.device, bc.kernel, bc.mapping, bc.block, bc.params)

@@ -443,12 +443,15 @@ func (m *Memory) Push(now int64, r Request) bool {
 	if r.Bytes < 1 || r.Bytes > m.maxReq || r.Addr%uint64(m.maxReq)+uint64(r.Bytes) > uint64(m.maxReq) {
 		panic(fmt.Sprintf("dram: request of %d bytes at %#x does not lie within one %d-B block", r.Bytes, r.Addr, m.maxReq))
 	}
-	c, b, row := m.locate(r.Addr)
-	ch := &m.chans[c]
+	// A full queue refuses before the bank and row are worked out: a
+	// saturated channel is offered its oldest refused request at every
+	// DRAM event.
+	ch := &m.chans[m.amap.Unit(r.Addr)]
 	if ch.queued == len(ch.pool) {
 		ch.stats.QueueFull++
 		return false
 	}
+	_, b, row := m.locate(r.Addr)
 	bursts := m.bursts[r.Bytes]
 	arrival := max(m.ratio.slotCeil(now), ch.lastArrival)
 	ch.lastArrival = arrival
