@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"gpumemsim/arch"
+	"gpumemsim/traces"
 )
 
 // defaultMaxWork is the most warp instructions a command simulates unless
@@ -45,4 +48,122 @@ func sci(v float64) string {
 		return "more than 1e308"
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// Simulation speed, in warp memory instructions simulated per second on
+// one core, for the time a run is estimated to take before it starts.
+// Rough figures, measured on the project's 2-core development machine
+// (Intel Xeon, shared, so the runs vary by ±15%) with
+//
+//	cd sim && go test -run XXX -bench BenchmarkRun -benchtime 1x -count 5
+//
+// and rounded from the medians: BenchmarkRun/matmul/fermi (2.0 M/s) for
+// devices with an L2, BenchmarkRun/matmul/gt200 (0.57 M/s) for those
+// without, whose every miss goes straight to the DRAM model. The kernel
+// matters as much as the device: per memory instruction, vecadd/fermi
+// runs 3× slower than matmul/fermi, transpose/fermi (uncoalesced stores)
+// 12×, matmul-uncoalesced/gt200 4× slower than matmul/gt200. The estimate
+// is an order of magnitude, optimistic for uncoalesced kernels.
+const (
+	memInstsPerSecondL2   = 2.0e6
+	memInstsPerSecondDRAM = 0.5e6
+)
+
+// simRate is the memory instructions per second the simulator manages on
+// dev's class of device.
+func simRate(dev *arch.Device) float64 {
+	if dev.L2.Present() {
+		return memInstsPerSecondL2
+	}
+	return memInstsPerSecondDRAM
+}
+
+// workEstimate is the closed-form work of one or more launches and the
+// time to simulate it at the measured rates.
+type workEstimate struct {
+	warpInsts, memInsts float64 // summed over the launches
+	blocks              int64
+	launches            int
+	seconds             float64 // to simulate them all on one core
+	longest             float64 // seconds of the longest launch
+}
+
+// estimateOf is the work of one launch on dev.
+func estimateOf(dev *arch.Device, l *traces.Launch) workEstimate {
+	mem := l.MemoryInstructions()
+	s := mem / simRate(dev)
+	return workEstimate{warpInsts: l.WarpInstructions(), memInsts: mem, blocks: int64(l.Blocks()),
+		launches: 1, seconds: s, longest: s}
+}
+
+// add is the work of w's launches and o's.
+func (w workEstimate) add(o workEstimate) workEstimate {
+	return workEstimate{warpInsts: w.warpInsts + o.warpInsts, memInsts: w.memInsts + o.memInsts,
+		blocks: w.blocks + o.blocks, launches: w.launches + o.launches,
+		seconds: w.seconds + o.seconds, longest: max(w.longest, o.longest)}
+}
+
+// wall is the estimated wall-clock time on workers cores that take the
+// launches whole: the work shared out evenly, and never less than the
+// longest launch.
+func (w workEstimate) wall(workers int) float64 {
+	cores := min(workers, w.launches)
+	if cores < 1 {
+		return 0
+	}
+	return max(w.seconds/float64(cores), w.longest)
+}
+
+// line is the estimate as printed before simulating on workers cores:
+//
+//	work: 4.72 M warp instructions (1.05 M memory), 256 blocks; estimated 525 ms
+func (w workEstimate) line(workers int) string {
+	s := fmt.Sprintf("work: %s warp instructions (%s memory), %d block", count(w.warpInsts), count(w.memInsts), w.blocks)
+	if w.blocks != 1 {
+		s += "s"
+	}
+	if w.launches > 1 {
+		s += fmt.Sprintf(" in %d simulations", w.launches)
+	}
+	s += "; estimated " + duration(w.wall(workers))
+	if cores := min(workers, w.launches); cores > 1 {
+		s += fmt.Sprintf(" on %d cores", cores)
+	}
+	return s
+}
+
+// count writes a count with three significant digits and a metric
+// prefix: 512, 16.8 k, 8.39 M, 2 G.
+func count(v float64) string {
+	prefix := ""
+	for _, p := range []string{" k", " M", " G", " T"} {
+		if v < 999.5 {
+			break
+		}
+		v, prefix = v/1000, p
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64) + prefix
+}
+
+// duration writes seconds with two significant digits in a unit that
+// keeps them readable: 40 ms, 3.1 s, 45 s, 2.5 min, 12 h.
+func duration(s float64) string {
+	switch {
+	case s < 1:
+		return digits2(s*1000) + " ms"
+	case s < 60:
+		return digits2(s) + " s"
+	case s < 3600:
+		return digits2(s/60) + " min"
+	}
+	return digits2(s/3600) + " h"
+}
+
+// digits2 writes v with two significant digits, or as a whole number from
+// 10 up.
+func digits2(v float64) string {
+	if v >= 10 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 2, 64)
 }

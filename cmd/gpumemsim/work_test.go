@@ -1,0 +1,108 @@
+package main
+
+import (
+	"testing"
+
+	"gpumemsim/arch"
+	"gpumemsim/configs"
+	"gpumemsim/kernel"
+)
+
+// The estimate of a launch is its closed-form work, derived here by hand
+// from the kernel's loops, at the rate of its class of device.
+func TestEstimateOf(t *testing.T) {
+	// matmul at 64³, i1=ty, i2=tx, 16x16 blocks: 4x4 = 16 blocks of 8
+	// warps, 128 warps. Each warp runs `float acc = 0` (1 register move);
+	// 64 trips of i3, each 3 loop control and `acc += A[i1][i3] *
+	// B[i3][i2]` (2 loads, 2 address computations, the *, the +=: 6); and
+	// `C[i1][i2] = acc` (a store and its address: 2). That is 1 + 64·9 + 2
+	// = 579 warp instructions, 64·2 + 1 = 129 of them memory ones.
+	const warps = 16 * 8
+	for _, tc := range []struct {
+		device string
+		rate   float64
+	}{
+		{"fermi", memInstsPerSecondL2},
+		{"kepler", memInstsPerSecondL2},
+		{"gt200", memInstsPerSecondDRAM}, // no L2
+	} {
+		dev, err := configs.Load(tc.device)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := kernel.Load("matmul")
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := bindLaunch(k, nil, arch.Dim3{}, map[string]int64{"M": 64, "N": 64, "P": 64}, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := estimateOf(dev, l)
+		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
+			seconds: 129 * warps / tc.rate, longest: 129 * warps / tc.rate}
+		if got != want {
+			t.Errorf("estimateOf(%s, matmul 64³) = %+v; want %+v", tc.device, got, want)
+		}
+	}
+}
+
+func TestEstimateAdd(t *testing.T) {
+	a := workEstimate{warpInsts: 10, memInsts: 4, blocks: 2, launches: 1, seconds: 3, longest: 3}
+	b := workEstimate{warpInsts: 20, memInsts: 6, blocks: 5, launches: 2, seconds: 7, longest: 5}
+	want := workEstimate{warpInsts: 30, memInsts: 10, blocks: 7, launches: 3, seconds: 10, longest: 5}
+	if got := (workEstimate{}).add(a).add(b); got != want {
+		t.Errorf("add = %+v; want %+v", got, want)
+	}
+}
+
+func TestEstimateWall(t *testing.T) {
+	for _, tc := range []struct {
+		seconds, longest  float64
+		launches, workers int
+		want              float64
+	}{
+		{0, 0, 0, 2, 0},
+		{4, 4, 1, 1, 4},
+		{4, 4, 1, 8, 4},  // one launch uses one core
+		{12, 3, 6, 2, 6}, // shared out evenly
+		{12, 9, 6, 2, 9}, // but no sooner than the longest
+		{12, 3, 6, 0, 0}, // no cores: no estimate rather than +Inf
+	} {
+		w := workEstimate{seconds: tc.seconds, longest: tc.longest, launches: tc.launches}
+		if got := w.wall(tc.workers); got != tc.want {
+			t.Errorf("wall(seconds %v, longest %v, %d launches, %d workers) = %v; want %v",
+				tc.seconds, tc.longest, tc.launches, tc.workers, got, tc.want)
+		}
+	}
+}
+
+func TestEstimateLine(t *testing.T) {
+	// matmul 256³ on fermi: 256 blocks; per warp 1 + 256·9 + 2 = 2307
+	// instructions, 513 memory ones; 2048 warps.
+	one := workEstimate{warpInsts: 2307 * 2048, memInsts: 513 * 2048, blocks: 256, launches: 1}
+	one.seconds = one.memInsts / memInstsPerSecondL2
+	one.longest = one.seconds
+	for _, tc := range []struct {
+		w       workEstimate
+		workers int
+		want    string
+	}{
+		{one, 1, "work: 4.72 M warp instructions (1.05 M memory), 256 blocks; estimated 525 ms"},
+		{one, 2, "work: 4.72 M warp instructions (1.05 M memory), 256 blocks; estimated 525 ms"},
+		{workEstimate{warpInsts: 999, memInsts: 0, blocks: 1, launches: 1, seconds: 0.0004, longest: 0.0004}, 1,
+			"work: 999 warp instructions (0 memory), 1 block; estimated 0.4 ms"},
+		{workEstimate{warpInsts: 2e9, memInsts: 9.995e8, blocks: 65536, launches: 12, seconds: 3000, longest: 400}, 2,
+			"work: 2 G warp instructions (1 G memory), 65536 blocks in 12 simulations; estimated 25 min on 2 cores"},
+		{workEstimate{warpInsts: 1.5e12, memInsts: 5e11, blocks: 1 << 20, launches: 3, seconds: 7.2e5, longest: 7.2e5}, 4,
+			"work: 1.5 T warp instructions (500 G memory), 1048576 blocks in 3 simulations; estimated 200 h on 3 cores"},
+		{workEstimate{warpInsts: 16.8e6, memInsts: 8.39e6, blocks: 1024, launches: 1, seconds: 59.6, longest: 59.6}, 1,
+			"work: 16.8 M warp instructions (8.39 M memory), 1024 blocks; estimated 60 s"},
+		{workEstimate{warpInsts: 1e6, memInsts: 1e5, blocks: 8, launches: 1, seconds: 3.14, longest: 3.14}, 1,
+			"work: 1 M warp instructions (100 k memory), 8 blocks; estimated 3.1 s"},
+	} {
+		if got := tc.w.line(tc.workers); got != tc.want {
+			t.Errorf("line(%+v, %d workers) =\n%s; want\n%s", tc.w, tc.workers, got, tc.want)
+		}
+	}
+}
