@@ -50,8 +50,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("-regs: %v", err)
 		}
 	}
-	bar := newProgress(stderr, "simulating")
-	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.update})
+	bar := newProgress(stderr, "simulating", estimateOf(dev, l), 1)
+	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.job(0)})
 	bar.finish()
 	if err != nil {
 		return err

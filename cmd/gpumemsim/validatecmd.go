@@ -6,10 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 
 	"gpumemsim/arch"
@@ -210,23 +210,24 @@ func permutedMappings(m kernel.Mapping) []kernel.Mapping {
 // does not depend on the order in which the runs finish.
 func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, maxWork float64, stderr io.Writer) error {
 	jobs := make([]sim.Job, len(runs))
-	bar := newProgress(stderr, "simulating configurations")
-	defer bar.finish()
-	sum := &blockSum{bar: bar, done: make([]int64, len(runs))}
-	work := 0.0
+	var work workEstimate
 	for i, c := range runs {
 		l, err := traces.Bind(base.Kernel, c.mapping, c.cand.Block, params, dev)
 		if err != nil {
 			return err
 		}
 		c.launch = l
-		work += l.WarpInstructions()
-		sum.total += int64(l.Blocks())
-		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Progress: sum.of(i)}}
+		work = work.add(estimateOf(dev, l))
+		jobs[i] = sim.Job{Device: dev, Source: l}
 	}
 	what := fmt.Sprintf("%d configurations of %s with %s", len(runs), base.Kernel.Name, paramString(base))
-	if err := checkWork(what, work, maxWork); err != nil {
+	if err := checkWork(what, work.warpInsts, maxWork); err != nil {
 		return err
+	}
+	bar := newProgress(stderr, "simulating configurations", work, runtime.GOMAXPROCS(0))
+	defer bar.finish()
+	for i := range jobs {
+		jobs[i].Options.Progress = bar.job(i)
 	}
 	results, err := sim.RunAll(ctx, jobs, 0)
 	if err != nil {
@@ -245,25 +246,6 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 		c.res, c.metrics = results[i], sim.MetricValues(ms)
 	}
 	return nil
-}
-
-// blockSum adds up the blocks finished by runs in parallel for one bar.
-type blockSum struct {
-	mu         sync.Mutex
-	bar        *progress
-	done       []int64 // per run
-	sum, total int64
-}
-
-// of is the progress callback of run i.
-func (b *blockSum) of(i int) func(done, total int64) {
-	return func(done, _ int64) {
-		b.mu.Lock()
-		defer b.mu.Unlock()
-		b.sum += done - b.done[i]
-		b.done[i] = done
-		b.bar.update(b.sum, b.total)
-	}
 }
 
 // rankBySim gives dense ranks by simulated cycles, 1 the fastest.

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// The bar counts the blocks of all launches, each reported from its own
+// goroutine as validate's are.
+func TestProgressSum(t *testing.T) {
+	p := &progress{done: make([]atomic.Int64, 3)}
+	var wg sync.WaitGroup
+	for i, blocks := range []int64{64, 1, 1000} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			report := p.counter(i)
+			for done := int64(1); done <= blocks; done++ {
+				report(done, blocks)
+			}
+		}()
+	}
+	wg.Wait()
+	if got, want := p.sum(), int64(64+1+1000); got != want {
+		t.Errorf("sum = %d blocks; want %d", got, want)
+	}
+}
+
+// Where stderr is no terminal, nothing is shown and the simulator gets no
+// callback to call.
+func TestProgressHidden(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	est := workEstimate{warpInsts: 100, memInsts: 10, blocks: 4, launches: 2, seconds: 1, longest: 1}
+	p := newProgress(f, "simulating", est, 2)
+	if p.job(0) != nil || p.job(1) != nil {
+		t.Errorf("newProgress(file): want nil callbacks, as no bar is shown")
+	}
+	p.finish()
+	p.finish()
+	if info, err := f.Stat(); err != nil || info.Size() != 0 {
+		t.Errorf("newProgress(file) wrote %d bytes to it (%v); want none", info.Size(), err)
+	}
+}
+
+// stdout does not depend on what stderr is: the same bytes when stderr
+// is a buffer and when it is a file, neither a terminal, and nothing on
+// that file.
+func TestStdoutWithoutTerminal(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "-device", "fermi", "-kernel", "matmul", "-set", "M=64,N=64,P=64"},
+		{"validate", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536", "-format", "csv"},
+	} {
+		var want, errBuf bytes.Buffer
+		if err := run(context.Background(), args, &want, &errBuf); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got bytes.Buffer
+		err = run(context.Background(), args, &got, f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("gpumemsim %v: stdout differs when stderr is a file", args)
+		}
+		stderr, err := os.ReadFile(f.Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(stderr) != 0 || errBuf.Len() != 0 {
+			t.Errorf("gpumemsim %v: stderr %q (file), %q (buffer); want nothing", args, stderr, errBuf.String())
+		}
+	}
+}
