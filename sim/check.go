@@ -15,39 +15,51 @@ func (e *engine) finish(dev *arch.Device) {
 		e.clk.last = max(e.clk.last, e.sms[i].lastEnd)
 	}
 	res.Cycles = e.clk.last
-	res.TimeMS = float64(res.Cycles) / float64(dev.Clocks.Core) * 1e3
-	var warpCycles, activeCycles int64
 	for i := range e.sms {
 		s := &e.sms[i]
-		warpCycles += s.warpCycles
+		e.warpCycles += s.warpCycles
 		if s.firstStart >= 0 {
 			active := s.lastEnd - s.firstStart
-			activeCycles += active
+			e.activeCycles += active
 			res.Stalls.Idle += res.Cycles - active
 		} else {
+			e.idleSMs++
 			res.Stalls.Idle += res.Cycles
 		}
 	}
+	res.DRAM = e.port.mem.Stats().Total
+	derive(dev, res, e.warpCycles, e.activeCycles)
+	sumRefs(res)
+	if e.l2 != nil {
+		for i := range e.l2.slices {
+			for _, dirty := range e.l2.slices[i].l2.Flush() {
+				res.L2.DirtySectorsAtEnd += e.l2.sec.atoms(dirty)
+			}
+		}
+	}
+}
+
+// derive works out the rates of res from its totals and the SMs'
+// resident warp-cycles and active cycles.
+func derive(dev *arch.Device, res *Result, warpCycles, activeCycles int64) {
+	res.TimeMS = float64(res.Cycles) / float64(dev.Clocks.Core) * 1e3
 	if activeCycles > 0 {
 		res.AchievedOccupancy = float64(warpCycles) / float64(activeCycles) / float64(dev.SM.MaxWarps)
 	}
-	res.DRAM = e.port.mem.Stats().Total
 	if res.Cycles > 0 {
 		res.DRAMBandwidth = float64(res.DRAM.ReadBytes+res.DRAM.WriteBytes) / (float64(res.Cycles) / float64(dev.Clocks.Core))
 	}
+}
+
+// sumRefs makes the load and store totals the sums of the references'.
+func sumRefs(res *Result) {
+	res.Loads, res.Stores = RefCounts{}, RefCounts{}
 	for i := range res.Refs {
 		r := &res.Refs[i]
 		if r.Op == traces.OpStore.String() {
 			res.Stores.add(&r.RefCounts)
 		} else {
 			res.Loads.add(&r.RefCounts)
-		}
-	}
-	if e.l2 != nil {
-		for i := range e.l2.slices {
-			for _, dirty := range e.l2.slices[i].l2.Flush() {
-				res.L2.DirtySectorsAtEnd += e.l2.sec.atoms(dirty)
-			}
 		}
 	}
 }

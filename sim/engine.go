@@ -26,6 +26,8 @@ type clock struct {
 type grid struct {
 	next, done, total int
 	progress          func(done, total int64)
+	// sampler, when sampling, watches each whole wave finished.
+	sampler *sampler
 }
 
 func (g *grid) more() bool { return g.next < g.total }
@@ -43,6 +45,9 @@ func (g *grid) take() int {
 // running ahead must not take a block from an SM that finished before it.
 func (g *grid) finished(clk *clock, sm int, t int64) {
 	g.done++
+	if g.sampler != nil && int64(g.done)%g.sampler.wave == 0 {
+		g.sampler.observe(g, t)
+	}
 	if g.progress != nil { // every block: a grid of a few hundred long blocks needs each for a smooth bar
 		g.progress(int64(g.done), int64(g.total))
 	}
@@ -64,6 +69,10 @@ type engine struct {
 	activeBlks  int   // resident blocks per SM
 	blockLaunch int64 // scheduler.block_launch_latency
 	steps       int
+	// Set by finish: the SMs' resident warp-cycles and active cycles,
+	// and the SMs that never had a block.
+	warpCycles, activeCycles int64
+	idleSMs                  int64
 }
 
 func (e *engine) run(ctx context.Context) error {

@@ -13,6 +13,9 @@ type Metric struct {
 	Value       float64 `json:"value"`
 	Unit        string  `json:"unit"`
 	Description string  `json:"description"`
+	// CI95, for a sampled run, is the half-width of the value's 95%
+	// confidence interval; nil when the value is exact.
+	CI95 *float64 `json:"ci95,omitempty"`
 }
 
 // Metric styles: the names of nvprof (the default), of Nsight Compute,
@@ -29,8 +32,17 @@ func Styles() []string { return []string{StyleNvprof, StyleNCU, StyleGPGPUSim} }
 // Metrics turns a run's counters into named metrics for the device's
 // generation, in the order nvprof users expect. Rates are percentages
 // (0 to 100) except achieved_occupancy, a fraction as nvprof prints it.
-// Everything no profiler has is named sim_*.
+// Everything no profiler has is named sim_*. A sampled run's extrapolated
+// metrics carry their confidence intervals.
 func Metrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
+	ms, err := pointMetrics(dev, r, style)
+	if err != nil || r.Sampling == nil || len(r.Sampling.replicates) == 0 {
+		return ms, err
+	}
+	return ms, withIntervals(dev, r.Sampling, style, ms)
+}
+
+func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	var ms []Metric
 	add := func(name string, v float64, unit, desc string) {
 		ms = append(ms, Metric{Name: name, Value: v, Unit: unit, Description: desc})
@@ -114,21 +126,21 @@ func legacyMetrics(rule arch.CoalescingRule, ld, st *RefCounts) []Metric {
 	switch rule {
 	case arch.RuleCC10:
 		return []Metric{
-			{"gld_coherent", n(ld.Coalesced), "half-warps", "Global load half-warps coalesced into 64- or 128-byte transactions (CC 1.0/1.1 counter)"},
-			{"gld_incoherent", n(ld.HalfWarps - ld.Coalesced), "half-warps", "Global load half-warps served by one 32-byte transaction per thread"},
-			{"gst_coherent", n(st.Coalesced), "half-warps", "Global store half-warps coalesced into 64- or 128-byte transactions"},
-			{"gst_incoherent", n(st.HalfWarps - st.Coalesced), "half-warps", "Global store half-warps served by one 32-byte transaction per thread"},
+			{Name: "gld_coherent", Value: n(ld.Coalesced), Unit: "half-warps", Description: "Global load half-warps coalesced into 64- or 128-byte transactions (CC 1.0/1.1 counter)"},
+			{Name: "gld_incoherent", Value: n(ld.HalfWarps - ld.Coalesced), Unit: "half-warps", Description: "Global load half-warps served by one 32-byte transaction per thread"},
+			{Name: "gst_coherent", Value: n(st.Coalesced), Unit: "half-warps", Description: "Global store half-warps coalesced into 64- or 128-byte transactions"},
+			{Name: "gst_incoherent", Value: n(st.HalfWarps - st.Coalesced), Unit: "half-warps", Description: "Global store half-warps served by one 32-byte transaction per thread"},
 		}
 	case arch.RuleCC13:
 		return []Metric{
-			{"gld_request", n(ld.Requests), "warp insts", "Global memory loads (increments per warp)"},
-			{"gld_32b", n(ld.Txn32), "transactions", "32-byte global memory load transactions"},
-			{"gld_64b", n(ld.Txn64), "transactions", "64-byte global memory load transactions"},
-			{"gld_128b", n(ld.Txn128), "transactions", "128-byte global memory load transactions"},
-			{"gst_request", n(st.Requests), "warp insts", "Global memory stores (increments per warp)"},
-			{"gst_32b", n(st.Txn32), "transactions", "32-byte global memory store transactions"},
-			{"gst_64b", n(st.Txn64), "transactions", "64-byte global memory store transactions"},
-			{"gst_128b", n(st.Txn128), "transactions", "128-byte global memory store transactions"},
+			{Name: "gld_request", Value: n(ld.Requests), Unit: "warp insts", Description: "Global memory loads (increments per warp)"},
+			{Name: "gld_32b", Value: n(ld.Txn32), Unit: "transactions", Description: "32-byte global memory load transactions"},
+			{Name: "gld_64b", Value: n(ld.Txn64), Unit: "transactions", Description: "64-byte global memory load transactions"},
+			{Name: "gld_128b", Value: n(ld.Txn128), Unit: "transactions", Description: "128-byte global memory load transactions"},
+			{Name: "gst_request", Value: n(st.Requests), Unit: "warp insts", Description: "Global memory stores (increments per warp)"},
+			{Name: "gst_32b", Value: n(st.Txn32), Unit: "transactions", Description: "32-byte global memory store transactions"},
+			{Name: "gst_64b", Value: n(st.Txn64), Unit: "transactions", Description: "64-byte global memory store transactions"},
+			{Name: "gst_128b", Value: n(st.Txn128), Unit: "transactions", Description: "128-byte global memory store transactions"},
 		}
 	}
 	return nil
@@ -137,14 +149,14 @@ func legacyMetrics(rule arch.CoalescingRule, ld, st *RefCounts) []Metric {
 func nvprofCountMetrics(ld, st *RefCounts) []Metric {
 	n := func(v int64) float64 { return float64(v) }
 	return []Metric{
-		{"inst_executed_global_loads", n(ld.Requests), "warp insts", "Warp level instructions for global loads"},
-		{"inst_executed_global_stores", n(st.Requests), "warp insts", "Warp level instructions for global stores"},
-		{"gld_transactions", n(ld.Transactions), "transactions", "Number of global memory load transactions"},
-		{"gst_transactions", n(st.Transactions), "transactions", "Number of global memory store transactions"},
-		{"gld_transactions_per_request", ld.TransactionsPerRequest(), "per request", "Average number of global memory load transactions performed for each global memory load."},
-		{"gst_transactions_per_request", st.TransactionsPerRequest(), "per request", "Average number of global memory store transactions performed for each global memory store"},
-		{"gld_efficiency", ld.Efficiency(), "%", "Ratio of requested global memory load throughput to required global memory load throughput expressed as percentage (every lane's bytes count, so broadcasts exceed 100%)."},
-		{"gst_efficiency", st.Efficiency(), "%", "Ratio of requested global memory store throughput to required global memory store throughput expressed as percentage."},
+		{Name: "inst_executed_global_loads", Value: n(ld.Requests), Unit: "warp insts", Description: "Warp level instructions for global loads"},
+		{Name: "inst_executed_global_stores", Value: n(st.Requests), Unit: "warp insts", Description: "Warp level instructions for global stores"},
+		{Name: "gld_transactions", Value: n(ld.Transactions), Unit: "transactions", Description: "Number of global memory load transactions"},
+		{Name: "gst_transactions", Value: n(st.Transactions), Unit: "transactions", Description: "Number of global memory store transactions"},
+		{Name: "gld_transactions_per_request", Value: ld.TransactionsPerRequest(), Unit: "per request", Description: "Average number of global memory load transactions performed for each global memory load."},
+		{Name: "gst_transactions_per_request", Value: st.TransactionsPerRequest(), Unit: "per request", Description: "Average number of global memory store transactions performed for each global memory store"},
+		{Name: "gld_efficiency", Value: ld.Efficiency(), Unit: "%", Description: "Ratio of requested global memory load throughput to required global memory load throughput expressed as percentage (every lane's bytes count, so broadcasts exceed 100%)."},
+		{Name: "gst_efficiency", Value: st.Efficiency(), Unit: "%", Description: "Ratio of requested global memory store throughput to required global memory store throughput expressed as percentage."},
 	}
 }
 

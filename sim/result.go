@@ -49,6 +49,9 @@ type Result struct {
 	Stalls Stalls `json:"stalls"`
 	// Refs is indexed like traces.Info.Refs.
 	Refs []RefStats `json:"refs"`
+	// Sampling, for a sampled run, says what was simulated and how sure
+	// the extrapolated counts are; nil when every block was simulated.
+	Sampling *Sampling `json:"sampling,omitempty"`
 }
 
 // L1Stats count global loads at the L1 data caches of all SMs.

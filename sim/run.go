@@ -21,6 +21,9 @@ type Options struct {
 	// Progress, if not nil, is called now and then with the blocks
 	// finished and the total.
 	Progress func(done, total int64)
+	// Sample, when on, simulates whole waves of blocks until they are
+	// steady and extrapolates the rest (sample.go).
+	Sample SampleOptions
 }
 
 // Run simulates the launch src on dev and returns its counters. It is
@@ -37,6 +40,9 @@ func Run(ctx context.Context, dev *arch.Device, src traces.Source, opts Options)
 	e.finish(dev)
 	if err := e.check(dev); err != nil {
 		return nil, fmt.Errorf("simulator self-check failed (a bug; please report it with the command line): %w", err)
+	}
+	if sp := e.grid.sampler; sp != nil {
+		sp.extrapolate(dev, src)
 	}
 	return e.res, nil
 }
@@ -72,6 +78,9 @@ func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, erro
 	e := &engine{res: res, activeBlks: occ.ActiveBlocks, blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),
 		grid: grid{total: info.Blocks(), progress: opts.Progress}}
 	e.clk.ahead = int64(dev.Interconnect.Latency)
+	if opts.Sample.On {
+		e.grid.sampler = newSampler(e, opts.Sample, int64(occ.ActiveBlocks)*int64(dev.SMs))
+	}
 	e.sms = make(cores, dev.SMs)
 	icnt := int64(dev.Interconnect.Latency)
 	e.port = &port{clk: &e.clk, mem: mem, at: never, lat: int64(dev.DRAM.Latency), icnt: icnt,

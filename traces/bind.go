@@ -132,6 +132,10 @@ type Launch struct {
 	// its iterations per entry (exact for constant bounds; see range.go).
 	runs  []bool
 	trips []int64
+	// varTrips says some in-thread loop that may run has bounds that vary
+	// (with the thread or an outer loop): trips is then only an upper
+	// bound of its iterations.
+	varTrips bool
 }
 
 // Bind binds a kernel to a mapping (nil: the kernel's), a block shape

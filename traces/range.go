@@ -111,6 +111,9 @@ func (l *Launch) checkLoopRange(lp *kernel.Loop) error {
 	}
 	l.runs = append(l.runs, runs)
 	l.trips = append(l.trips, trips)
+	if runs && !bl.Mapped && (!bl.Lower.isConst() || !bl.Upper.isConst()) {
+		l.varTrips = true
+	}
 	return nil
 }
 

@@ -42,6 +42,21 @@ type Source interface {
 	NewWarp() Warp
 }
 
+// Counted is a Source that knows its instruction counts in closed form,
+// without streaming them: a sampled simulation keeps them exact.
+type Counted interface {
+	Source
+	// WarpInstructions and RefInstructions (per reference, indexed like
+	// Info.Refs) count the warp instructions of the launch.
+	WarpInstructions() float64
+	RefInstructions() []float64
+	// ExactWork reports whether the counts are exact rather than upper
+	// bounds.
+	ExactWork() bool
+}
+
+var _ Counted = (*Launch)(nil)
+
 // Warp is a cursor over the instructions of one warp.
 type Warp interface {
 	// Reset moves the cursor to the start of warp w of block b.

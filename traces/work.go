@@ -30,36 +30,79 @@ func (l *Launch) MemoryInstructions() float64 {
 	return mem * float64(l.ActiveWarps())
 }
 
+// ExactWork reports whether WarpInstructions, MemoryInstructions and
+// RefInstructions are exact: every in-thread loop that may run has
+// constant bounds.
+func (l *Launch) ExactWork() bool { return !l.varTrips }
+
+// RefInstructions is, per reference (indexed like Info.Refs), the warp
+// instructions that issue it, exact or an upper bound as
+// WarpInstructions.
+func (l *Launch) RefInstructions() []float64 {
+	per := make([]float64, len(l.Refs))
+	l.walkWork(func(st *kernel.Stmt, times float64) {
+		for _, r := range st.Loads {
+			per[l.refIndex(r)] += times
+		}
+		if st.Store != nil {
+			per[l.refIndex(st.Store)] += times
+		}
+	}, func(float64) {})
+	warps := float64(l.ActiveWarps())
+	for i := range per {
+		per[i] *= warps
+	}
+	return per
+}
+
 // perWarp is the instructions issued and the memory instructions of a
 // warp with an active lane: each statement executes once per iteration of
 // the in-thread loops around it and issues its references and its
 // compute count, and each iteration of an in-thread loop issues
 // loopControl more.
 func (l *Launch) perWarp() (issued, mem float64) {
+	l.walkWork(func(st *kernel.Stmt, times float64) {
+		refs := float64(len(st.Loads))
+		if st.Store != nil {
+			refs++
+		}
+		mem += times * refs
+		issued += times * (refs + float64(st.Compute))
+	}, func(trips float64) { issued += trips * loopControl })
+	return issued, mem
+}
+
+// walkWork calls stmt for each statement of the program with the times a
+// warp executes it, and loop with the iterations of each in-thread loop.
+func (l *Launch) walkWork(stmt func(st *kernel.Stmt, times float64), loop func(trips float64)) {
 	var walk func(nodes []kernel.Node, times float64)
 	walk = func(nodes []kernel.Node, times float64) {
 		for _, n := range nodes {
 			switch n := n.(type) {
 			case *kernel.Stmt:
-				refs := float64(len(n.Loads))
-				if n.Store != nil {
-					refs++
-				}
-				mem += times * refs
-				issued += times * (refs + float64(n.Compute))
+				stmt(n, times)
 			case *kernel.Loop:
 				if l.Loops[n.Index].Mapped {
 					walk(n.Body, times)
 					continue
 				}
 				trips := times * float64(l.trips[n.Index])
-				issued += trips * loopControl
+				loop(trips)
 				walk(n.Body, trips)
 			}
 		}
 	}
 	walk(l.Kernel.Program.Body, 1)
-	return issued, mem
+}
+
+// refIndex is the index in l.Refs of the bound reference r.
+func (l *Launch) refIndex(r *kernel.MemRef) int {
+	for i := range l.Refs {
+		if l.Refs[i].ID == r.ID {
+			return i
+		}
+	}
+	panic("traces: a statement's reference is not bound")
 }
 
 // ActiveWarps is the number of warps of the grid with at least one

@@ -21,6 +21,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	format := fs.String("format", "text", "output format: text, json or csv")
 	style := fs.String("metrics", sim.StyleNvprof, "metric names: nvprof, ncu or gpgpusim")
 	describe := fs.Bool("describe", false, "print each metric's description under it (text format)")
+	sample := sampleFlag(fs)
 	maxWork := workFlag(fs)
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
@@ -51,7 +52,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	bar := newProgress(stderr, "simulating", estimateOf(dev, l), 1)
-	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.job(0)})
+	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sim.SampleOptions{On: *sample}})
 	bar.finish()
 	if err != nil {
 		return err
@@ -64,7 +65,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case "json":
 		return writeJSON(stdout, runJSON(dev, l, res, ms))
 	case "csv":
-		return writeRunCSV(stdout, dev, l, ms)
+		return writeRunCSV(stdout, dev, l, ms, res.Sampling != nil)
 	}
 	return writeRunText(stdout, dev, l, res, ms, *style, *describe)
 }
@@ -108,17 +109,43 @@ func runJSON(dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metri
 		Kernel     string             `json:"kernel"`
 		Launch     launchInfo         `json:"launch"`
 		Metrics    map[string]float64 `json:"metrics"`
+		CI95       map[string]float64 `json:"ci95,omitempty"`
+		Sampling   *sim.Sampling      `json:"sampling,omitempty"`
 		References []sim.RefStats     `json:"references"`
-	}{dev.Name, l.Kernel.Name, launchOf(l, res), sim.MetricValues(ms), res.Refs}
+	}{dev.Name, l.Kernel.Name, launchOf(l, res), sim.MetricValues(ms), metricCIs(ms), res.Sampling, res.Refs}
 }
 
-func writeRunCSV(w io.Writer, dev *arch.Device, l *traces.Launch, ms []sim.Metric) error {
+// metricCIs maps each metric with a confidence interval to its half-width.
+func metricCIs(ms []sim.Metric) map[string]float64 {
+	var out map[string]float64
+	for _, m := range ms {
+		if m.CI95 != nil {
+			if out == nil {
+				out = map[string]float64{}
+			}
+			out[m.Name] = *m.CI95
+		}
+	}
+	return out
+}
+
+// writeRunCSV writes nvprof's CSV columns, and for a sampled run the
+// half-width of each metric's 95% confidence interval (empty: exact).
+func writeRunCSV(w io.Writer, dev *arch.Device, l *traces.Launch, ms []sim.Metric, sampled bool) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"Device", "Kernel", "Invocations", "Metric Name", "Metric Description", "Min", "Max", "Avg"})
+	header := []string{"Device", "Kernel", "Invocations", "Metric Name", "Metric Description", "Min", "Max", "Avg"}
+	if sampled {
+		header = append(header, "CI95")
+	}
+	cw.Write(header)
 	kernel := fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, l.Mapping.String(), dimText(l.Block))
 	for _, m := range ms {
 		v := formatValue(m)
-		cw.Write([]string{dev.Board + " (" + dev.Name + ")", kernel, "1", m.Name, m.Description, v, v, v})
+		row := []string{dev.Board + " (" + dev.Name + ")", kernel, "1", m.Name, m.Description, v, v, v}
+		if sampled {
+			row = append(row, formatCI(m))
+		}
+		cw.Write(row)
 	}
 	cw.Flush()
 	return cw.Error()
@@ -141,7 +168,11 @@ const textWidth = 100
 func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric, style string, describe bool) error {
 	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
 	fmt.Fprintf(w, "Kernel   %s  map %s  block %s  grid %s  %s\n", l.Kernel.Name, l.Mapping.String(), dimText(l.Block), dimText(l.Grid()), paramString(l))
-	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
+	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
+	if s := res.Sampling; s != nil {
+		fmt.Fprintln(w, samplingLine(s))
+	}
+	fmt.Fprintln(w)
 	if style == sim.StyleGPGPUSim {
 		for _, m := range ms {
 			fmt.Fprintf(w, "%s = %s\n", m.Name, formatValue(m))
@@ -168,14 +199,14 @@ func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Resu
 func writeMetricTable(w io.Writer, ms []sim.Metric, describe bool) error {
 	nameW, valueW := len("Metric Name"), len("Value")
 	for _, m := range ms {
-		nameW, valueW = max(nameW, len(m.Name)), max(valueW, len(formatValue(m)))
+		nameW, valueW = max(nameW, len(m.Name)), max(valueW, len(valueText(m)))
 	}
 	line := func(name, value, unit string) {
 		fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%-*s  %*s  %s", nameW, name, valueW, value, unit), " "))
 	}
 	line("Metric Name", "Value", "Unit")
 	for _, m := range ms {
-		line(m.Name, formatValue(m), strings.TrimSuffix(m.Unit, "%"))
+		line(m.Name, valueText(m), strings.TrimSuffix(m.Unit, "%"))
 		if describe {
 			for _, d := range wrap(m.Description, textWidth-4) {
 				fmt.Fprintln(w, "    "+d)

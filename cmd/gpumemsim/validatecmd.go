@@ -35,6 +35,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	blocks := fs.String("blocks", "jang", "candidate blocks: `jang` (Algorithm 2's) or a list such as 32x8,16x16")
 	maps := fs.String("maps", "", "`all`: every assignment of the mapped loops to thread dimensions")
 	format := fs.String("format", "text", "output format: text, json or csv")
+	sample := sampleFlag(fs)
 	maxWork := workFlag(fs)
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
@@ -59,7 +60,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	if err := simulateAll(ctx, dev, base, params, runs, *maxWork, stderr); err != nil {
+	if err := simulateAll(ctx, dev, base, params, runs, *maxWork, *sample, stderr); err != nil {
 		return err
 	}
 	rankBySim(runs)
@@ -208,7 +209,7 @@ func permutedMappings(m kernel.Mapping) []kernel.Mapping {
 // simulateAll binds every configuration and simulates them in parallel
 // with sim.RunAll; results come back in the order of runs, so the output
 // does not depend on the order in which the runs finish.
-func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, maxWork float64, stderr io.Writer) error {
+func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, maxWork float64, sample bool, stderr io.Writer) error {
 	jobs := make([]sim.Job, len(runs))
 	var work workEstimate
 	for i, c := range runs {
@@ -218,7 +219,7 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 		}
 		c.launch = l
 		work = work.add(estimateOf(dev, l))
-		jobs[i] = sim.Job{Device: dev, Source: l}
+		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
 	}
 	what := fmt.Sprintf("%d configurations of %s with %s", len(runs), base.Kernel.Name, paramString(base))
 	if err := checkWork(what, work.warpInsts, maxWork); err != nil {
@@ -284,7 +285,19 @@ func writeValidateText(w io.Writer, runs []*config, cmp validate.Comparison) err
 	for _, warn := range cmp.Warnings {
 		fmt.Fprintf(w, "  warning: %v\n", warn)
 	}
+	writeSampledRuns(w, runs)
 	return nil
+}
+
+// writeSampledRuns says, after validate -sample, which runs were
+// extrapolated and how sure their cycles are.
+func writeSampledRuns(w io.Writer, runs []*config) {
+	for i, c := range runs {
+		if s := c.res.Sampling; s != nil && s.SkippedBlocks > 0 {
+			fmt.Fprintf(w, "  #%d sampled: %d of %d blocks simulated; cycles ± %.2f%% (95%% CI)\n", i+1,
+				s.SimulatedBlocks, s.SimulatedBlocks+s.SkippedBlocks, 100*s.CyclesCI95/float64(c.res.Cycles))
+		}
+	}
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
@@ -302,6 +315,9 @@ type validateRow struct {
 	SimTimeMS  float64            `json:"sim_time_ms"`
 	SimRank    int                `json:"sim_rank"`
 	Metrics    map[string]float64 `json:"metrics"`
+	// Sampling says, for a run of validate -sample, what was simulated
+	// and the 95% half-width of SimCycles.
+	Sampling *sim.Sampling `json:"sampling,omitempty"`
 }
 
 func rowsOf(runs []*config) []validateRow {
@@ -309,7 +325,7 @@ func rowsOf(runs []*config) []validateRow {
 	for i, c := range runs {
 		rows[i] = validateRow{Row: i + 1, Mapping: c.mapping.String(), Block: dimText(c.cand.Block), AWG: c.cand.AWG,
 			Occupancy: c.cand.Occupancy, Cost: c.cand.Cost, Gain: c.cand.Gain, StaticRank: c.cand.Rank,
-			SimCycles: c.res.Cycles, SimTimeMS: c.res.TimeMS, SimRank: c.simRank, Metrics: c.metrics}
+			SimCycles: c.res.Cycles, SimTimeMS: c.res.TimeMS, SimRank: c.simRank, Metrics: c.metrics, Sampling: c.res.Sampling}
 	}
 	return rows
 }

@@ -1,0 +1,153 @@
+package sim_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"gpumemsim/kernel"
+	"gpumemsim/sim"
+)
+
+var samplingReport = flag.Bool("sampling-report", false, "run TestSamplingError: sampled against full simulation on every example and golden case on every device, and print the error distribution (minutes)")
+
+// samplingScaled are the examples at sizes of many waves, where sampling
+// has middle waves to skip.
+var samplingScaled = []goldenCase{
+	{"vecadd", "", "", map[string]int64{"N": 1 << 22}, nil},
+	{"copy", "", "", map[string]int64{"N": 1 << 22}, nil},
+	{"stride", "", "", map[string]int64{"N": 1 << 20, "S": 3, "O": 1}, nil},
+	{"transpose", "", "", map[string]int64{"N": 1024}, nil},
+	{"matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 16}, nil},
+	{"matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 512, "N": 512, "P": 16}, nil},
+	{"matvec", "", "", map[string]int64{"N": 1 << 16}, nil},
+	{"copy-colmajor", "", "", map[string]int64{"rows": 2048, "cols": 256}, nil},
+}
+
+// samplingError is one case's sampled result against its full one.
+type samplingError struct {
+	name              string
+	skipped           float64 // fraction of blocks
+	cycles, ci        float64 // relative error and relative 95% half-width
+	count             float64 // worst relative error of the main counts
+	countName         string
+	cyclesOK, countOK bool
+}
+
+// TestSamplingError measures sampled simulation against full simulation
+// on every golden case and every example (at its own size and at a size of
+// many waves) on every device, and prints the distribution of the errors.
+// It fails when a case misses the goals: cycles within 2%, counts within
+// 1%. Run with: go test ./sim -run TestSamplingError -sampling-report -v
+func TestSamplingError(t *testing.T) {
+	if !*samplingReport {
+		t.Skip("needs -sampling-report")
+	}
+	var errs []samplingError
+	for _, dev := range goldenDevices {
+		for _, c := range samplingCases(t) {
+			if c.devices != nil && !slices.Contains(c.devices, dev) {
+				continue
+			}
+			e := measureSampling(t, dev, c)
+			errs = append(errs, e)
+			if !e.cyclesOK || !e.countOK {
+				t.Errorf("%s: cycles off %.3f%%, %s off %.3f%%", e.name, 100*e.cycles, e.countName, 100*e.count)
+			}
+		}
+	}
+	t.Log("\n" + samplingTable(errs))
+}
+
+func samplingCases(t *testing.T) []goldenCase {
+	cases := append([]goldenCase(nil), goldenKernels...)
+	for _, name := range kernel.Examples() {
+		cases = append(cases, goldenCase{kernel: name})
+	}
+	return append(cases, samplingScaled...)
+}
+
+func measureSampling(t *testing.T, dev string, c goldenCase) samplingError {
+	d, l := bind(t, dev, c.kernel, c.mapping, c.block, c.params)
+	full, err := sim.Run(context.Background(), d, l, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := sim.Run(context.Background(), d, l, sim.Options{Sample: sim.SampleOptions{On: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := func(g, w int64) float64 {
+		if w == 0 {
+			return math.Abs(float64(g))
+		}
+		return math.Abs(float64(g-w)) / float64(w)
+	}
+	s := got.Sampling
+	e := samplingError{name: dev + " " + strings.TrimSuffix(strings.TrimPrefix(goldenFile(dev, c), "testdata/golden/"+dev+"/"), ".json"),
+		skipped: float64(s.SkippedBlocks) / float64(s.SimulatedBlocks+s.SkippedBlocks),
+		cycles:  rel(got.Cycles, full.Cycles), ci: s.CyclesCI95 / float64(got.Cycles)}
+	counts := map[string][2]int64{
+		"L1 hits": {got.L1.Hits, full.L1.Hits}, "L1 misses": {got.L1.Misses, full.L1.Misses},
+		"L2 read sectors": {got.L2.ReadSectors, full.L2.ReadSectors}, "L2 read hit sectors": {got.L2.ReadHitSectors, full.L2.ReadHitSectors},
+		"L2 write sectors": {got.L2.WriteSectors, full.L2.WriteSectors}, "DRAM reads": {got.DRAM.Reads, full.DRAM.Reads},
+		"DRAM writes": {got.DRAM.Writes, full.DRAM.Writes}, "load transactions": {got.Loads.Transactions, full.Loads.Transactions},
+		"store transactions": {got.Stores.Transactions, full.Stores.Transactions}, "warp instructions": {got.WarpInsts, full.WarpInsts},
+	}
+	names := make([]string, 0, len(counts))
+	for n := range counts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if r := rel(counts[n][0], counts[n][1]); r > e.count || e.countName == "" {
+			e.count, e.countName = r, n
+		}
+	}
+	e.cyclesOK, e.countOK = e.cycles <= 0.02, e.count <= 0.01
+	return e
+}
+
+// samplingTable prints the distribution over the cases that skipped
+// something, the worst cases named, and each such case.
+func samplingTable(errs []samplingError) string {
+	var b strings.Builder
+	var sampled []samplingError
+	for _, e := range errs {
+		if e.skipped > 0 {
+			sampled = append(sampled, e)
+		}
+	}
+	fmt.Fprintf(&b, "%d cases, %d sampled (skipped whole waves); the rest ran every block and match exactly\n", len(errs), len(sampled))
+	if len(sampled) == 0 {
+		return b.String()
+	}
+	q := func(xs []float64, p float64) float64 {
+		s := slices.Clone(xs)
+		slices.Sort(s)
+		return s[int(math.Ceil(p*float64(len(s))))-1]
+	}
+	var cyc, cnt, skip []float64
+	covered := 0
+	for _, e := range sampled {
+		cyc, cnt, skip = append(cyc, e.cycles), append(cnt, e.count), append(skip, e.skipped)
+		if e.cycles <= e.ci {
+			covered++
+		}
+	}
+	fmt.Fprintf(&b, "%-28s %8s %8s %8s %8s\n", "error (|sampled-full|/full)", "median", "p90", "max", "goal")
+	fmt.Fprintf(&b, "%-28s %7.3f%% %7.3f%% %7.3f%% %8s\n", "cycles", 100*q(cyc, 0.5), 100*q(cyc, 0.9), 100*q(cyc, 1), "2%")
+	fmt.Fprintf(&b, "%-28s %7.3f%% %7.3f%% %7.3f%% %8s\n", "worst main count per case", 100*q(cnt, 0.5), 100*q(cnt, 0.9), 100*q(cnt, 1), "1%")
+	fmt.Fprintf(&b, "%-28s %7.1f%% %7.1f%% %7.1f%%\n", "blocks skipped", 100*q(skip, 0.5), 100*q(skip, 0.9), 100*q(skip, 1))
+	fmt.Fprintf(&b, "cycles error within the reported 95%% interval in %d of %d cases\n", covered, len(sampled))
+	for _, e := range sampled {
+		fmt.Fprintf(&b, "  %-62s skipped %5.1f%%  cycles %6.3f%% (CI %5.3f%%)  worst count %6.3f%% (%s)\n",
+			e.name, 100*e.skipped, 100*e.cycles, 100*e.ci, 100*e.count, e.countName)
+	}
+	return b.String()
+}
