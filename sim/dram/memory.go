@@ -237,6 +237,7 @@ type Memory struct {
 	// maxReq, the largest request.
 	bursts []int32
 	maxReq int
+	block  divisor // maxReq, for the check that a request lies in one block
 	// amap places addresses on channels; rowSize and nBanks split a
 	// channel's local address into row and bank.
 	amap      AddressMap
@@ -247,6 +248,10 @@ type Memory struct {
 	now       int64 // latest core cycle given to Advance
 	advancing bool
 	due       []completion
+	// next is the earliest of the channels' next slots, kept current by
+	// Push and Advance so that NextEvent, asked after every Push, scans
+	// nothing; nextCore is its core cycle, worked out once per value.
+	next, nextSlot, nextCore int64
 }
 
 // NewMemory builds the channels of d's DRAM. It reports every problem of
@@ -281,6 +286,7 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	}
 	busBytes := dr.BusWidthBits / 8
 	m.maxReq = maxRequest(d)
+	m.block = newDivisor(uint64(m.maxReq))
 	m.bursts = make([]int32, m.maxReq+1)
 	for n := 1; n <= m.maxReq; n++ {
 		transfers := (n + busBytes - 1) / busBytes
@@ -302,6 +308,7 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 		m.chans[i] = newChannel(i, dr, m.frfcfs, inflight)
 	}
 	m.due = make([]completion, 0, dr.Channels*inflight)
+	m.next, m.nextSlot, m.nextCore = math.MaxInt64, math.MaxInt64, math.MaxInt64
 	return m, nil
 }
 
@@ -418,6 +425,13 @@ func (v divisor) quo(x uint64) uint64 {
 	return x / v.d
 }
 
+func (v divisor) rem(x uint64) uint64 {
+	if v.pow2 {
+		return x & (v.d - 1)
+	}
+	return x % v.d
+}
+
 // Channel returns the channel addr maps to.
 func (m *Memory) Channel(addr uint64) int { return m.amap.Unit(addr) }
 
@@ -440,7 +454,7 @@ func (m *Memory) Push(now int64, r Request) bool {
 	if now < m.now {
 		panic(fmt.Sprintf("dram: Push at cycle %d after Advance to cycle %d", now, m.now))
 	}
-	if r.Bytes < 1 || r.Bytes > m.maxReq || r.Addr%uint64(m.maxReq)+uint64(r.Bytes) > uint64(m.maxReq) {
+	if r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq) {
 		panic(fmt.Sprintf("dram: request of %d bytes at %#x does not lie within one %d-B block", r.Bytes, r.Addr, m.maxReq))
 	}
 	// A full queue refuses before the bank and row are worked out: a
@@ -460,6 +474,7 @@ func (m *Memory) Push(now int64, r Request) bool {
 	bk := &ch.banks[b]
 	if !bk.busy && (m.frfcfs || ch.queued == 0) {
 		ch.next = min(ch.next, max(arrival, ch.clock))
+		m.next = min(m.next, ch.next)
 	}
 	idx := ch.free[len(ch.free)-1]
 	ch.free = ch.free[:len(ch.free)-1]
@@ -499,14 +514,13 @@ func (m *Memory) Push(now int64, r Request) bool {
 // scheduling decision, issues a command or completes a request, or
 // math.MaxInt64 when the memory is idle.
 func (m *Memory) NextEvent() int64 {
-	t := int64(math.MaxInt64)
-	for i := range m.chans {
-		t = min(t, m.chans[i].next)
+	if m.next != m.nextSlot {
+		m.nextSlot, m.nextCore = m.next, math.MaxInt64
+		if m.next != math.MaxInt64 {
+			m.nextCore = m.ratio.coreCeil(m.next)
+		}
 	}
-	if t == math.MaxInt64 {
-		return t
-	}
-	return m.ratio.coreCeil(t)
+	return m.nextCore
 }
 
 // Advance performs everything due at or before core cycle now and calls
@@ -522,9 +536,11 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 	m.now = now
 	limit := m.ratio.slotFloor(now)
 	m.due = m.due[:0]
+	m.next = math.MaxInt64
 	for i := range m.chans {
 		ch := &m.chans[i]
 		if ch.next > limit {
+			m.next = min(m.next, ch.next)
 			continue
 		}
 		next := m.run(ch, limit)
@@ -539,6 +555,7 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 			next = min(next, ch.inflight.front().finish)
 		}
 		ch.next = next
+		m.next = min(m.next, next)
 	}
 	// Each channel's completions are nearly in order already: an
 	// insertion sort.
