@@ -451,11 +451,8 @@ func (m *Memory) locate(addr uint64) (ch, bank int, row int64) {
 // request's size or now is earlier than the last Advance: both are bugs of
 // the caller.
 func (m *Memory) Push(now int64, r Request) bool {
-	if now < m.now {
-		panic(fmt.Sprintf("dram: Push at cycle %d after Advance to cycle %d", now, m.now))
-	}
-	if r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq) {
-		panic(fmt.Sprintf("dram: request of %d bytes at %#x does not lie within one %d-B block", r.Bytes, r.Addr, m.maxReq))
+	if now < m.now || r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq) {
+		m.badPush(now, r)
 	}
 	// A full queue refuses before the bank and row are worked out: a
 	// saturated channel is offered its oldest refused request at every
@@ -478,7 +475,10 @@ func (m *Memory) Push(now int64, r Request) bool {
 	}
 	idx := ch.free[len(ch.free)-1]
 	ch.free = ch.free[:len(ch.free)-1]
-	ch.pool[idx] = entry{req: r, seq: m.seq, arrival: arrival, row: row, bank: int32(b), bursts: bursts, next: -1}
+	// Field by field: a composite literal is built aside and copied.
+	e := &ch.pool[idx]
+	e.req, e.seq, e.arrival, e.row = r, m.seq, arrival, row
+	e.bank, e.bursts, e.next = int32(b), bursts, -1
 	m.seq++
 	if bk.tail < 0 {
 		bk.head = idx
@@ -508,6 +508,18 @@ func (m *Memory) Push(now int64, r Request) bool {
 		ch.stats.ReadSectors += sectors
 	}
 	return true
+}
+
+// badPush panics with what is wrong with a Push of r at now. It is apart
+// from Push so that Push, called for every request and every retry, does
+// not set up the formatting's frame.
+//
+//go:noinline
+func (m *Memory) badPush(now int64, r Request) {
+	if now < m.now {
+		panic(fmt.Sprintf("dram: Push at cycle %d after Advance to cycle %d", now, m.now))
+	}
+	panic(fmt.Sprintf("dram: request of %d bytes at %#x does not lie within one %d-B block", r.Bytes, r.Addr, m.maxReq))
 }
 
 // NextEvent returns the earliest core cycle at which a channel makes a
