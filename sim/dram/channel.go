@@ -338,22 +338,29 @@ func newBankSet(n int) bankSet {
 	return s
 }
 
+// add puts b in the set. The list's capacity is every bank, so it grows
+// by reslicing, without append's check for room.
 func (s *bankSet) add(b int32) {
-	if s.pos[b] >= 0 {
+	pos := &s.pos[b]
+	if *pos >= 0 {
 		return
 	}
-	s.pos[b] = int32(len(s.list))
-	s.list = append(s.list, b)
+	n := len(s.list)
+	*pos = int32(n)
+	s.list = s.list[:n+1]
+	s.list[n] = b
 }
 
 func (s *bankSet) remove(b int32) {
-	p := s.pos[b]
+	pos := &s.pos[b]
+	p := *pos
 	if p < 0 {
 		return
 	}
-	last := s.list[len(s.list)-1]
-	s.list[p] = last
+	list := s.list
+	last := list[len(list)-1]
+	list[p] = last
 	s.pos[last] = p
-	s.list = s.list[:len(s.list)-1]
-	s.pos[b] = -1
+	*pos = -1 // after: last may be b
+	s.list = list[:len(list)-1]
 }
