@@ -99,7 +99,8 @@ func (ch *channel) offer(side int32, b *bank) {
 // find looks through the banks of side for its first legal command, the
 // oldest request's among those legal at the same slot.
 func (ch *channel) find(side int32) {
-	bases := [3]int64{max(ch.nextCol, ch.nextRead), max(ch.nextCol, ch.nextWrite), ch.nextRow}
+	// A fourth, unused base lets b.base&3 index without a bounds check.
+	bases := [4]int64{max(ch.nextCol, ch.nextRead), max(ch.nextCol, ch.nextWrite), ch.nextRow}
 	var first *bank
 	firstAt := int64(math.MaxInt64)
 	for _, i := range ch.sides[side].list {
