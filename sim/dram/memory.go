@@ -252,6 +252,10 @@ type Memory struct {
 	// Push and Advance so that NextEvent, asked after every Push, scans
 	// nothing; nextCore is its core cycle, worked out once per value.
 	next, nextSlot, nextCore int64
+	// pushSlot is the first slot at or after core cycle pushNow: the
+	// requests pushed in one cycle, the refused ones retried after an
+	// Advance among them, share one conversion.
+	pushNow, pushSlot int64
 }
 
 // NewMemory builds the channels of d's DRAM. It reports every problem of
@@ -309,6 +313,7 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	}
 	m.due = make([]completion, 0, dr.Channels*inflight)
 	m.next, m.nextSlot, m.nextCore = math.MaxInt64, math.MaxInt64, math.MaxInt64
+	m.pushNow, m.pushSlot = 0, 0 // slot 0 is core cycle 0
 	return m, nil
 }
 
@@ -464,7 +469,10 @@ func (m *Memory) Push(now int64, r Request) bool {
 	}
 	_, b, row := m.locate(r.Addr)
 	bursts := m.bursts[r.Bytes]
-	arrival := max(m.ratio.slotCeil(now), ch.lastArrival)
+	if now != m.pushNow {
+		m.pushNow, m.pushSlot = now, m.ratio.slotCeil(now)
+	}
+	arrival := max(m.pushSlot, ch.lastArrival)
 	ch.lastArrival = arrival
 	// A new request adds at most one decision, its own hand-over to its
 	// bank, to the channel's cached next event.
