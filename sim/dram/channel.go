@@ -321,7 +321,10 @@ func (ch *channel) take(b *bank, prev, idx int32, t int64) {
 	b.since = t
 	ch.plan(b)
 	ch.queued--
-	ch.free = append(ch.free, idx)
+	// The free stack has room for the whole queue: no append needed.
+	n := len(ch.free)
+	ch.free = ch.free[:n+1]
+	ch.free[n] = idx
 }
 
 // bankSet is a set of the banks of a channel, listed in no particular

@@ -592,7 +592,9 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 	}
 	m.advancing = true
 	defer func() { m.advancing = false }()
-	for _, c := range m.due {
+	// By index: a completion is larger than the registers a copy fits in.
+	for i := range m.due {
+		c := &m.due[i]
 		done(c.req, c.finish)
 	}
 }
