@@ -1,10 +1,8 @@
 package dram
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"gpumemsim/arch"
 )
@@ -38,53 +36,6 @@ type Request struct {
 	Write bool
 	// Tag is the caller's; it comes back with the completion.
 	Tag int64
-}
-
-// ChannelStats are the counters of one channel.
-type ChannelStats struct {
-	// Reads and Writes count accepted requests; the byte and 32-B sector
-	// counts are theirs.
-	Reads, Writes             int64
-	ReadBytes, WriteBytes     int64
-	ReadSectors, WriteSectors int64
-	// Completed counts requests whose completion has been reported.
-	Completed int64
-	// RowHits counts requests that found their row open; RowMisses those
-	// that needed an activate (RowConflicts of them also a precharge).
-	RowHits, RowMisses, RowConflicts int64
-	Activates, Precharges            int64
-	// BusBusyTransfers counts the transfer slots the data bus was busy; a
-	// DRAM cycle is dram_data_rate slots.
-	BusBusyTransfers int64
-	// Turnarounds counts column commands whose direction (read or write)
-	// differs from the channel's previous column command's.
-	Turnarounds int64
-	// QueueFull counts Push calls refused because the queue was full.
-	QueueFull int64
-}
-
-func (s *ChannelStats) add(o ChannelStats) {
-	s.Reads += o.Reads
-	s.Writes += o.Writes
-	s.ReadBytes += o.ReadBytes
-	s.WriteBytes += o.WriteBytes
-	s.ReadSectors += o.ReadSectors
-	s.WriteSectors += o.WriteSectors
-	s.Completed += o.Completed
-	s.RowHits += o.RowHits
-	s.RowMisses += o.RowMisses
-	s.RowConflicts += o.RowConflicts
-	s.Activates += o.Activates
-	s.Precharges += o.Precharges
-	s.BusBusyTransfers += o.BusBusyTransfers
-	s.Turnarounds += o.Turnarounds
-	s.QueueFull += o.QueueFull
-}
-
-// Stats are the counters of every channel and their sum.
-type Stats struct {
-	Total    ChannelStats
-	Channels []ChannelStats
 }
 
 // timing holds the DRAM timing in transfer slots.
@@ -132,63 +83,6 @@ type bank struct {
 	side             int32 // sideColumn or sideRow while busy, else -1
 	preGate, colGate int32 // this bank's group's gates
 	cur              entry
-}
-
-type completion struct {
-	req    Request
-	seq    int64
-	finish int64 // slot inside a channel, core cycle in Memory.due
-	ch     int
-}
-
-// before orders completions by finish cycle, then channel, then arrival.
-func (c *completion) before(o *completion) bool {
-	if c.finish != o.finish {
-		return c.finish < o.finish
-	}
-	if c.ch != o.ch {
-		return c.ch < o.ch
-	}
-	return c.seq < o.seq
-}
-
-// ring is a FIFO of completions in finish order that grows only when full.
-type ring struct {
-	buf     []completion
-	head, n int
-}
-
-// at returns the index in buf of the i-th completion, i < len(buf).
-func (r *ring) at(i int) int {
-	j := r.head + i
-	if j >= len(r.buf) {
-		j -= len(r.buf)
-	}
-	return j
-}
-
-// add appends a completion and returns it to be filled in.
-func (r *ring) add() *completion {
-	if r.n == len(r.buf) {
-		grown := make([]completion, 2*len(r.buf)+4)
-		for i := range r.n {
-			grown[i] = r.buf[r.at(i)]
-		}
-		r.buf, r.head = grown, 0
-	}
-	c := &r.buf[r.at(r.n)]
-	r.n++
-	return c
-}
-
-func (r *ring) front() *completion { return &r.buf[r.head] }
-
-func (r *ring) back() *completion { return &r.buf[r.at(r.n-1)] }
-
-// drop removes the front completion.
-func (r *ring) drop() {
-	r.head = r.at(1)
-	r.n--
 }
 
 type channel struct {
@@ -256,185 +150,6 @@ type Memory struct {
 	// requests pushed in one cycle, the refused ones retried after an
 	// Advance among them, share one conversion.
 	pushNow, pushSlot int64
-}
-
-// NewMemory builds the channels of d's DRAM. It reports every problem of
-// the DRAM description at once.
-func NewMemory(d *arch.Device) (*Memory, error) {
-	if d == nil {
-		return nil, errors.New("dram: no device")
-	}
-	if err := check(d); err != nil {
-		return nil, err
-	}
-	dr := d.DRAM
-	rate := int64(d.Clocks.DRAMDataRate)
-	tg := dr.Timing
-	m := &Memory{
-		ratio:   newClockRatio(uint64(d.Clocks.DRAM)*uint64(rate), uint64(d.Clocks.Core)),
-		amap:    NewAddressMap(uint64(dr.Interleave), uint64(dr.Channels)),
-		rowSize: newDivisor(uint64(dr.RowSize)),
-		nBanks:  newDivisor(uint64(dr.Banks)),
-		frfcfs:  dr.Scheduler == arch.SchedFRFCFS,
-		tm: timing{
-			cl:     int64(tg.CL) * rate,
-			wl:     int64(tg.WL) * rate,
-			rcd:    int64(tg.RCD) * rate,
-			rp:     int64(tg.RP) * rate,
-			ras:    int64(tg.RAS) * rate,
-			rrd:    int64(tg.RRD) * rate,
-			wr:     int64(tg.WR) * rate,
-			burst:  int64(dr.BurstLength),
-			rowCmd: rate,
-		},
-	}
-	busBytes := dr.BusWidthBits / 8
-	m.maxReq = maxRequest(d)
-	m.block = newDivisor(uint64(m.maxReq))
-	m.bursts = make([]int32, m.maxReq+1)
-	for n := 1; n <= m.maxReq; n++ {
-		transfers := (n + busBytes - 1) / busBytes
-		m.bursts[n] = int32((transfers + dr.BurstLength - 1) / dr.BurstLength)
-	}
-	m.tm.colSpacing = max(int64(tg.CCD)*rate, m.tm.burst)
-	m.tm.groupColSpacing = max(int64(tg.CCDL)*rate, m.tm.colSpacing)
-	m.tm.rtpl = int64(tg.RTPL) * rate
-	// GPGPU-Sim's memory_config::init: tRTW = CL + BL/ratio + 2 − WL and
-	// tWTR = WL + BL/ratio + tCDLR, in DRAM cycles; BL/ratio is one burst.
-	m.tm.readToWrite = m.tm.cl + m.tm.burst + 2*rate - m.tm.wl
-	m.tm.writeToRead = m.tm.wl + m.tm.burst + int64(tg.WTR)*rate
-	// A request is in flight from its first column command until its data
-	// are done, tCL plus at least one burst later, and column commands are
-	// colSpacing apart: this many fit; the ring grows if a guess falls short.
-	inflight := int((max(m.tm.cl, m.tm.wl)+m.tm.burst)/m.tm.colSpacing) + 2
-	m.chans = make([]channel, dr.Channels)
-	for i := range m.chans {
-		m.chans[i] = newChannel(i, dr, m.frfcfs, inflight)
-	}
-	m.due = make([]completion, 0, dr.Channels*inflight)
-	m.next, m.nextSlot, m.nextCore = math.MaxInt64, math.MaxInt64, math.MaxInt64
-	m.pushNow, m.pushSlot = 0, 0 // slot 0 is core cycle 0
-	return m, nil
-}
-
-// newChannel builds channel id of dr, empty, with room for inflight
-// completions at first.
-func newChannel(id int, dr arch.DRAM, frfcfs bool, inflight int) channel {
-	ch := channel{id: id, pool: make([]entry, dr.QueueDepth), free: make([]int32, dr.QueueDepth)}
-	for j := range ch.free {
-		ch.free[j] = int32(dr.QueueDepth - 1 - j)
-	}
-	if !frfcfs {
-		ch.fifo = make([]int32, dr.QueueDepth)
-	}
-	ch.banks = make([]bank, dr.Banks)
-	perGroup := dr.Banks / dr.BankGroups
-	for b := range ch.banks {
-		bk := &ch.banks[b]
-		bk.openRow = -1
-		bk.id = int32(b)
-		bk.group = int32(b / perGroup)
-		bk.preGate = 1 + bk.group
-		bk.colGate = 1 + int32(dr.BankGroups) + bk.group
-		bk.head, bk.tail = -1, -1
-		bk.side = -1
-	}
-	ch.sides = [2]bankSet{newBankSet(dr.Banks), newBankSet(dr.Banks)}
-	ch.ready = newBankSet(dr.Banks)
-	ch.gates = make([]int64, 1+2*dr.BankGroups)
-	ch.groupPre = ch.gates[1 : 1+dr.BankGroups]
-	ch.groupCol = ch.gates[1+dr.BankGroups:]
-	ch.inflight.buf = make([]completion, inflight)
-	ch.next = math.MaxInt64
-	return ch
-}
-
-// check validates what the model needs of d.
-func check(d *arch.Device) error {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("dram: "+format, args...))
-	}
-	dr := d.DRAM
-	if d.Clocks.Core <= 0 {
-		bad("clocks.core must be positive, got %d Hz", int64(d.Clocks.Core))
-	}
-	if d.Clocks.DRAM <= 0 {
-		bad("clocks.dram must be positive, got %d Hz", int64(d.Clocks.DRAM))
-	}
-	if d.Clocks.DRAMDataRate < 1 {
-		bad("clocks.dram_data_rate must be at least 1 transfer per DRAM clock, got %d", d.Clocks.DRAMDataRate)
-	}
-	if dr.Channels < 1 {
-		bad("channels must be at least 1, got %d", dr.Channels)
-	}
-	if dr.Banks < 1 {
-		bad("banks must be at least 1, got %d", dr.Banks)
-	}
-	if dr.BankGroups < 1 || (dr.Banks >= 1 && dr.Banks%dr.BankGroups != 0) {
-		bad("bank_groups must be at least 1 and divide banks %d, got %d", dr.Banks, dr.BankGroups)
-	}
-	if dr.BusWidthBits < 8 || dr.BusWidthBits%8 != 0 {
-		bad("bus_width_bits must be a positive multiple of 8, got %d", dr.BusWidthBits)
-	}
-	if dr.BurstLength < 1 {
-		bad("burst_length must be at least 1, got %d", dr.BurstLength)
-	}
-	req := arch.Bytes(maxRequest(d))
-	if dr.RowSize < req || dr.RowSize%req != 0 {
-		bad("row_size must be a positive multiple of the largest request, %v, got %v", req, dr.RowSize)
-	}
-	if dr.Interleave < req || dr.Interleave&(dr.Interleave-1) != 0 {
-		bad("interleave must be a power of two of at least the largest request, %v, got %v", req, dr.Interleave)
-	}
-	if dr.QueueDepth < 1 {
-		bad("queue_depth must be at least 1, got %d", dr.QueueDepth)
-	}
-	if dr.Scheduler == 0 {
-		bad("no scheduler (%s or %s)", arch.SchedFRFCFS, arch.SchedFCFS)
-	}
-	tg := dr.Timing
-	for _, p := range []struct {
-		name string
-		v    int
-	}{{"tCL", tg.CL}, {"tRCD", tg.RCD}, {"tRP", tg.RP}, {"tRAS", tg.RAS}, {"tCCD", tg.CCD}, {"tRRD", tg.RRD}, {"tWR", tg.WR},
-		{"tWL", tg.WL}, {"tWTR", tg.WTR}, {"tCCDL", tg.CCDL}, {"tRTPL", tg.RTPL}} {
-		if p.v < 0 {
-			bad("timing.%s must not be negative, got %d", p.name, p.v)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// divisor divides by a constant of the device, by a shift when it is a
-// power of two.
-type divisor struct {
-	d     uint64
-	shift uint
-	pow2  bool
-}
-
-func newDivisor(d uint64) divisor {
-	v := divisor{d: d}
-	if d > 0 && d&(d-1) == 0 {
-		v.pow2 = true
-		v.shift = uint(bits.TrailingZeros64(d))
-	}
-	return v
-}
-
-func (v divisor) quo(x uint64) uint64 {
-	if v.pow2 {
-		return x >> v.shift
-	}
-	return x / v.d
-}
-
-func (v divisor) rem(x uint64) uint64 {
-	if v.pow2 {
-		return x & (v.d - 1)
-	}
-	return x % v.d
 }
 
 // Channel returns the channel addr maps to.
@@ -597,28 +312,4 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 		c := &m.due[i]
 		done(c.req, c.finish)
 	}
-}
-
-// Stats returns a copy of the counters.
-func (m *Memory) Stats() Stats {
-	s := Stats{Channels: make([]ChannelStats, len(m.chans))}
-	for i := range m.chans {
-		s.Channels[i] = m.chans[i].stats
-		s.Total.add(m.chans[i].stats)
-	}
-	return s
-}
-
-// BusUtilization is the fraction of the data-bus time of all channels
-// that carried data over the first elapsed core cycles.
-func (m *Memory) BusUtilization(elapsed int64) float64 {
-	if elapsed <= 0 {
-		return 0
-	}
-	var busy int64
-	for i := range m.chans {
-		busy += m.chans[i].stats.BusBusyTransfers
-	}
-	slots := float64(elapsed) * float64(m.ratio.num) / float64(m.ratio.den)
-	return float64(busy) / (slots * float64(len(m.chans)))
 }
