@@ -64,6 +64,9 @@ type port struct {
 
 	transit  pool[dram.Request] // sent, not yet at their channel
 	overflow []fifo[dram.Request]
+	// refused counts the channels whose overflow is not empty, so that
+	// advance skips the retry pass while none is.
+	refused  int
 	inFlight int // requests sent and not completed
 	// readSectors and writeSectors count the 32-byte sectors of every
 	// request sent, for the end-of-run check against what DRAM counted.
@@ -92,8 +95,12 @@ func (p *port) push(i int32) {
 	r := p.transit.items[i]
 	p.transit.release(i)
 	ch := p.mem.Channel(r.Addr)
-	if p.overflow[ch].len() > 0 || !p.mem.Push(p.clk.now, r) {
-		p.overflow[ch].push(r)
+	q := &p.overflow[ch]
+	if q.len() > 0 || !p.mem.Push(p.clk.now, r) {
+		if q.len() == 0 {
+			p.refused++
+		}
+		q.push(r)
 	}
 	p.schedule()
 }
@@ -108,10 +115,16 @@ func (p *port) schedule() {
 // advance lets the memory do what is due, then refills its queues.
 func (p *port) advance() {
 	p.mem.Advance(p.clk.now, p.done)
-	for ch := range p.overflow {
+	for ch := 0; p.refused > 0 && ch < len(p.overflow); ch++ {
 		q := &p.overflow[ch]
+		if q.len() == 0 {
+			continue
+		}
 		for q.len() > 0 && p.mem.Push(p.clk.now, q.front()) {
 			q.pop()
+		}
+		if q.len() == 0 {
+			p.refused--
 		}
 	}
 	p.schedule()

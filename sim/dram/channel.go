@@ -99,7 +99,8 @@ func (ch *channel) offer(side int32, b *bank) {
 // find looks through the banks of side for its first legal command, the
 // oldest request's among those legal at the same slot.
 func (ch *channel) find(side int32) {
-	bases := [3]int64{max(ch.nextCol, ch.nextRead), max(ch.nextCol, ch.nextWrite), ch.nextRow}
+	// A fourth, unused base lets b.base&3 index without a bounds check.
+	bases := [4]int64{max(ch.nextCol, ch.nextRead), max(ch.nextCol, ch.nextWrite), ch.nextRow}
 	var first *bank
 	firstAt := int64(math.MaxInt64)
 	for _, i := range ch.sides[side].list {
@@ -320,40 +321,8 @@ func (ch *channel) take(b *bank, prev, idx int32, t int64) {
 	b.since = t
 	ch.plan(b)
 	ch.queued--
-	ch.free = append(ch.free, idx)
-}
-
-// bankSet is a set of the banks of a channel, listed in no particular
-// order, with constant-time insertion and removal.
-type bankSet struct {
-	list []int32
-	pos  []int32 // index in list per bank, -1 when absent
-}
-
-func newBankSet(n int) bankSet {
-	s := bankSet{list: make([]int32, 0, n), pos: make([]int32, n)}
-	for i := range s.pos {
-		s.pos[i] = -1
-	}
-	return s
-}
-
-func (s *bankSet) add(b int32) {
-	if s.pos[b] >= 0 {
-		return
-	}
-	s.pos[b] = int32(len(s.list))
-	s.list = append(s.list, b)
-}
-
-func (s *bankSet) remove(b int32) {
-	p := s.pos[b]
-	if p < 0 {
-		return
-	}
-	last := s.list[len(s.list)-1]
-	s.list[p] = last
-	s.pos[last] = p
-	s.list = s.list[:len(s.list)-1]
-	s.pos[b] = -1
+	// The free stack has room for the whole queue: no append needed.
+	n := len(ch.free)
+	ch.free = ch.free[:n+1]
+	ch.free[n] = idx
 }

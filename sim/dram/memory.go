@@ -1,10 +1,8 @@
 package dram
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"gpumemsim/arch"
 )
@@ -38,53 +36,6 @@ type Request struct {
 	Write bool
 	// Tag is the caller's; it comes back with the completion.
 	Tag int64
-}
-
-// ChannelStats are the counters of one channel.
-type ChannelStats struct {
-	// Reads and Writes count accepted requests; the byte and 32-B sector
-	// counts are theirs.
-	Reads, Writes             int64
-	ReadBytes, WriteBytes     int64
-	ReadSectors, WriteSectors int64
-	// Completed counts requests whose completion has been reported.
-	Completed int64
-	// RowHits counts requests that found their row open; RowMisses those
-	// that needed an activate (RowConflicts of them also a precharge).
-	RowHits, RowMisses, RowConflicts int64
-	Activates, Precharges            int64
-	// BusBusyTransfers counts the transfer slots the data bus was busy; a
-	// DRAM cycle is dram_data_rate slots.
-	BusBusyTransfers int64
-	// Turnarounds counts column commands whose direction (read or write)
-	// differs from the channel's previous column command's.
-	Turnarounds int64
-	// QueueFull counts Push calls refused because the queue was full.
-	QueueFull int64
-}
-
-func (s *ChannelStats) add(o ChannelStats) {
-	s.Reads += o.Reads
-	s.Writes += o.Writes
-	s.ReadBytes += o.ReadBytes
-	s.WriteBytes += o.WriteBytes
-	s.ReadSectors += o.ReadSectors
-	s.WriteSectors += o.WriteSectors
-	s.Completed += o.Completed
-	s.RowHits += o.RowHits
-	s.RowMisses += o.RowMisses
-	s.RowConflicts += o.RowConflicts
-	s.Activates += o.Activates
-	s.Precharges += o.Precharges
-	s.BusBusyTransfers += o.BusBusyTransfers
-	s.Turnarounds += o.Turnarounds
-	s.QueueFull += o.QueueFull
-}
-
-// Stats are the counters of every channel and their sum.
-type Stats struct {
-	Total    ChannelStats
-	Channels []ChannelStats
 }
 
 // timing holds the DRAM timing in transfer slots.
@@ -134,63 +85,6 @@ type bank struct {
 	cur              entry
 }
 
-type completion struct {
-	req    Request
-	seq    int64
-	finish int64 // slot inside a channel, core cycle in Memory.due
-	ch     int
-}
-
-// before orders completions by finish cycle, then channel, then arrival.
-func (c *completion) before(o *completion) bool {
-	if c.finish != o.finish {
-		return c.finish < o.finish
-	}
-	if c.ch != o.ch {
-		return c.ch < o.ch
-	}
-	return c.seq < o.seq
-}
-
-// ring is a FIFO of completions in finish order that grows only when full.
-type ring struct {
-	buf     []completion
-	head, n int
-}
-
-// at returns the index in buf of the i-th completion, i < len(buf).
-func (r *ring) at(i int) int {
-	j := r.head + i
-	if j >= len(r.buf) {
-		j -= len(r.buf)
-	}
-	return j
-}
-
-// add appends a completion and returns it to be filled in.
-func (r *ring) add() *completion {
-	if r.n == len(r.buf) {
-		grown := make([]completion, 2*len(r.buf)+4)
-		for i := range r.n {
-			grown[i] = r.buf[r.at(i)]
-		}
-		r.buf, r.head = grown, 0
-	}
-	c := &r.buf[r.at(r.n)]
-	r.n++
-	return c
-}
-
-func (r *ring) front() *completion { return &r.buf[r.head] }
-
-func (r *ring) back() *completion { return &r.buf[r.at(r.n-1)] }
-
-// drop removes the front completion.
-func (r *ring) drop() {
-	r.head = r.at(1)
-	r.n--
-}
-
 type channel struct {
 	id int
 	// The waiting requests live in pool, queue_depth entries, whose free
@@ -237,6 +131,7 @@ type Memory struct {
 	// maxReq, the largest request.
 	bursts []int32
 	maxReq int
+	block  divisor // maxReq, for the check that a request lies in one block
 	// amap places addresses on channels; rowSize and nBanks split a
 	// channel's local address into row and bank.
 	amap      AddressMap
@@ -247,175 +142,14 @@ type Memory struct {
 	now       int64 // latest core cycle given to Advance
 	advancing bool
 	due       []completion
-}
-
-// NewMemory builds the channels of d's DRAM. It reports every problem of
-// the DRAM description at once.
-func NewMemory(d *arch.Device) (*Memory, error) {
-	if d == nil {
-		return nil, errors.New("dram: no device")
-	}
-	if err := check(d); err != nil {
-		return nil, err
-	}
-	dr := d.DRAM
-	rate := int64(d.Clocks.DRAMDataRate)
-	tg := dr.Timing
-	m := &Memory{
-		ratio:   newClockRatio(uint64(d.Clocks.DRAM)*uint64(rate), uint64(d.Clocks.Core)),
-		amap:    NewAddressMap(uint64(dr.Interleave), uint64(dr.Channels)),
-		rowSize: newDivisor(uint64(dr.RowSize)),
-		nBanks:  newDivisor(uint64(dr.Banks)),
-		frfcfs:  dr.Scheduler == arch.SchedFRFCFS,
-		tm: timing{
-			cl:     int64(tg.CL) * rate,
-			wl:     int64(tg.WL) * rate,
-			rcd:    int64(tg.RCD) * rate,
-			rp:     int64(tg.RP) * rate,
-			ras:    int64(tg.RAS) * rate,
-			rrd:    int64(tg.RRD) * rate,
-			wr:     int64(tg.WR) * rate,
-			burst:  int64(dr.BurstLength),
-			rowCmd: rate,
-		},
-	}
-	busBytes := dr.BusWidthBits / 8
-	m.maxReq = maxRequest(d)
-	m.bursts = make([]int32, m.maxReq+1)
-	for n := 1; n <= m.maxReq; n++ {
-		transfers := (n + busBytes - 1) / busBytes
-		m.bursts[n] = int32((transfers + dr.BurstLength - 1) / dr.BurstLength)
-	}
-	m.tm.colSpacing = max(int64(tg.CCD)*rate, m.tm.burst)
-	m.tm.groupColSpacing = max(int64(tg.CCDL)*rate, m.tm.colSpacing)
-	m.tm.rtpl = int64(tg.RTPL) * rate
-	// GPGPU-Sim's memory_config::init: tRTW = CL + BL/ratio + 2 − WL and
-	// tWTR = WL + BL/ratio + tCDLR, in DRAM cycles; BL/ratio is one burst.
-	m.tm.readToWrite = m.tm.cl + m.tm.burst + 2*rate - m.tm.wl
-	m.tm.writeToRead = m.tm.wl + m.tm.burst + int64(tg.WTR)*rate
-	// A request is in flight from its first column command until its data
-	// are done, tCL plus at least one burst later, and column commands are
-	// colSpacing apart: this many fit; the ring grows if a guess falls short.
-	inflight := int((max(m.tm.cl, m.tm.wl)+m.tm.burst)/m.tm.colSpacing) + 2
-	m.chans = make([]channel, dr.Channels)
-	for i := range m.chans {
-		m.chans[i] = newChannel(i, dr, m.frfcfs, inflight)
-	}
-	m.due = make([]completion, 0, dr.Channels*inflight)
-	return m, nil
-}
-
-// newChannel builds channel id of dr, empty, with room for inflight
-// completions at first.
-func newChannel(id int, dr arch.DRAM, frfcfs bool, inflight int) channel {
-	ch := channel{id: id, pool: make([]entry, dr.QueueDepth), free: make([]int32, dr.QueueDepth)}
-	for j := range ch.free {
-		ch.free[j] = int32(dr.QueueDepth - 1 - j)
-	}
-	if !frfcfs {
-		ch.fifo = make([]int32, dr.QueueDepth)
-	}
-	ch.banks = make([]bank, dr.Banks)
-	perGroup := dr.Banks / dr.BankGroups
-	for b := range ch.banks {
-		bk := &ch.banks[b]
-		bk.openRow = -1
-		bk.id = int32(b)
-		bk.group = int32(b / perGroup)
-		bk.preGate = 1 + bk.group
-		bk.colGate = 1 + int32(dr.BankGroups) + bk.group
-		bk.head, bk.tail = -1, -1
-		bk.side = -1
-	}
-	ch.sides = [2]bankSet{newBankSet(dr.Banks), newBankSet(dr.Banks)}
-	ch.ready = newBankSet(dr.Banks)
-	ch.gates = make([]int64, 1+2*dr.BankGroups)
-	ch.groupPre = ch.gates[1 : 1+dr.BankGroups]
-	ch.groupCol = ch.gates[1+dr.BankGroups:]
-	ch.inflight.buf = make([]completion, inflight)
-	ch.next = math.MaxInt64
-	return ch
-}
-
-// check validates what the model needs of d.
-func check(d *arch.Device) error {
-	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("dram: "+format, args...))
-	}
-	dr := d.DRAM
-	if d.Clocks.Core <= 0 {
-		bad("clocks.core must be positive, got %d Hz", int64(d.Clocks.Core))
-	}
-	if d.Clocks.DRAM <= 0 {
-		bad("clocks.dram must be positive, got %d Hz", int64(d.Clocks.DRAM))
-	}
-	if d.Clocks.DRAMDataRate < 1 {
-		bad("clocks.dram_data_rate must be at least 1 transfer per DRAM clock, got %d", d.Clocks.DRAMDataRate)
-	}
-	if dr.Channels < 1 {
-		bad("channels must be at least 1, got %d", dr.Channels)
-	}
-	if dr.Banks < 1 {
-		bad("banks must be at least 1, got %d", dr.Banks)
-	}
-	if dr.BankGroups < 1 || (dr.Banks >= 1 && dr.Banks%dr.BankGroups != 0) {
-		bad("bank_groups must be at least 1 and divide banks %d, got %d", dr.Banks, dr.BankGroups)
-	}
-	if dr.BusWidthBits < 8 || dr.BusWidthBits%8 != 0 {
-		bad("bus_width_bits must be a positive multiple of 8, got %d", dr.BusWidthBits)
-	}
-	if dr.BurstLength < 1 {
-		bad("burst_length must be at least 1, got %d", dr.BurstLength)
-	}
-	req := arch.Bytes(maxRequest(d))
-	if dr.RowSize < req || dr.RowSize%req != 0 {
-		bad("row_size must be a positive multiple of the largest request, %v, got %v", req, dr.RowSize)
-	}
-	if dr.Interleave < req || dr.Interleave&(dr.Interleave-1) != 0 {
-		bad("interleave must be a power of two of at least the largest request, %v, got %v", req, dr.Interleave)
-	}
-	if dr.QueueDepth < 1 {
-		bad("queue_depth must be at least 1, got %d", dr.QueueDepth)
-	}
-	if dr.Scheduler == 0 {
-		bad("no scheduler (%s or %s)", arch.SchedFRFCFS, arch.SchedFCFS)
-	}
-	tg := dr.Timing
-	for _, p := range []struct {
-		name string
-		v    int
-	}{{"tCL", tg.CL}, {"tRCD", tg.RCD}, {"tRP", tg.RP}, {"tRAS", tg.RAS}, {"tCCD", tg.CCD}, {"tRRD", tg.RRD}, {"tWR", tg.WR},
-		{"tWL", tg.WL}, {"tWTR", tg.WTR}, {"tCCDL", tg.CCDL}, {"tRTPL", tg.RTPL}} {
-		if p.v < 0 {
-			bad("timing.%s must not be negative, got %d", p.name, p.v)
-		}
-	}
-	return errors.Join(errs...)
-}
-
-// divisor divides by a constant of the device, by a shift when it is a
-// power of two.
-type divisor struct {
-	d     uint64
-	shift uint
-	pow2  bool
-}
-
-func newDivisor(d uint64) divisor {
-	v := divisor{d: d}
-	if d > 0 && d&(d-1) == 0 {
-		v.pow2 = true
-		v.shift = uint(bits.TrailingZeros64(d))
-	}
-	return v
-}
-
-func (v divisor) quo(x uint64) uint64 {
-	if v.pow2 {
-		return x >> v.shift
-	}
-	return x / v.d
+	// next is the earliest of the channels' next slots, kept current by
+	// Push and Advance so that NextEvent, asked after every Push, scans
+	// nothing; nextCore is its core cycle, worked out once per value.
+	next, nextSlot, nextCore int64
+	// pushSlot is the first slot at or after core cycle pushNow: the
+	// requests pushed in one cycle, the refused ones retried after an
+	// Advance among them, share one conversion.
+	pushNow, pushSlot int64
 }
 
 // Channel returns the channel addr maps to.
@@ -437,11 +171,8 @@ func (m *Memory) locate(addr uint64) (ch, bank int, row int64) {
 // request's size or now is earlier than the last Advance: both are bugs of
 // the caller.
 func (m *Memory) Push(now int64, r Request) bool {
-	if now < m.now {
-		panic(fmt.Sprintf("dram: Push at cycle %d after Advance to cycle %d", now, m.now))
-	}
-	if r.Bytes < 1 || r.Bytes > m.maxReq || r.Addr%uint64(m.maxReq)+uint64(r.Bytes) > uint64(m.maxReq) {
-		panic(fmt.Sprintf("dram: request of %d bytes at %#x does not lie within one %d-B block", r.Bytes, r.Addr, m.maxReq))
+	if now < m.now || r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq) {
+		m.badPush(now, r)
 	}
 	// A full queue refuses before the bank and row are worked out: a
 	// saturated channel is offered its oldest refused request at every
@@ -453,17 +184,24 @@ func (m *Memory) Push(now int64, r Request) bool {
 	}
 	_, b, row := m.locate(r.Addr)
 	bursts := m.bursts[r.Bytes]
-	arrival := max(m.ratio.slotCeil(now), ch.lastArrival)
+	if now != m.pushNow {
+		m.pushNow, m.pushSlot = now, m.ratio.slotCeil(now)
+	}
+	arrival := max(m.pushSlot, ch.lastArrival)
 	ch.lastArrival = arrival
 	// A new request adds at most one decision, its own hand-over to its
 	// bank, to the channel's cached next event.
 	bk := &ch.banks[b]
 	if !bk.busy && (m.frfcfs || ch.queued == 0) {
 		ch.next = min(ch.next, max(arrival, ch.clock))
+		m.next = min(m.next, ch.next)
 	}
 	idx := ch.free[len(ch.free)-1]
 	ch.free = ch.free[:len(ch.free)-1]
-	ch.pool[idx] = entry{req: r, seq: m.seq, arrival: arrival, row: row, bank: int32(b), bursts: bursts, next: -1}
+	// Field by field: a composite literal is built aside and copied.
+	e := &ch.pool[idx]
+	e.req, e.seq, e.arrival, e.row = r, m.seq, arrival, row
+	e.bank, e.bursts, e.next = int32(b), bursts, -1
 	m.seq++
 	if bk.tail < 0 {
 		bk.head = idx
@@ -495,18 +233,29 @@ func (m *Memory) Push(now int64, r Request) bool {
 	return true
 }
 
+// badPush panics with what is wrong with a Push of r at now. It is apart
+// from Push so that Push, called for every request and every retry, does
+// not set up the formatting's frame.
+//
+//go:noinline
+func (m *Memory) badPush(now int64, r Request) {
+	if now < m.now {
+		panic(fmt.Sprintf("dram: Push at cycle %d after Advance to cycle %d", now, m.now))
+	}
+	panic(fmt.Sprintf("dram: request of %d bytes at %#x does not lie within one %d-B block", r.Bytes, r.Addr, m.maxReq))
+}
+
 // NextEvent returns the earliest core cycle at which a channel makes a
 // scheduling decision, issues a command or completes a request, or
 // math.MaxInt64 when the memory is idle.
 func (m *Memory) NextEvent() int64 {
-	t := int64(math.MaxInt64)
-	for i := range m.chans {
-		t = min(t, m.chans[i].next)
+	if m.next != m.nextSlot {
+		m.nextSlot, m.nextCore = m.next, math.MaxInt64
+		if m.next != math.MaxInt64 {
+			m.nextCore = m.ratio.coreCeil(m.next)
+		}
 	}
-	if t == math.MaxInt64 {
-		return t
-	}
-	return m.ratio.coreCeil(t)
+	return m.nextCore
 }
 
 // Advance performs everything due at or before core cycle now and calls
@@ -522,9 +271,11 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 	m.now = now
 	limit := m.ratio.slotFloor(now)
 	m.due = m.due[:0]
+	m.next = math.MaxInt64
 	for i := range m.chans {
 		ch := &m.chans[i]
 		if ch.next > limit {
+			m.next = min(m.next, ch.next)
 			continue
 		}
 		next := m.run(ch, limit)
@@ -539,6 +290,7 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 			next = min(next, ch.inflight.front().finish)
 		}
 		ch.next = next
+		m.next = min(m.next, next)
 	}
 	// Each channel's completions are nearly in order already: an
 	// insertion sort.
@@ -555,31 +307,9 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 	}
 	m.advancing = true
 	defer func() { m.advancing = false }()
-	for _, c := range m.due {
+	// By index: a completion is larger than the registers a copy fits in.
+	for i := range m.due {
+		c := &m.due[i]
 		done(c.req, c.finish)
 	}
-}
-
-// Stats returns a copy of the counters.
-func (m *Memory) Stats() Stats {
-	s := Stats{Channels: make([]ChannelStats, len(m.chans))}
-	for i := range m.chans {
-		s.Channels[i] = m.chans[i].stats
-		s.Total.add(m.chans[i].stats)
-	}
-	return s
-}
-
-// BusUtilization is the fraction of the data-bus time of all channels
-// that carried data over the first elapsed core cycles.
-func (m *Memory) BusUtilization(elapsed int64) float64 {
-	if elapsed <= 0 {
-		return 0
-	}
-	var busy int64
-	for i := range m.chans {
-		busy += m.chans[i].stats.BusBusyTransfers
-	}
-	slots := float64(elapsed) * float64(m.ratio.num) / float64(m.ratio.den)
-	return float64(busy) / (slots * float64(len(m.chans)))
 }

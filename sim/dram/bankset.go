@@ -1,0 +1,43 @@
+package dram
+
+// bankSet is a set of the banks of a channel, listed in no particular
+// order, with constant-time insertion and removal.
+type bankSet struct {
+	list []int32
+	pos  []int32 // index in list per bank, -1 when absent
+}
+
+func newBankSet(n int) bankSet {
+	s := bankSet{list: make([]int32, 0, n), pos: make([]int32, n)}
+	for i := range s.pos {
+		s.pos[i] = -1
+	}
+	return s
+}
+
+// add puts b in the set. The list's capacity is every bank, so it grows
+// by reslicing, without append's check for room.
+func (s *bankSet) add(b int32) {
+	pos := &s.pos[b]
+	if *pos >= 0 {
+		return
+	}
+	n := len(s.list)
+	*pos = int32(n)
+	s.list = s.list[:n+1]
+	s.list[n] = b
+}
+
+func (s *bankSet) remove(b int32) {
+	pos := &s.pos[b]
+	p := *pos
+	if p < 0 {
+		return
+	}
+	list := s.list
+	last := list[len(list)-1]
+	list[p] = last
+	s.pos[last] = p
+	*pos = -1 // after: last may be b
+	s.list = list[:len(list)-1]
+}

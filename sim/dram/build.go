@@ -1,0 +1,99 @@
+package dram
+
+import (
+	"errors"
+	"math"
+
+	"gpumemsim/arch"
+)
+
+// NewMemory builds the channels of d's DRAM. It reports every problem of
+// the DRAM description at once.
+func NewMemory(d *arch.Device) (*Memory, error) {
+	if d == nil {
+		return nil, errors.New("dram: no device")
+	}
+	if err := check(d); err != nil {
+		return nil, err
+	}
+	dr := d.DRAM
+	rate := int64(d.Clocks.DRAMDataRate)
+	tg := dr.Timing
+	m := &Memory{
+		ratio:   newClockRatio(uint64(d.Clocks.DRAM)*uint64(rate), uint64(d.Clocks.Core)),
+		amap:    NewAddressMap(uint64(dr.Interleave), uint64(dr.Channels)),
+		rowSize: newDivisor(uint64(dr.RowSize)),
+		nBanks:  newDivisor(uint64(dr.Banks)),
+		frfcfs:  dr.Scheduler == arch.SchedFRFCFS,
+		tm: timing{
+			cl:     int64(tg.CL) * rate,
+			wl:     int64(tg.WL) * rate,
+			rcd:    int64(tg.RCD) * rate,
+			rp:     int64(tg.RP) * rate,
+			ras:    int64(tg.RAS) * rate,
+			rrd:    int64(tg.RRD) * rate,
+			wr:     int64(tg.WR) * rate,
+			burst:  int64(dr.BurstLength),
+			rowCmd: rate,
+		},
+	}
+	busBytes := dr.BusWidthBits / 8
+	m.maxReq = maxRequest(d)
+	m.block = newDivisor(uint64(m.maxReq))
+	m.bursts = make([]int32, m.maxReq+1)
+	for n := 1; n <= m.maxReq; n++ {
+		transfers := (n + busBytes - 1) / busBytes
+		m.bursts[n] = int32((transfers + dr.BurstLength - 1) / dr.BurstLength)
+	}
+	m.tm.colSpacing = max(int64(tg.CCD)*rate, m.tm.burst)
+	m.tm.groupColSpacing = max(int64(tg.CCDL)*rate, m.tm.colSpacing)
+	m.tm.rtpl = int64(tg.RTPL) * rate
+	// GPGPU-Sim's memory_config::init: tRTW = CL + BL/ratio + 2 − WL and
+	// tWTR = WL + BL/ratio + tCDLR, in DRAM cycles; BL/ratio is one burst.
+	m.tm.readToWrite = m.tm.cl + m.tm.burst + 2*rate - m.tm.wl
+	m.tm.writeToRead = m.tm.wl + m.tm.burst + int64(tg.WTR)*rate
+	// A request is in flight from its first column command until its data
+	// are done, tCL plus at least one burst later, and column commands are
+	// colSpacing apart: this many fit; the ring grows if a guess falls short.
+	inflight := int((max(m.tm.cl, m.tm.wl)+m.tm.burst)/m.tm.colSpacing) + 2
+	m.chans = make([]channel, dr.Channels)
+	for i := range m.chans {
+		m.chans[i] = newChannel(i, dr, m.frfcfs, inflight)
+	}
+	m.due = make([]completion, 0, dr.Channels*inflight)
+	m.next, m.nextSlot, m.nextCore = math.MaxInt64, math.MaxInt64, math.MaxInt64
+	m.pushNow, m.pushSlot = 0, 0 // slot 0 is core cycle 0
+	return m, nil
+}
+
+// newChannel builds channel id of dr, empty, with room for inflight
+// completions at first.
+func newChannel(id int, dr arch.DRAM, frfcfs bool, inflight int) channel {
+	ch := channel{id: id, pool: make([]entry, dr.QueueDepth), free: make([]int32, dr.QueueDepth)}
+	for j := range ch.free {
+		ch.free[j] = int32(dr.QueueDepth - 1 - j)
+	}
+	if !frfcfs {
+		ch.fifo = make([]int32, dr.QueueDepth)
+	}
+	ch.banks = make([]bank, dr.Banks)
+	perGroup := dr.Banks / dr.BankGroups
+	for b := range ch.banks {
+		bk := &ch.banks[b]
+		bk.openRow = -1
+		bk.id = int32(b)
+		bk.group = int32(b / perGroup)
+		bk.preGate = 1 + bk.group
+		bk.colGate = 1 + int32(dr.BankGroups) + bk.group
+		bk.head, bk.tail = -1, -1
+		bk.side = -1
+	}
+	ch.sides = [2]bankSet{newBankSet(dr.Banks), newBankSet(dr.Banks)}
+	ch.ready = newBankSet(dr.Banks)
+	ch.gates = make([]int64, 1+2*dr.BankGroups)
+	ch.groupPre = ch.gates[1 : 1+dr.BankGroups]
+	ch.groupCol = ch.gates[1+dr.BankGroups:]
+	ch.inflight.buf = make([]completion, inflight)
+	ch.next = math.MaxInt64
+	return ch
+}
