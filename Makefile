@@ -7,7 +7,7 @@ FUZZTIME  ?= 20s
 FUZZMINTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean
+.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers
 
 all: build
 
@@ -53,3 +53,19 @@ run:
 
 clean:
 	$(GO) clean ./...
+
+## papers: the papers' experiments at their own sizes, sampled, each timed
+## (issue 10's delivery 3; docs/design.md lists the times measured)
+PAPERS_BIN ?= /tmp/gpumemsim-papers
+papers:
+	$(GO) build -o $(PAPERS_BIN) ./cmd/gpumemsim
+	@echo "== J14 Fig. 1: matmul 1024^3 on gt200, both mappings"
+	time $(PAPERS_BIN) validate -device gt200 -kernel matmul -maps all -blocks 16x16 -set M=1024,N=1024,P=1024 -sample -max-work 1e11
+	@echo "== J14 Table 2: vecadd 2^25 on gt200, six blocks"
+	time $(PAPERS_BIN) validate -device gt200 -kernel vecadd -blocks 512,256,128,64,32,16 -set N=33554432 -sample
+	@echo "== validate -maps all: matmul 1024^3 on fermi"
+	time $(PAPERS_BIN) validate -device fermi -kernel matmul -maps all -set M=1024,N=1024,P=1024 -sample -max-work 1e11
+	@echo "== Ryoo: serial matmul 4096^2 on g80"
+	time $(PAPERS_BIN) run -device g80 -kernel matmul -set M=4096,N=4096,P=4096 -sample -max-work 1e11
+	@echo "== Che: k-means distances, 1,310,720 points x 16 features on fermi"
+	time $(PAPERS_BIN) run -device fermi -kernel kmeans -sample

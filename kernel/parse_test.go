@@ -133,7 +133,7 @@ for (i = 0; i <= N; i += 4) /* step four */
 }
 
 func TestLoadExamples(t *testing.T) {
-	want := []string{"copy", "copy-colmajor", "copy-rowmajor", "latency-probe", "matmul", "matmul-naive", "matvec", "stride", "transpose", "vecadd"}
+	want := []string{"copy", "copy-colmajor", "copy-rowmajor", "kmeans", "latency-probe", "matmul", "matmul-naive", "matvec", "stride", "transpose", "vecadd"}
 	if got := Examples(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("Examples() = %v; want %v", got, want)
 	}

@@ -22,7 +22,7 @@ func (sp *sampler) extrapolate(dev *arch.Device, src traces.Source) {
 	skip := sp.skippedInsts(src)
 	grow := func(ds []snapshot, factor float64) *Result {
 		r := base.clone()
-		sp.add(dev, src, r, sumWaves(ds), factor*skip)
+		sp.add(dev, src, r, ds, factor*skip, factor*float64(sp.skipped))
 		return r
 	}
 	point := grow(sp.window, 1)
@@ -41,33 +41,44 @@ func (sp *sampler) extrapolate(dev *arch.Device, src traces.Source) {
 	e.res.Sampling = info
 }
 
-// skippedInsts is the warp instructions of the skipped blocks: what the
+// skippedInsts is the instructions rates are per (memory instructions in
+// a kernel with memory references) of the skipped blocks: what the
 // closed form says the launch issues less what was simulated, or where
 // there is no exact closed form the simulated blocks' mean per block.
 func (sp *sampler) skippedInsts(src traces.Source) float64 {
-	done := float64(sp.e.res.WarpInsts)
+	r := sp.e.res
+	done := float64(r.WarpInsts)
+	if len(r.Refs) > 0 {
+		done = float64(r.MemInsts)
+	}
 	if c, ok := src.(traces.Counted); ok && c.ExactWork() {
-		return c.WarpInstructions() - done
+		total := c.WarpInstructions()
+		if len(r.Refs) > 0 {
+			total = 0
+			for _, n := range c.RefInstructions() {
+				total += n
+			}
+		}
+		return total - done
 	}
 	simulated := float64(int64(sp.e.grid.total) - sp.skipped)
 	return float64(sp.skipped) * done / simulated
 }
 
-// add grows r, the simulated part of a run, by insts more instructions at
-// the rates of the waves summed in d.
-func (sp *sampler) add(dev *arch.Device, src traces.Source, r *Result, d snapshot, insts float64) {
+// add grows r, the simulated part of a run, by insts more instructions
+// and blocks more blocks at the rates of the waves ds.
+func (sp *sampler) add(dev *arch.Device, src traces.Source, r *Result, ds []snapshot, insts, blocks float64) {
 	e := sp.e
-	per := insts / float64(d.counts[sp.inst])
 	for i, f := range counterFields(r) {
-		*f += int64(math.Round(per * float64(d.counts[i])))
+		*f += int64(math.Round(insts * sp.rate(ds, i)))
 	}
-	dt := int64(math.Round(per * float64(d.t)))
+	dt := int64(math.Round(blocks * sp.rate(ds, rateCycles)))
 	r.Cycles += dt
 	// The skipped waves kept every SM busy: each SM that had blocks was
 	// active that much longer; one that never had any idled.
 	r.Stalls.Idle += e.idleSMs * dt
 	active := e.activeCycles + (int64(len(e.sms))-e.idleSMs)*dt
-	warpCycles := e.warpCycles + int64(math.Round(per*float64(d.warpCycles)))
+	warpCycles := e.warpCycles + int64(math.Round(blocks*sp.rate(ds, rateWarpCycles)))
 	exactCounts(r, src)
 	sumRefs(r)
 	derive(dev, r, warpCycles, active)
@@ -86,21 +97,6 @@ func exactCounts(r *Result, src traces.Source) {
 		r.Refs[i].Requests = int64(n)
 		r.MemInsts += int64(n)
 	}
-}
-
-// sumWaves adds up the window's waves: the mean wave is the sum over
-// their number, kept as a sum so that no fraction is lost before it is
-// multiplied by the waves skipped.
-func sumWaves(ds []snapshot) snapshot {
-	s := snapshot{counts: make([]int64, len(ds[0].counts))}
-	for _, d := range ds {
-		s.t += d.t
-		s.warpCycles += d.warpCycles
-		for i, c := range d.counts {
-			s.counts[i] += c
-		}
-	}
-	return s
 }
 
 // clone is a deep copy of r.

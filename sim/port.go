@@ -67,7 +67,8 @@ type port struct {
 	// refused counts the channels whose overflow is not empty, so that
 	// advance skips the retry pass while none is.
 	refused  int
-	inFlight int // requests sent and not completed
+	inFlight int   // requests sent and not completed
+	sent     int64 // requests sent
 	// readSectors and writeSectors count the 32-byte sectors of every
 	// request sent, for the end-of-run check against what DRAM counted.
 	readSectors, writeSectors int64
@@ -81,6 +82,7 @@ func (p *port) send(t int64, r dram.Request) {
 	i := p.transit.take()
 	p.transit.items[i] = r
 	p.inFlight++
+	p.sent++
 	if r.Write {
 		p.writeSectors += int64(r.Bytes / 32)
 	} else {

@@ -3,12 +3,13 @@ package sim
 import (
 	"math"
 	"reflect"
+	"slices"
 )
 
 // Sampled simulation: a long grid runs in waves (the blocks resident at
 // once over the device), and once the waves look alike, the middle of the
 // grid adds the same again and again. The sampler reads the counters at
-// each wave boundary and turns each wave into rates per warp instruction
+// each wave boundary and turns each wave into rates per memory instruction
 // issued (cycles, hits, DRAM reads per instruction), which do not depend on
 // how much of the in-flight blocks' work a boundary happens to cut. When
 // the window of waves since the warm-up pins every main rate down well
@@ -46,10 +47,11 @@ type Sampling struct {
 	SimulatedBlocks int64 `json:"simulated_blocks"`
 	SkippedBlocks   int64 `json:"skipped_blocks"`
 	// Window is the batches of waves whose rates stand for the skipped
-	// ones, and SkippedInsts the warp instructions those would have
+	// ones, and SkippedInsts the instructions the rates are per (memory
+	// instructions, where the kernel has any) that those would have
 	// issued.
 	Window       int   `json:"window_batches"`
-	SkippedInsts int64 `json:"skipped_warp_insts"`
+	SkippedInsts int64 `json:"skipped_insts"`
 	// CyclesCI95 is the half-width of the 95% confidence interval of
 	// Cycles (0 when nothing was skipped).
 	CyclesCI95 float64 `json:"cycles_ci95"`
@@ -65,6 +67,7 @@ type Sampling struct {
 type snapshot struct {
 	t          int64
 	warpCycles int64
+	sent       int64 // requests sent to DRAM
 	counts     []int64
 }
 
@@ -78,7 +81,13 @@ type sampler struct {
 	skipped  int64
 	window   []snapshot // deltas of the window's waves
 	keyIndex []int      // indices into counts of the counters judged
-	inst     int        // index into counts of WarpInsts
+	// Indices into counts of the instructions rates are per (memory
+	// instructions, or every warp instruction in a kernel without memory
+	// references), and of DRAM's reads and writes,
+	// and which counters are DRAM's.
+	inst, dramReads, dramWrites int
+	dram                        []bool
+	per                         int64 // blocks per batch of the window
 }
 
 func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
@@ -90,7 +99,17 @@ func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
 	}
 	sp := &sampler{e: e, opts: opts, wave: wave}
 	sp.snaps = append(sp.snaps, snapshot{counts: make([]int64, len(counterFields(e.res)))})
-	sp.keyIndex, sp.inst = keyCounters(e.res)
+	sp.keyIndex, sp.inst = keyCounters(e.res, len(e.res.Refs) > 0)
+	r := e.res
+	for i, f := range counterFields(r) {
+		switch f {
+		case &r.DRAM.Reads:
+			sp.dramReads = i
+		case &r.DRAM.Writes:
+			sp.dramWrites = i
+		}
+		sp.dram = append(sp.dram, slices.Contains(int64Fields(reflect.ValueOf(&r.DRAM).Elem(), ".DRAM"), f))
+	}
 	return sp
 }
 
@@ -123,7 +142,7 @@ func (sp *sampler) observe(g *grid, t int64) {
 func (sp *sampler) take(t int64) snapshot {
 	e := sp.e
 	e.res.DRAM = e.port.mem.Stats().Total
-	s := snapshot{t: t}
+	s := snapshot{t: t, sent: e.port.sent}
 	for i := range e.sms {
 		s.warpCycles += e.sms[i].warpCycles
 	}
@@ -145,11 +164,12 @@ func (sp *sampler) deltas() []snapshot {
 	}
 	k := min(waves, sampleBatches)
 	per := waves / k
+	sp.per = int64(per) * sp.wave
 	first := len(sp.snaps) - 1 - k*per
 	out := make([]snapshot, k)
 	for j := range out {
 		a, b := &sp.snaps[first+j*per], &sp.snaps[first+(j+1)*per]
-		d := snapshot{t: b.t - a.t, warpCycles: b.warpCycles - a.warpCycles, counts: make([]int64, len(b.counts))}
+		d := snapshot{t: b.t - a.t, warpCycles: b.warpCycles - a.warpCycles, sent: b.sent - a.sent, counts: make([]int64, len(b.counts))}
 		for i := range b.counts {
 			d.counts[i] = b.counts[i] - a.counts[i]
 		}
@@ -158,38 +178,83 @@ func (sp *sampler) deltas() []snapshot {
 	return out
 }
 
+// Rates of the window other than of counters: cycles and resident
+// warp-cycles, per block finished.
+const (
+	rateCycles     = -1
+	rateWarpCycles = -2
+)
+
+// rate is the rate over the waves ds of counter i per instruction, or of
+// rateCycles or rateWarpCycles per block. Each is taken where it happens:
+// counters at issue (the SMs, L1 and L2 count as an instruction issues)
+// per instruction issued; time per block finished, since the blocks'
+// completions, not the issue that may run ahead of them, mark the
+// progress of time; and DRAM's counters, which lag the instructions that
+// cause them (requests wait in queues, and on devices without an L2
+// nothing bounds those queues), as the DRAM's own per request accepted
+// times the requests sent per instruction. A window in which a backlog
+// grows or drains then still gives the rates of the steady state.
+func (sp *sampler) rate(ds []snapshot, i int) float64 {
+	var num, insts, accepted, sent float64
+	for j := range ds {
+		d := &ds[j]
+		insts += float64(d.counts[sp.inst])
+		sent += float64(d.sent)
+		switch i {
+		case rateCycles:
+			num += float64(d.t)
+		case rateWarpCycles:
+			num += float64(d.warpCycles)
+		default:
+			num += float64(d.counts[i])
+			accepted += float64(d.counts[sp.dramReads] + d.counts[sp.dramWrites])
+		}
+	}
+	switch {
+	case i < 0:
+		return num / float64(int64(len(ds))*sp.per)
+	case insts == 0:
+		return 0
+	case sp.dram[i]:
+		if accepted == 0 {
+			return 0
+		}
+		return num / accepted * sent / insts
+	}
+	return num / insts
+}
+
 // steady reports whether skipping m waves now would leave the
 // extrapolated cycles and each main counter within its tolerance at 95%
-// confidence: the half-width of the rate per instruction, times the
-// instructions skipped, against the projected total.
+// confidence: the half-width of the rate over the batches, times the
+// instructions (blocks, for cycles) skipped, against the projected total;
+// and whether the rate has stopped moving: the first half of the
+// window's against the second half's, likewise.
 func (sp *sampler) steady(deltas []snapshot, m int64, g *grid) bool {
 	last := &sp.snaps[len(sp.snaps)-1]
-	done := float64(last.counts[sp.inst])
-	perBlock := done / float64(g.done)
-	skip := float64(m*sp.wave) * perBlock
-	left := float64(g.total-g.done) * perBlock
+	perBlock := float64(last.counts[sp.inst]) / float64(g.done)
+	skipBlocks, leftBlocks := float64(m*sp.wave), float64(g.total-g.done)
 	xs := make([]float64, len(deltas))
-	ok := func(at func(d *snapshot) int64, sofar int64, tol float64) bool {
-		var sum, insts float64
+	h := len(deltas) / 2
+	ok := func(i int, sofar int64, tol float64) bool {
 		for j := range deltas {
-			d := &deltas[j]
-			n := float64(d.counts[sp.inst])
-			if n == 0 {
-				return false
-			}
-			xs[j] = float64(at(d)) / n
-			sum += float64(at(d))
-			insts += n
+			xs[j] = sp.rate(deltas[j:j+1], i)
 		}
 		_, half := meanCI(xs)
-		total := float64(sofar) + sum/insts*left
-		return half*skip <= tol*total
+		drift := math.Abs(sp.rate(deltas[:h], i) - sp.rate(deltas[len(deltas)-h:], i))
+		skip, left := skipBlocks, leftBlocks
+		if i >= 0 {
+			skip, left = skip*perBlock, left*perBlock
+		}
+		total := float64(sofar) + sp.rate(deltas, i)*left
+		return max(half, drift)*skip <= tol*total
 	}
-	if !ok(func(d *snapshot) int64 { return d.t }, last.t, sp.opts.CyclesTolerance) {
+	if !ok(rateCycles, last.t, sp.opts.CyclesTolerance) {
 		return false
 	}
 	for _, i := range sp.keyIndex {
-		if !ok(func(d *snapshot) int64 { return d.counts[i] }, last.counts[i], sp.opts.CountTolerance) {
+		if !ok(i, last.counts[i], sp.opts.CountTolerance) {
 			return false
 		}
 	}
@@ -231,26 +296,28 @@ func studentT95(df int) float64 {
 // SM cycles, dirty L2 sectors left, and the load and store totals, which
 // are sums over the references).
 func counterFields(r *Result) []*int64 {
+	return int64Fields(reflect.ValueOf(r).Elem(), "")
+}
+
+// int64Fields are the int64 fields within v, whose path from the Result
+// is path, less those notExtrapolated.
+func int64Fields(v reflect.Value, path string) []*int64 {
+	if notExtrapolated[path] {
+		return nil
+	}
 	var out []*int64
-	var walk func(v reflect.Value, path string)
-	walk = func(v reflect.Value, path string) {
-		if notExtrapolated[path] {
-			return
+	switch v.Kind() {
+	case reflect.Int64:
+		out = append(out, v.Addr().Interface().(*int64))
+	case reflect.Struct:
+		for i := range v.NumField() {
+			out = append(out, int64Fields(v.Field(i), path+"."+v.Type().Field(i).Name)...)
 		}
-		switch v.Kind() {
-		case reflect.Int64:
-			out = append(out, v.Addr().Interface().(*int64))
-		case reflect.Struct:
-			for i := range v.NumField() {
-				walk(v.Field(i), path+"."+v.Type().Field(i).Name)
-			}
-		case reflect.Slice:
-			for i := range v.Len() {
-				walk(v.Index(i), path+"[]")
-			}
+	case reflect.Slice:
+		for i := range v.Len() {
+			out = append(out, int64Fields(v.Index(i), path+"[]")...)
 		}
 	}
-	walk(reflect.ValueOf(r).Elem(), "")
 	return out
 }
 
@@ -268,12 +335,17 @@ func init() {
 
 // keyCounters are the indices, among counterFields, of the counters whose
 // steadiness decides (the hits and misses of each level and DRAM's reads,
-// writes and row hits) and of WarpInsts.
-func keyCounters(r *Result) (key []int, inst int) {
+// writes and row hits) and of the instructions rates are per: memory
+// instructions if mem, else all.
+func keyCounters(r *Result, mem bool) (key []int, inst int) {
+	per := &r.WarpInsts
+	if mem {
+		per = &r.MemInsts
+	}
 	want := []*int64{&r.L1.Hits, &r.L1.Misses, &r.L2.ReadHitSectors, &r.L2.ReadMissSectors,
 		&r.L2.WriteSectors, &r.DRAM.Reads, &r.DRAM.Writes, &r.DRAM.RowHits}
 	for i, f := range counterFields(r) {
-		if f == &r.WarpInsts {
+		if f == per {
 			inst = i
 		}
 		for _, k := range want {

@@ -94,6 +94,10 @@ func exactExampleCases() map[string][]exactCase {
 			{params: map[string]int64{"N": 5000}},
 			{params: map[string]int64{"N": 1000}, block: exactBlock(48, 1, 1)},
 		},
+		"kmeans": {
+			{params: map[string]int64{"npoints": 5000, "nfeatures": 16, "nclusters": 5}},
+			{params: map[string]int64{"npoints": 1003, "nfeatures": 3, "nclusters": 2}, block: exactBlock(96, 1, 1)},
+		},
 		"latency-probe": {
 			{params: map[string]int64{"F": 4096, "S": 128, "R": 2}},
 			{params: map[string]int64{"F": 1000, "S": 4, "R": 1}},
