@@ -67,8 +67,10 @@ type port struct {
 	// refused counts the channels whose overflow is not empty, so that
 	// advance skips the retry pass while none is.
 	refused  int
-	inFlight int   // requests sent and not completed
-	sent     int64 // requests sent
+	inFlight int // requests sent and not completed
+	// sent counts the requests sent, reads and writes, with their bytes
+	// and sectors (sampling's DRAM rates are per request sent).
+	sent dram.ChannelStats
 	// readSectors and writeSectors count the 32-byte sectors of every
 	// request sent, for the end-of-run check against what DRAM counted.
 	readSectors, writeSectors int64
@@ -82,11 +84,16 @@ func (p *port) send(t int64, r dram.Request) {
 	i := p.transit.take()
 	p.transit.items[i] = r
 	p.inFlight++
-	p.sent++
 	if r.Write {
 		p.writeSectors += int64(r.Bytes / 32)
+		p.sent.Writes++
+		p.sent.WriteBytes += int64(r.Bytes)
+		p.sent.WriteSectors += int64(r.Bytes / 32)
 	} else {
 		p.readSectors += int64(r.Bytes / 32)
+		p.sent.Reads++
+		p.sent.ReadBytes += int64(r.Bytes)
+		p.sent.ReadSectors += int64(r.Bytes / 32)
 	}
 	p.clk.q.push(max(t, p.clk.now), evDRAMPush, i, 0)
 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"gpumemsim/sim/dram"
 	"math"
 	"reflect"
 	"slices"
@@ -67,7 +68,7 @@ type Sampling struct {
 type snapshot struct {
 	t          int64
 	warpCycles int64
-	sent       int64 // requests sent to DRAM
+	sent       [sentCounts]int64 // requests sent to DRAM (sentFields)
 	counts     []int64
 }
 
@@ -87,6 +88,7 @@ type sampler struct {
 	// and which counters are DRAM's.
 	inst, dramReads, dramWrites int
 	dram                        []bool
+	sentIndex                   []int // per counter, its index in sentFields, or -1
 	per                         int64 // blocks per batch of the window
 }
 
@@ -109,6 +111,7 @@ func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
 			sp.dramWrites = i
 		}
 		sp.dram = append(sp.dram, slices.Contains(int64Fields(reflect.ValueOf(&r.DRAM).Elem(), ".DRAM"), f))
+		sp.sentIndex = append(sp.sentIndex, slices.Index(sentPointers(&r.DRAM), f))
 	}
 	return sp
 }
@@ -142,7 +145,7 @@ func (sp *sampler) observe(g *grid, t int64) {
 func (sp *sampler) take(t int64) snapshot {
 	e := sp.e
 	e.res.DRAM = e.port.mem.Stats().Total
-	s := snapshot{t: t, sent: e.port.sent}
+	s := snapshot{t: t, sent: sentFields(&e.port.sent)}
 	for i := range e.sms {
 		s.warpCycles += e.sms[i].warpCycles
 	}
@@ -169,9 +172,12 @@ func (sp *sampler) deltas() []snapshot {
 	out := make([]snapshot, k)
 	for j := range out {
 		a, b := &sp.snaps[first+j*per], &sp.snaps[first+(j+1)*per]
-		d := snapshot{t: b.t - a.t, warpCycles: b.warpCycles - a.warpCycles, sent: b.sent - a.sent, counts: make([]int64, len(b.counts))}
+		d := snapshot{t: b.t - a.t, warpCycles: b.warpCycles - a.warpCycles, counts: make([]int64, len(b.counts))}
 		for i := range b.counts {
 			d.counts[i] = b.counts[i] - a.counts[i]
+		}
+		for i := range b.sent {
+			d.sent[i] = b.sent[i] - a.sent[i]
 		}
 		out[j] = d
 	}
@@ -193,14 +199,18 @@ const (
 // progress of time; and DRAM's counters, which lag the instructions that
 // cause them (requests wait in queues, and on devices without an L2
 // nothing bounds those queues), as the DRAM's own per request accepted
-// times the requests sent per instruction. A window in which a backlog
+// times the requests sent per instruction (the reads, writes, bytes and
+// sectors the caches send are counted as they are sent). A window in which a backlog
 // grows or drains then still gives the rates of the steady state.
 func (sp *sampler) rate(ds []snapshot, i int) float64 {
-	var num, insts, accepted, sent float64
+	var num, insts, accepted, sent, sentI float64
 	for j := range ds {
 		d := &ds[j]
 		insts += float64(d.counts[sp.inst])
-		sent += float64(d.sent)
+		sent += float64(d.sent[0] + d.sent[1])
+		if i >= 0 && sp.sentIndex[i] >= 0 {
+			sentI += float64(d.sent[sp.sentIndex[i]])
+		}
 		switch i {
 		case rateCycles:
 			num += float64(d.t)
@@ -216,6 +226,8 @@ func (sp *sampler) rate(ds []snapshot, i int) float64 {
 		return num / float64(int64(len(ds))*sp.per)
 	case insts == 0:
 		return 0
+	case sp.sentIndex[i] >= 0:
+		return sentI / insts
 	case sp.dram[i]:
 		if accepted == 0 {
 			return 0
@@ -290,6 +302,23 @@ func studentT95(df int) float64 {
 	return 1.96
 }
 
+// sentCounts is the number of sentFields.
+const sentCounts = 6
+
+// sentFields are the counts of DRAM requests that the port knows as it
+// sends them: reads and writes first, then their bytes and sectors.
+func sentFields(s *dram.ChannelStats) [sentCounts]int64 {
+	var out [sentCounts]int64
+	for i, p := range sentPointers(s) {
+		out[i] = *p
+	}
+	return out
+}
+
+func sentPointers(s *dram.ChannelStats) []*int64 {
+	return []*int64{&s.Reads, &s.Writes, &s.ReadBytes, &s.WriteBytes, &s.ReadSectors, &s.WriteSectors}
+}
+
 // counterFields are the additive counters of r that sampling extrapolates,
 // in a fixed order: every int64 of the result except the launch's shape
 // and occupancy and what is worked out at the end of a run (Cycles, idle
@@ -334,8 +363,8 @@ func init() {
 }
 
 // keyCounters are the indices, among counterFields, of the counters whose
-// steadiness decides (the hits and misses of each level and DRAM's reads,
-// writes and row hits) and of the instructions rates are per: memory
+// steadiness decides (the hits and misses of each level and DRAM's reads
+// and writes) and of the instructions rates are per: memory
 // instructions if mem, else all.
 func keyCounters(r *Result, mem bool) (key []int, inst int) {
 	per := &r.WarpInsts
@@ -343,7 +372,7 @@ func keyCounters(r *Result, mem bool) (key []int, inst int) {
 		per = &r.MemInsts
 	}
 	want := []*int64{&r.L1.Hits, &r.L1.Misses, &r.L2.ReadHitSectors, &r.L2.ReadMissSectors,
-		&r.L2.WriteSectors, &r.DRAM.Reads, &r.DRAM.Writes, &r.DRAM.RowHits}
+		&r.L2.WriteSectors, &r.DRAM.Reads, &r.DRAM.Writes}
 	for i, f := range counterFields(r) {
 		if f == per {
 			inst = i
