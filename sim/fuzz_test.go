@@ -77,7 +77,7 @@ func mutated(old string, n int64, raw string) string {
 // run must finish with its self-check passed (sim.Run checks that every
 // level's counters are conserved); a launch the changed device cannot run
 // (too many threads for its blocks, say) may be refused too, but nothing
-// may panic.
+// may panic. Every other input also runs a longer grid sampled.
 func FuzzConfigRun(f *testing.F) {
 	names := configs.Names()
 	type doc struct {
@@ -155,6 +155,22 @@ func FuzzConfigRun(f *testing.F) {
 				return // the occupancy calculator refuses the block
 			}
 			t.Fatalf("%s with %s: %v", names[int(cfg)%len(names)], strings.Join(changed, ", "), err)
+		}
+		// A sampled run of a grid of many waves on the same device must
+		// pass the self-check too, and keep the closed-form counts.
+		if n1%2 == 0 {
+			return
+		}
+		l, err = traces.Bind(k, nil, arch.Dim3{}, map[string]int64{"N": 60000}, dev)
+		if err != nil {
+			return
+		}
+		r, err := sim.Run(context.Background(), dev, l, sim.Options{Sample: sim.SampleOptions{On: true}})
+		if err != nil {
+			t.Fatalf("%s with %s, sampled: %v", names[int(cfg)%len(names)], strings.Join(changed, ", "), err)
+		}
+		if r.Sampling == nil || float64(r.WarpInsts) != l.WarpInstructions() {
+			t.Fatalf("%s with %s, sampled: %d warp instructions, want the closed form's %v", names[int(cfg)%len(names)], strings.Join(changed, ", "), r.WarpInsts, l.WarpInstructions())
 		}
 	})
 }
