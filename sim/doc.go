@@ -10,4 +10,8 @@
 // (sim/dram); sim/coalesce and sim/cache hold the pure rules and arrays
 // they use. Time is an integer count of core cycles, so idle units cost
 // nothing; docs/design.md describes the model.
+//
+// With Options.Sample a run simulates whole waves of blocks until their
+// rates are steady, skips the middle waves and extrapolates them, with a
+// 95% interval per metric (sample.go, samplerate.go, extrapolate.go).
 package sim

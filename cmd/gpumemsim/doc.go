@@ -6,9 +6,9 @@
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-format text|json]
 //	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-set K=V,...] [-warps N] [-format text|json]
-//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-format text|json]
-//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-format text|json|csv]
+//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-sample] [-format text|json|csv]
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
 // fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may

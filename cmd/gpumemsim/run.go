@@ -15,7 +15,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
 	format := fs.String("format", "text", "output format: text, json or csv")

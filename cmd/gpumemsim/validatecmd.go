@@ -30,7 +30,7 @@ type config struct {
 }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-max-work N] [-format text|json|csv]", stderr)
+	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-max-work N] [-sample] [-format text|json|csv]", stderr)
 	lf := addLaunchFlags(fs)
 	blocks := fs.String("blocks", "jang", "candidate blocks: `jang` (Algorithm 2's) or a list such as 32x8,16x16")
 	maps := fs.String("maps", "", "`all`: every assignment of the mapped loops to thread dimensions")
