@@ -19,10 +19,10 @@ func (sp *sampler) extrapolate(dev *arch.Device, src traces.Source) {
 		return
 	}
 	base := e.res.clone()
-	skip := sp.skippedInsts(src)
+	skip, stores := sp.skippedInsts(src)
 	grow := func(ds []snapshot, factor float64) *Result {
 		r := base.clone()
-		sp.add(dev, src, r, ds, factor*skip, factor*float64(sp.skipped))
+		sp.add(dev, src, r, ds, skipped{factor * skip, factor * stores, factor * float64(sp.skipped)})
 		return r
 	}
 	point := grow(sp.window, 1)
@@ -41,37 +41,56 @@ func (sp *sampler) extrapolate(dev *arch.Device, src traces.Source) {
 	e.res.Sampling = info
 }
 
-// skippedInsts is the instructions rates are per (memory instructions in
-// a kernel with memory references) of the skipped blocks: what the
-// closed form says the launch issues less what was simulated, or where
-// there is no exact closed form the simulated blocks' mean per block.
-func (sp *sampler) skippedInsts(src traces.Source) float64 {
+// skippedInsts is, of the skipped blocks, the instructions rates are per
+// (memory instructions in a kernel with memory references) and the store
+// instructions: what the closed form says the launch issues less what was
+// simulated, or where there is no exact closed form the simulated blocks'
+// mean per block.
+func (sp *sampler) skippedInsts(src traces.Source) (insts, stores float64) {
 	r := sp.e.res
 	done := float64(r.WarpInsts)
 	if len(r.Refs) > 0 {
 		done = float64(r.MemInsts)
 	}
+	var doneStores float64
+	for k := range r.Refs {
+		if r.Refs[k].Op == traces.OpStore.String() {
+			doneStores += float64(r.Refs[k].Requests)
+		}
+	}
 	if c, ok := src.(traces.Counted); ok && c.ExactWork() {
-		total := c.WarpInstructions()
+		total, totalStores := c.WarpInstructions(), 0.0
 		if len(r.Refs) > 0 {
 			total = 0
-			for _, n := range c.RefInstructions() {
+			for k, n := range c.RefInstructions() {
 				total += n
+				if r.Refs[k].Op == traces.OpStore.String() {
+					totalStores += n
+				}
 			}
 		}
-		return total - done
+		return total - done, totalStores - doneStores
 	}
-	simulated := float64(int64(sp.e.grid.total) - sp.skipped)
-	return float64(sp.skipped) * done / simulated
+	share := float64(sp.skipped) / float64(int64(sp.e.grid.total)-sp.skipped)
+	return done * share, doneStores * share
 }
 
-// add grows r, the simulated part of a run, by insts more instructions
-// and blocks more blocks at the rates of the waves ds.
-func (sp *sampler) add(dev *arch.Device, src traces.Source, r *Result, ds []snapshot, insts, blocks float64) {
+// skipped is what the skipped waves would have issued: instructions (those
+// rates are per), store instructions, and blocks.
+type skipped struct{ insts, stores, blocks float64 }
+
+// add grows r, the simulated part of a run, by what the skipped waves sk
+// would have issued at the rates of the waves ds.
+func (sp *sampler) add(dev *arch.Device, src traces.Source, r *Result, ds []snapshot, sk skipped) {
 	e := sp.e
 	for i, f := range counterFields(r) {
-		*f += int64(math.Round(insts * sp.rate(ds, i)))
+		n := sk.insts
+		if sp.store[i] {
+			n = sk.stores
+		}
+		*f += int64(math.Round(n * sp.rate(ds, i)))
 	}
+	blocks := sk.blocks
 	dt := int64(math.Round(blocks * sp.rate(ds, rateCycles)))
 	r.Cycles += dt
 	// The skipped waves kept every SM busy: each SM that had blocks was

@@ -3,6 +3,8 @@ package sim
 import (
 	"reflect"
 	"slices"
+
+	"gpumemsim/traces"
 )
 
 // Sampled simulation: a long grid runs in waves (the blocks resident at
@@ -67,6 +69,7 @@ type snapshot struct {
 	t          int64
 	warpCycles int64
 	sent       [sentCounts]int64 // requests sent to DRAM (sentFields)
+	stores     int64             // store instructions issued
 	counts     []int64
 }
 
@@ -86,8 +89,10 @@ type sampler struct {
 	// and which counters are DRAM's.
 	inst, dramReads, dramWrites int
 	dram                        []bool
-	sentIndex                   []int // per counter, its index in sentFields, or -1
-	per                         int64 // blocks per batch of the window
+	sentIndex                   []int  // per counter, its index in sentFields, or -1
+	store                       []bool // per counter, whether stores cause it
+	storeReqs                   []int  // indices into counts of the store references' requests
+	per                         int64  // blocks per batch of the window
 }
 
 func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
@@ -101,6 +106,7 @@ func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
 	sp.snaps = append(sp.snaps, snapshot{counts: make([]int64, len(counterFields(e.res)))})
 	sp.keyIndex, sp.inst = keyCounters(e.res, len(e.res.Refs) > 0)
 	r := e.res
+	stores := storeSide(r)
 	for i, f := range counterFields(r) {
 		switch f {
 		case &r.DRAM.Reads:
@@ -110,6 +116,12 @@ func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
 		}
 		sp.dram = append(sp.dram, slices.Contains(int64Fields(reflect.ValueOf(&r.DRAM).Elem(), ".DRAM"), f))
 		sp.sentIndex = append(sp.sentIndex, slices.Index(sentPointers(&r.DRAM), f))
+		sp.store = append(sp.store, slices.Contains(stores, f))
+		for k := range r.Refs {
+			if f == &r.Refs[k].Requests && r.Refs[k].Op == traces.OpStore.String() {
+				sp.storeReqs = append(sp.storeReqs, i)
+			}
+		}
 	}
 	return sp
 }
@@ -150,6 +162,9 @@ func (sp *sampler) take(t int64) snapshot {
 	for _, f := range counterFields(e.res) {
 		s.counts = append(s.counts, *f)
 	}
+	for _, i := range sp.storeReqs {
+		s.stores += s.counts[i]
+	}
 	return s
 }
 
@@ -177,6 +192,7 @@ func (sp *sampler) deltas() []snapshot {
 		for i := range b.sent {
 			d.sent[i] = b.sent[i] - a.sent[i]
 		}
+		d.stores = b.stores - a.stores
 		out[j] = d
 	}
 	return out

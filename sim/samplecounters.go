@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"gpumemsim/sim/dram"
+	"gpumemsim/traces"
 )
 
 // sentCounts is the number of sentFields.
@@ -88,4 +89,18 @@ func keyCounters(r *Result, mem bool) (key []int, inst int) {
 		}
 	}
 	return key, inst
+}
+
+// storeSide are the counters of r that stores cause: writes at L2 and DRAM
+// and their write-backs, the L1 lines stores evict, and every count of a
+// store reference.
+func storeSide(r *Result) []*int64 {
+	out := []*int64{&r.L2.WriteRequests, &r.L2.WriteSectors, &r.L2.WriteBackSectors, &r.L1.StoreEvictions,
+		&r.DRAM.Writes, &r.DRAM.WriteBytes, &r.DRAM.WriteSectors}
+	for k := range r.Refs {
+		if r.Refs[k].Op == traces.OpStore.String() {
+			out = append(out, int64Fields(reflect.ValueOf(&r.Refs[k]).Elem(), ".Refs[]")...)
+		}
+	}
+	return out
 }

@@ -18,13 +18,21 @@ const (
 // cause them (requests wait in queues, and on devices without an L2
 // nothing bounds those queues), as the DRAM's own per request accepted
 // times the requests sent per instruction (the reads, writes, bytes and
-// sectors the caches send are counted as they are sent). A window in which a backlog
-// grows or drains then still gives the rates of the steady state.
+// sectors the caches send are counted as they are sent). A window in which
+// a backlog grows or drains then still gives the rates of the steady
+// state. What stores cause (writes at L2 and DRAM, write-backs, the store
+// references' own counts) is per store instruction: stores come in bursts
+// (a block's results at its end), which a rate per memory instruction
+// would follow.
 func (sp *sampler) rate(ds []snapshot, i int) float64 {
 	var num, insts, accepted, sent, sentI float64
 	for j := range ds {
 		d := &ds[j]
-		insts += float64(d.counts[sp.inst])
+		if i >= 0 && sp.store[i] {
+			insts += float64(d.stores)
+		} else {
+			insts += float64(d.counts[sp.inst])
+		}
 		sent += float64(d.sent[0] + d.sent[1])
 		if i >= 0 && sp.sentIndex[i] >= 0 {
 			sentI += float64(d.sent[sp.sentIndex[i]])
@@ -64,6 +72,7 @@ func (sp *sampler) rate(ds []snapshot, i int) float64 {
 func (sp *sampler) steady(deltas []snapshot, m int64, g *grid) bool {
 	last := &sp.snaps[len(sp.snaps)-1]
 	perBlock := float64(last.counts[sp.inst]) / float64(g.done)
+	storesPerBlock := float64(last.stores) / float64(g.done)
 	skipBlocks, leftBlocks := float64(m*sp.wave), float64(g.total-g.done)
 	xs := make([]float64, len(deltas))
 	h := len(deltas) / 2
@@ -74,7 +83,10 @@ func (sp *sampler) steady(deltas []snapshot, m int64, g *grid) bool {
 		_, half := meanCI(xs)
 		drift := math.Abs(sp.rate(deltas[:h], i) - sp.rate(deltas[len(deltas)-h:], i))
 		skip, left := skipBlocks, leftBlocks
-		if i >= 0 {
+		switch {
+		case i >= 0 && sp.store[i]:
+			skip, left = skip*storesPerBlock, left*storesPerBlock
+		case i >= 0:
 			skip, left = skip*perBlock, left*perBlock
 		}
 		total := float64(sofar) + sp.rate(deltas, i)*left
