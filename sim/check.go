@@ -105,11 +105,11 @@ func (p *port) check(fail func(string, ...any)) {
 	if d.Completed != d.Reads+d.Writes {
 		fail("DRAM: %d requests completed of %d reads + %d writes", d.Completed, d.Reads, d.Writes)
 	}
-	if d.ReadSectors != p.readSectors {
-		fail("DRAM: %d sectors read; the caches sent %d", d.ReadSectors, p.readSectors)
+	if d.ReadSectors != p.sent.ReadSectors {
+		fail("DRAM: %d sectors read; the caches sent %d", d.ReadSectors, p.sent.ReadSectors)
 	}
-	if d.WriteSectors != p.writeSectors {
-		fail("DRAM: %d sectors written; the caches sent %d", d.WriteSectors, p.writeSectors)
+	if d.WriteSectors != p.sent.WriteSectors {
+		fail("DRAM: %d sectors written; the caches sent %d", d.WriteSectors, p.sent.WriteSectors)
 	}
 }
 
@@ -142,16 +142,16 @@ func (res *Result) check(fail func(string, ...any), p *port, c *l2, dev *arch.De
 	if refL1 != res.L1.Accesses {
 		fail("L1: references account for %d accesses of %d", refL1, res.L1.Accesses)
 	}
-	if refDRAM != p.readSectors {
-		fail("DRAM: references account for %d read sectors of %d", refDRAM, p.readSectors)
+	if refDRAM != p.sent.ReadSectors {
+		fail("DRAM: references account for %d read sectors of %d", refDRAM, p.sent.ReadSectors)
 	}
 	switch {
 	case !dev.L2.Present():
-		if want := res.Loads.Bytes / 32; want != p.readSectors {
-			fail("no L2: load transactions of %d sectors, %d read from DRAM", want, p.readSectors)
+		if want := res.Loads.Bytes / 32; want != p.sent.ReadSectors {
+			fail("no L2: load transactions of %d sectors, %d read from DRAM", want, p.sent.ReadSectors)
 		}
-		if want := res.Stores.Bytes / 32; want != p.writeSectors {
-			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, p.writeSectors)
+		if want := res.Stores.Bytes / 32; want != p.sent.WriteSectors {
+			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, p.sent.WriteSectors)
 		}
 	case dev.Coalescer.CacheGlobalLoads:
 		if res.L2.ReadRequests != res.L1.Fills {
@@ -167,8 +167,8 @@ func (res *Result) check(fail func(string, ...any), p *port, c *l2, dev *arch.De
 	}
 	if c != nil {
 		// A sector larger than an atom fetches the atoms around a miss too.
-		if c.fetched != p.readSectors {
-			fail("DRAM reads (%d sectors) != L2 fetches (%d sectors)", p.readSectors, c.fetched)
+		if c.fetched != p.sent.ReadSectors {
+			fail("DRAM reads (%d sectors) != L2 fetches (%d sectors)", p.sent.ReadSectors, c.fetched)
 		}
 		if c.sector == atomBytes && res.L2.ReadMissSectors != c.fetched {
 			fail("L2 read misses (%d sectors) != L2 fetches (%d sectors) with 32-byte sectors", res.L2.ReadMissSectors, c.fetched)

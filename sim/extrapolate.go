@@ -19,10 +19,11 @@ func (sp *sampler) extrapolate(dev *arch.Device, src traces.Source) {
 		return
 	}
 	base := e.res.clone()
-	skip, stores := sp.skippedInsts(src)
+	exact := closedFormOf(src)
+	skip, stores := sp.skippedInsts(exact)
 	grow := func(ds []snapshot, factor float64) *Result {
 		r := base.clone()
-		sp.add(dev, src, r, ds, skipped{factor * skip, factor * stores, factor * float64(sp.skipped)})
+		sp.add(dev, exact, r, ds, skipped{factor * skip, factor * stores, factor * float64(sp.skipped)})
 		return r
 	}
 	point := grow(sp.window, 1)
@@ -46,7 +47,7 @@ func (sp *sampler) extrapolate(dev *arch.Device, src traces.Source) {
 // instructions: what the closed form says the launch issues less what was
 // simulated, or where there is no exact closed form the simulated blocks'
 // mean per block.
-func (sp *sampler) skippedInsts(src traces.Source) (insts, stores float64) {
+func (sp *sampler) skippedInsts(exact *closedForm) (insts, stores float64) {
 	r := sp.e.res
 	done := float64(r.WarpInsts)
 	if len(r.Refs) > 0 {
@@ -58,11 +59,11 @@ func (sp *sampler) skippedInsts(src traces.Source) (insts, stores float64) {
 			doneStores += float64(r.Refs[k].Requests)
 		}
 	}
-	if c, ok := src.(traces.Counted); ok && c.ExactWork() {
-		total, totalStores := c.WarpInstructions(), 0.0
+	if exact != nil {
+		total, totalStores := exact.warpInsts, 0.0
 		if len(r.Refs) > 0 {
 			total = 0
-			for k, n := range c.RefInstructions() {
+			for k, n := range exact.refInsts {
 				total += n
 				if r.Refs[k].Op == traces.OpStore.String() {
 					totalStores += n
@@ -81,7 +82,7 @@ type skipped struct{ insts, stores, blocks float64 }
 
 // add grows r, the simulated part of a run, by what the skipped waves sk
 // would have issued at the rates of the waves ds.
-func (sp *sampler) add(dev *arch.Device, src traces.Source, r *Result, ds []snapshot, sk skipped) {
+func (sp *sampler) add(dev *arch.Device, exact *closedForm, r *Result, ds []snapshot, sk skipped) {
 	e := sp.e
 	for i, f := range counterFields(r) {
 		n := sk.insts
@@ -98,21 +99,36 @@ func (sp *sampler) add(dev *arch.Device, src traces.Source, r *Result, ds []snap
 	r.Stalls.Idle += e.idleSMs * dt
 	active := e.activeCycles + (int64(len(e.sms))-e.idleSMs)*dt
 	warpCycles := e.warpCycles + int64(math.Round(blocks*sp.rate(ds, rateWarpCycles)))
-	exactCounts(r, src)
+	exactCounts(r, exact)
 	sumRefs(r)
 	derive(dev, r, warpCycles, active)
 }
 
-// exactCounts sets the instruction counts of r from src's closed form,
-// where it has an exact one.
-func exactCounts(r *Result, src traces.Source) {
+// closedForm is a launch's instruction counts in closed form: all warp
+// instructions and, per reference, its warp instructions.
+type closedForm struct {
+	warpInsts float64
+	refInsts  []float64
+}
+
+// closedFormOf is src's closed form where it has an exact one, else nil.
+func closedFormOf(src traces.Source) *closedForm {
 	c, ok := src.(traces.Counted)
 	if !ok || !c.ExactWork() {
+		return nil
+	}
+	return &closedForm{warpInsts: c.WarpInstructions(), refInsts: c.RefInstructions()}
+}
+
+// exactCounts sets the instruction counts of r from the exact closed
+// form, if there is one.
+func exactCounts(r *Result, exact *closedForm) {
+	if exact == nil {
 		return
 	}
-	r.WarpInsts = int64(c.WarpInstructions())
+	r.WarpInsts = int64(exact.warpInsts)
 	r.MemInsts = 0
-	for i, n := range c.RefInstructions() {
+	for i, n := range exact.refInsts {
 		r.Refs[i].Requests = int64(n)
 		r.MemInsts += int64(n)
 	}

@@ -69,11 +69,9 @@ type port struct {
 	refused  int
 	inFlight int // requests sent and not completed
 	// sent counts the requests sent, reads and writes, with their bytes
-	// and sectors (sampling's DRAM rates are per request sent).
+	// and sectors: the end-of-run check holds them against what DRAM
+	// counted, and sampling's DRAM rates are per request sent.
 	sent dram.ChannelStats
-	// readSectors and writeSectors count the 32-byte sectors of every
-	// request sent, for the end-of-run check against what DRAM counted.
-	readSectors, writeSectors int64
 
 	l2  *l2
 	sms cores
@@ -85,12 +83,10 @@ func (p *port) send(t int64, r dram.Request) {
 	p.transit.items[i] = r
 	p.inFlight++
 	if r.Write {
-		p.writeSectors += int64(r.Bytes / 32)
 		p.sent.Writes++
 		p.sent.WriteBytes += int64(r.Bytes)
 		p.sent.WriteSectors += int64(r.Bytes / 32)
 	} else {
-		p.readSectors += int64(r.Bytes / 32)
 		p.sent.Reads++
 		p.sent.ReadBytes += int64(r.Bytes)
 		p.sent.ReadSectors += int64(r.Bytes / 32)

@@ -107,6 +107,7 @@ func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
 	sp.keyIndex, sp.inst = keyCounters(e.res, len(e.res.Refs) > 0)
 	r := e.res
 	stores := storeSide(r)
+	dram := int64Fields(reflect.ValueOf(&r.DRAM).Elem(), ".DRAM")
 	for i, f := range counterFields(r) {
 		switch f {
 		case &r.DRAM.Reads:
@@ -114,7 +115,7 @@ func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
 		case &r.DRAM.Writes:
 			sp.dramWrites = i
 		}
-		sp.dram = append(sp.dram, slices.Contains(int64Fields(reflect.ValueOf(&r.DRAM).Elem(), ".DRAM"), f))
+		sp.dram = append(sp.dram, slices.Contains(dram, f))
 		sp.sentIndex = append(sp.sentIndex, slices.Index(sentPointers(&r.DRAM), f))
 		sp.store = append(sp.store, slices.Contains(stores, f))
 		for k := range r.Refs {

@@ -18,24 +18,13 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	}
 	dr := d.DRAM
 	rate := int64(d.Clocks.DRAMDataRate)
-	tg := dr.Timing
 	m := &Memory{
 		ratio:   newClockRatio(uint64(d.Clocks.DRAM)*uint64(rate), uint64(d.Clocks.Core)),
 		amap:    NewAddressMap(uint64(dr.Interleave), uint64(dr.Channels)),
 		rowSize: newDivisor(uint64(dr.RowSize)),
 		nBanks:  newDivisor(uint64(dr.Banks)),
 		frfcfs:  dr.Scheduler == arch.SchedFRFCFS,
-		tm: timing{
-			cl:     int64(tg.CL) * rate,
-			wl:     int64(tg.WL) * rate,
-			rcd:    int64(tg.RCD) * rate,
-			rp:     int64(tg.RP) * rate,
-			ras:    int64(tg.RAS) * rate,
-			rrd:    int64(tg.RRD) * rate,
-			wr:     int64(tg.WR) * rate,
-			burst:  int64(dr.BurstLength),
-			rowCmd: rate,
-		},
+		tm:      newTiming(d),
 	}
 	busBytes := dr.BusWidthBits / 8
 	m.maxReq = maxRequest(d)
@@ -45,17 +34,7 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 		transfers := (n + busBytes - 1) / busBytes
 		m.bursts[n] = int32((transfers + dr.BurstLength - 1) / dr.BurstLength)
 	}
-	m.tm.colSpacing = max(int64(tg.CCD)*rate, m.tm.burst)
-	m.tm.groupColSpacing = max(int64(tg.CCDL)*rate, m.tm.colSpacing)
-	m.tm.rtpl = int64(tg.RTPL) * rate
-	// GPGPU-Sim's memory_config::init: tRTW = CL + BL/ratio + 2 − WL and
-	// tWTR = WL + BL/ratio + tCDLR, in DRAM cycles; BL/ratio is one burst.
-	m.tm.readToWrite = m.tm.cl + m.tm.burst + 2*rate - m.tm.wl
-	m.tm.writeToRead = m.tm.wl + m.tm.burst + int64(tg.WTR)*rate
-	// A request is in flight from its first column command until its data
-	// are done, tCL plus at least one burst later, and column commands are
-	// colSpacing apart: this many fit; the ring grows if a guess falls short.
-	inflight := int((max(m.tm.cl, m.tm.wl)+m.tm.burst)/m.tm.colSpacing) + 2
+	inflight := m.tm.inflight()
 	m.chans = make([]channel, dr.Channels)
 	for i := range m.chans {
 		m.chans[i] = newChannel(i, dr, m.frfcfs, inflight)
@@ -64,6 +43,40 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	m.next, m.nextSlot, m.nextCore = math.MaxInt64, math.MaxInt64, math.MaxInt64
 	m.pushNow, m.pushSlot = 0, 0 // slot 0 is core cycle 0
 	return m, nil
+}
+
+// newTiming is d's DRAM timing in transfer slots.
+func newTiming(d *arch.Device) timing {
+	rate := int64(d.Clocks.DRAMDataRate)
+	tg := d.DRAM.Timing
+	tm := timing{
+		cl:     int64(tg.CL) * rate,
+		wl:     int64(tg.WL) * rate,
+		rcd:    int64(tg.RCD) * rate,
+		rp:     int64(tg.RP) * rate,
+		ras:    int64(tg.RAS) * rate,
+		rrd:    int64(tg.RRD) * rate,
+		wr:     int64(tg.WR) * rate,
+		burst:  int64(d.DRAM.BurstLength),
+		rowCmd: rate,
+	}
+	tm.colSpacing = max(int64(tg.CCD)*rate, tm.burst)
+	tm.groupColSpacing = max(int64(tg.CCDL)*rate, tm.colSpacing)
+	tm.rtpl = int64(tg.RTPL) * rate
+	// GPGPU-Sim's memory_config::init: tRTW = CL + BL/ratio + 2 − WL and
+	// tWTR = WL + BL/ratio + tCDLR, in DRAM cycles; BL/ratio is one burst.
+	tm.readToWrite = tm.cl + tm.burst + 2*rate - tm.wl
+	tm.writeToRead = tm.wl + tm.burst + int64(tg.WTR)*rate
+	return tm
+}
+
+// inflight is how many requests a channel has in flight at most, a first
+// size for its ring of completions: a request is in flight from its first
+// column command until its data are done, tCL plus at least one burst
+// later, and column commands are colSpacing apart; the ring grows if the
+// guess falls short.
+func (tm timing) inflight() int {
+	return int((max(tm.cl, tm.wl)+tm.burst)/tm.colSpacing) + 2
 }
 
 // newChannel builds channel id of dr, empty, with room for inflight

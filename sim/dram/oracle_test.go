@@ -126,7 +126,6 @@ func newNaiveMemory(d *arch.Device) (*naiveMemory, error) {
 	}
 	dr := d.DRAM
 	rate := int64(d.Clocks.DRAMDataRate)
-	tg := dr.Timing
 	m := &naiveMemory{
 		ratio:      newClockRatio(uint64(d.Clocks.DRAM)*uint64(rate), uint64(d.Clocks.Core)),
 		busBytes:   dr.BusWidthBits / 8,
@@ -135,29 +134,9 @@ func newNaiveMemory(d *arch.Device) (*naiveMemory, error) {
 		rowSize:    uint64(dr.RowSize),
 		nBanks:     uint64(dr.Banks),
 		frfcfs:     dr.Scheduler == arch.SchedFRFCFS,
-		tm: timing{
-			cl:     int64(tg.CL) * rate,
-			wl:     int64(tg.WL) * rate,
-			rcd:    int64(tg.RCD) * rate,
-			rp:     int64(tg.RP) * rate,
-			ras:    int64(tg.RAS) * rate,
-			rrd:    int64(tg.RRD) * rate,
-			wr:     int64(tg.WR) * rate,
-			burst:  int64(dr.BurstLength),
-			rowCmd: rate,
-		},
+		tm:         newTiming(d),
 	}
-	m.tm.colSpacing = max(int64(tg.CCD)*rate, m.tm.burst)
-	m.tm.groupColSpacing = max(int64(tg.CCDL)*rate, m.tm.colSpacing)
-	m.tm.rtpl = int64(tg.RTPL) * rate
-	// GPGPU-Sim's memory_config::init: tRTW = CL + BL/ratio + 2 − WL and
-	// tWTR = WL + BL/ratio + tCDLR, in DRAM cycles; BL/ratio is one burst.
-	m.tm.readToWrite = m.tm.cl + m.tm.burst + 2*rate - m.tm.wl
-	m.tm.writeToRead = m.tm.wl + m.tm.burst + int64(tg.WTR)*rate
-	// A request is in flight from its first column command until its data
-	// are done, tCL plus at least one burst later, and column commands are
-	// colSpacing apart: this many fit; the ring grows if a guess falls short.
-	inflight := int((max(m.tm.cl, m.tm.wl)+m.tm.burst)/m.tm.colSpacing) + 2
+	inflight := m.tm.inflight()
 	m.chans = make([]naiveChannel, dr.Channels)
 	for i := range m.chans {
 		ch := &m.chans[i]
@@ -295,28 +274,15 @@ func (m *naiveMemory) Advance(now int64, done func(r Request, finish int64)) {
 }
 
 // Stats returns a copy of the counters.
-func (m *naiveMemory) Stats() Stats {
-	s := Stats{Channels: make([]ChannelStats, len(m.chans))}
-	for i := range m.chans {
-		s.Channels[i] = m.chans[i].stats
-		s.Total.add(m.chans[i].stats)
-	}
-	return s
-}
+func (m *naiveMemory) Stats() Stats { return statsOf(len(m.chans), m.channelStats) }
 
 // BusUtilization is the fraction of the data-bus time of all channels
 // that carried data over the first elapsed core cycles.
 func (m *naiveMemory) BusUtilization(elapsed int64) float64 {
-	if elapsed <= 0 {
-		return 0
-	}
-	var busy int64
-	for i := range m.chans {
-		busy += m.chans[i].stats.BusBusyTransfers
-	}
-	slots := float64(elapsed) * float64(m.ratio.num) / float64(m.ratio.den)
-	return float64(busy) / (slots * float64(len(m.chans)))
+	return busUtilization(m.ratio, elapsed, len(m.chans), m.channelStats)
 }
+
+func (m *naiveMemory) channelStats(i int) *ChannelStats { return &m.chans[i].stats }
 
 // Kinds of DRAM command a bank's request needs next.
 const (

@@ -48,25 +48,38 @@ type Stats struct {
 }
 
 // Stats returns a copy of the counters.
-func (m *Memory) Stats() Stats {
-	s := Stats{Channels: make([]ChannelStats, len(m.chans))}
-	for i := range m.chans {
-		s.Channels[i] = m.chans[i].stats
-		s.Total.add(m.chans[i].stats)
-	}
-	return s
-}
+func (m *Memory) Stats() Stats { return statsOf(len(m.chans), m.channelStats) }
 
 // BusUtilization is the fraction of the data-bus time of all channels
 // that carried data over the first elapsed core cycles.
 func (m *Memory) BusUtilization(elapsed int64) float64 {
+	return busUtilization(m.ratio, elapsed, len(m.chans), m.channelStats)
+}
+
+func (m *Memory) channelStats(i int) *ChannelStats { return &m.chans[i].stats }
+
+// statsOf copies the counters of n channels, of giving each, and sums
+// them.
+func statsOf(n int, of func(i int) *ChannelStats) Stats {
+	s := Stats{Channels: make([]ChannelStats, n)}
+	for i := range n {
+		s.Channels[i] = *of(i)
+		s.Total.add(*of(i))
+	}
+	return s
+}
+
+// busUtilization is the fraction of the data-bus time of n channels, of
+// giving each one's counters, that carried data over the first elapsed
+// core cycles.
+func busUtilization(ratio clockRatio, elapsed int64, n int, of func(i int) *ChannelStats) float64 {
 	if elapsed <= 0 {
 		return 0
 	}
 	var busy int64
-	for i := range m.chans {
-		busy += m.chans[i].stats.BusBusyTransfers
+	for i := range n {
+		busy += of(i).BusBusyTransfers
 	}
-	slots := float64(elapsed) * float64(m.ratio.num) / float64(m.ratio.den)
-	return float64(busy) / (slots * float64(len(m.chans)))
+	slots := float64(elapsed) * float64(ratio.num) / float64(ratio.den)
+	return float64(busy) / (slots * float64(n))
 }
