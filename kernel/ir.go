@@ -72,16 +72,22 @@ func (l Layout) String() string {
 	return "row-major"
 }
 
-// Space is the memory space an array lives in. Only global memory exists
-// now; shared (per block) and constant memory are the planned additions.
+// Space is the memory space an array lives in.
 type Space uint8
 
-// Memory spaces.
+// Memory spaces: global memory, and the shared memory of a block
+// (__shared__ arrays of per-thread kernels).
 const (
 	SpaceGlobal Space = iota
+	SpaceShared
 )
 
-func (s Space) String() string { return "global" }
+func (s Space) String() string {
+	if s == SpaceShared {
+		return "shared"
+	}
+	return "global"
+}
 
 // Array is an array declared in a kernel file.
 type Array struct {
@@ -121,6 +127,24 @@ const (
 	ExprMod
 	ExprNeg
 	ExprCall // function call (Name, Args)
+	// Per-thread kernels add the special registers, comparisons, logic,
+	// shifts, bitwise operators and the conditional operator.
+	ExprSpecial // threadIdx.x … gridDim.z (Index is a Special)
+	ExprLt
+	ExprLe
+	ExprGt
+	ExprGe
+	ExprEq
+	ExprNe
+	ExprAnd // &&
+	ExprOr  // ||
+	ExprNot // !
+	ExprShl
+	ExprShr
+	ExprBitAnd
+	ExprBitOr
+	ExprBitXor
+	ExprCond // Args[0] ? Args[1] : Args[2]
 )
 
 // Expr is an expression tree node of the kernel source or of a dims entry.
@@ -134,7 +158,9 @@ type Expr struct {
 	Line, Col int
 }
 
-var binOps = map[ExprKind]string{ExprAdd: "+", ExprSub: "-", ExprMul: "*", ExprDiv: "/", ExprMod: "%"}
+var binOps = map[ExprKind]string{ExprAdd: "+", ExprSub: "-", ExprMul: "*", ExprDiv: "/", ExprMod: "%",
+	ExprLt: "<", ExprLe: "<=", ExprGt: ">", ExprGe: ">=", ExprEq: "==", ExprNe: "!=", ExprAnd: "&&", ExprOr: "||",
+	ExprShl: "<<", ExprShr: ">>", ExprBitAnd: "&", ExprBitOr: "|", ExprBitXor: "^"}
 
 func (e *Expr) String() string {
 	var b strings.Builder
@@ -142,16 +168,51 @@ func (e *Expr) String() string {
 	return b.String()
 }
 
+// Precedences, as in C: a higher one binds tighter.
+const (
+	precCond = iota + 1
+	precOr
+	precAnd
+	precBitOr
+	precBitXor
+	precBitAnd
+	precEq
+	precRel
+	precShift
+	precAdd
+	precMul
+	precUnary
+	precAtom
+)
+
 func prec(k ExprKind) int {
 	switch k {
+	case ExprCond:
+		return precCond
+	case ExprOr:
+		return precOr
+	case ExprAnd:
+		return precAnd
+	case ExprBitOr:
+		return precBitOr
+	case ExprBitXor:
+		return precBitXor
+	case ExprBitAnd:
+		return precBitAnd
+	case ExprEq, ExprNe:
+		return precEq
+	case ExprLt, ExprLe, ExprGt, ExprGe:
+		return precRel
+	case ExprShl, ExprShr:
+		return precShift
 	case ExprAdd, ExprSub:
-		return 1
+		return precAdd
 	case ExprMul, ExprDiv, ExprMod:
-		return 2
-	case ExprNeg:
-		return 3
+		return precMul
+	case ExprNeg, ExprNot:
+		return precUnary
 	}
-	return 4
+	return precAtom
 }
 
 func (e *Expr) write(b *strings.Builder, outer int) {
@@ -172,13 +233,25 @@ func (e *Expr) write(b *strings.Builder, outer int) {
 			a.write(b, 0)
 			b.WriteByte(']')
 		}
-	case ExprNeg:
-		b.WriteByte('-')
-		o := 3
-		if e.Args[0].Kind == ExprNeg {
-			o = 4 // -(-a): "--a" would read as a decrement
+	case ExprSpecial:
+		b.WriteString(Special(e.Index).String())
+	case ExprNeg, ExprNot:
+		op := byte('-')
+		if e.Kind == ExprNot {
+			op = '!'
+		}
+		b.WriteByte(op)
+		o := precUnary
+		if e.Args[0].Kind == e.Kind && e.Kind == ExprNeg {
+			o = precAtom // -(-a): "--a" would read as a decrement
 		}
 		e.Args[0].write(b, o)
+	case ExprCond:
+		e.Args[0].write(b, precCond+1)
+		b.WriteString(" ? ")
+		e.Args[1].write(b, precCond)
+		b.WriteString(" : ")
+		e.Args[2].write(b, precCond)
 	case ExprCall:
 		b.WriteString(e.Name)
 		b.WriteByte('(')
@@ -196,8 +269,8 @@ func (e *Expr) write(b *strings.Builder, outer int) {
 	}
 }
 
-// Node is an element of a loop body: a *Loop or a *Stmt (CUDA-style
-// kernels add a barrier node).
+// Node is an element of a body: a *Loop or a *Stmt; per-thread kernels
+// add *If, *While, *Barrier and *Return.
 type Node interface {
 	Pos() (line, col int)
 }
@@ -230,9 +303,11 @@ type Stmt struct {
 	// Store is the array write, nil for scalar statements.
 	Store *MemRef
 	// Scalar is the register assigned by a scalar statement; Decl says
-	// the statement declares it (float acc = 0;).
+	// the statement declares it (float acc = 0;). In a per-thread kernel
+	// Local is that variable (nil for array statements).
 	Scalar string
 	Decl   bool
+	Local  *Local
 	// Assign is the assignment operator, "=" or one of "+=", "-=", "*=",
 	// "/=", "%=" ("" for a declaration without a value).
 	Assign string
@@ -260,9 +335,11 @@ type MemRef struct {
 	Line, Col int
 }
 
-// Program is the per-thread program of a kernel before mapping: a loop
-// nest with statements.
+// Program is the per-thread program of a kernel: a loop nest with
+// statements before mapping (Form LoopNest), or the body of a CUDA-style
+// __global__ function (Form PerThread).
 type Program struct {
+	Form Form
 	Body []Node
 	// Loops lists every loop in source order.
 	Loops []*Loop
@@ -270,6 +347,12 @@ type Program struct {
 	// statement, statements in source order.
 	Refs  []*MemRef
 	Stmts []*Stmt
+	// Per-thread kernels only: the function's name, its local variables
+	// in declaration order (ExprScalar.Index indexes them) and its
+	// __shared__ arrays in declaration order.
+	Func   string
+	Locals []*Local
+	Shared []*Array
 }
 
 // Loop returns the loop with variable name v, or nil.

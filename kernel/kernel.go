@@ -47,6 +47,10 @@ type Kernel struct {
 	// Mapping and Block are the defaults of traces.Bind.
 	Mapping Mapping
 	Block   arch.Dim3
+	// Grid is a per-thread kernel's grid: one to three extents (x first),
+	// expressions of params and blockDim.x/y/z; nil when the file gives
+	// none (then the launch must).
+	Grid []*Expr
 	// Regs is the registers per thread (0: not given).
 	Regs int
 	// Smem is the shared memory per block (0: none).
@@ -66,7 +70,7 @@ type Pos struct{ Line, Col int }
 // against params and devices: the top of the document and the values of
 // block, regs and smem. (Dims, bounds and references carry their own.)
 type Positions struct {
-	Top, Block, Regs, Smem Pos
+	Top, Block, Grid, Regs, Smem Pos
 }
 
 // Examples returns the names of the shipped example kernels, sorted.

@@ -1,0 +1,128 @@
+package kernel
+
+// Form is the source form of a kernel.
+type Form uint8
+
+// Source forms.
+const (
+	// LoopNest is the serial loop nest as the papers print it; a Mapping
+	// runs some of its loops across threads.
+	LoopNest Form = iota
+	// PerThread is a CUDA-style __global__ function: what one thread
+	// runs, with threadIdx, blockIdx, blockDim and gridDim.
+	PerThread
+)
+
+func (f Form) String() string {
+	if f == PerThread {
+		return "per-thread"
+	}
+	return "loop-nest"
+}
+
+// Special is a special register of a per-thread kernel: the value of an
+// ExprSpecial.
+type Special uint8
+
+// Special registers, in the order x, y, z of threadIdx, blockIdx,
+// blockDim and gridDim: Special/3 is the register, Special%3 the axis.
+const (
+	ThreadIdxX Special = iota
+	ThreadIdxY
+	ThreadIdxZ
+	BlockIdxX
+	BlockIdxY
+	BlockIdxZ
+	BlockDimX
+	BlockDimY
+	BlockDimZ
+	GridDimX
+	GridDimY
+	GridDimZ
+	numSpecials
+)
+
+var specialRegs = [...]string{"threadIdx", "blockIdx", "blockDim", "gridDim"}
+
+func (s Special) String() string {
+	if s >= numSpecials {
+		return "special?"
+	}
+	return specialRegs[s/3] + "." + string("xyz"[s%3])
+}
+
+// Axis is the dimension (x, y or z) the register reads.
+func (s Special) Axis() int { return int(s % 3) }
+
+// LookupSpecial finds a special register by its name, e.g.
+// "threadIdx.x".
+func LookupSpecial(name string) (Special, bool) {
+	for s := range numSpecials {
+		if s.String() == name {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// Local is a local variable of a per-thread kernel. An int local's value
+// is tracked per lane: it may index arrays and steer control flow. A
+// float local's value is irrelevant to the trace, so it may do neither.
+type Local struct {
+	Name      string
+	Int       bool
+	Index     int // position in Program.Locals
+	Line, Col int
+}
+
+// If is an if statement of a per-thread kernel; Else is empty without an
+// else. Lanes whose condition holds run Then, the others Else; a warp
+// whose lanes disagree runs both, one after the other, each with its
+// lanes active (SIMT), and reconverges after the statement.
+type If struct {
+	Cond       *Expr
+	Then, Else []Node
+	// Compute is the instructions of evaluating Cond and branching: 1 per
+	// operator and call of Cond and 1 for the branch.
+	Compute   int
+	Line, Col int
+}
+
+// Pos returns the position of the if keyword.
+func (n *If) Pos() (int, int) { return n.Line, n.Col }
+
+// While is a loop of a per-thread kernel. for (init; cond; post) body
+// becomes the init statement followed by While{Cond, Body, Post};
+// while (cond) body has no Post. Each lane leaves the loop when its Cond
+// fails; the warp runs the loop while any lane is in it.
+type While struct {
+	Cond *Expr
+	Body []Node
+	// Post runs after each iteration, before Cond is tested again.
+	Post []Node
+	// Compute is the instructions of each test of Cond: 1 per operator
+	// and call of Cond and 1 for the branch (0 when Unroll).
+	Compute int
+	// Unroll says the loop is fully unrolled (#pragma unroll): no loop
+	// control is counted for it, neither Compute nor Post's, and the
+	// references in its body need no address arithmetic (their offsets
+	// become immediates).
+	Unroll    bool
+	Line, Col int
+}
+
+// Pos returns the position of the loop's keyword.
+func (n *While) Pos() (int, int) { return n.Line, n.Col }
+
+// Barrier is __syncthreads(): a warp waits until every live warp of its
+// block has arrived. It is one warp instruction.
+type Barrier struct{ Line, Col int }
+
+// Pos returns the position of __syncthreads.
+func (n *Barrier) Pos() (int, int) { return n.Line, n.Col }
+
+// Return ends the lanes that reach it; the others go on.
+type Return struct{ Line, Col int }
+
+// Pos returns the position of the return keyword.
+func (n *Return) Pos() (int, int) { return n.Line, n.Col }
