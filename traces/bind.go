@@ -85,8 +85,11 @@ type Ref struct {
 	// Text is the reference as written, e.g. "A[i1][i3]".
 	Text string
 	// Addr is the byte address, base included, as an affine form of the
-	// loop variables.
+	// loop variables (loop nests only).
 	Addr Linear
+	// Space is the array's memory space; a shared reference's addresses
+	// are offsets in its block's shared memory.
+	Space kernel.Space
 }
 
 // Launch is a kernel bound to a mapping, a block shape and parameter
@@ -101,8 +104,15 @@ type Launch struct {
 	Loops     []BoundLoop
 	Refs      []Ref
 	Regs      int
-	Smem      arch.Bytes
-	Dependent bool
+	// Smem is the shared memory per block: the file's smem plus the
+	// __shared__ arrays (SharedArrays), which Shared places.
+	Smem         arch.Bytes
+	SharedArrays arch.Bytes
+	Shared       []BoundArray
+	Dependent    bool
+	// pt is the compiled program of a per-thread kernel (nil for a loop
+	// nest, whose program is code).
+	pt *threadProg
 
 	grid    arch.Dim3
 	extent  [3]int64 // per axis: iterations of the mapped loop, 1 if none
@@ -145,7 +155,23 @@ type Launch struct {
 // subscripts) names the file, line and column; one in what the caller
 // gives names the kernel.
 func Bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
-	l, err := bind(k, m, block, params, dev)
+	return BindGrid(k, m, block, arch.Dim3{}, params, dev)
+}
+
+// BindGrid is Bind with a grid (zero: the kernel file's) for a per-thread
+// kernel; a loop nest derives its grid from its mapped loops and refuses
+// one.
+func BindGrid(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
+	var l *Launch
+	var err error
+	switch {
+	case k.Program.Form == kernel.PerThread:
+		l, err = bindThreads(k, m, block, grid, params, dev)
+	case grid != (arch.Dim3{}):
+		err = errors.New("a loop nest's grid follows from its mapped loops and the block; hint: leave out -grid, or write the kernel as a __global__ function")
+	default:
+		l, err = bind(k, m, block, params, dev)
+	}
 	if err != nil {
 		var pe *arch.PosError
 		if errors.As(err, &pe) {
@@ -177,7 +203,7 @@ func bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string
 	if err := checkBlock(block, dev); err != nil {
 		return nil, at(blockAt, fmt.Errorf("block %s: %w", block, err))
 	}
-	if err := checkResources(k, block, dev); err != nil {
+	if err := checkResources(k, k.Smem, block, dev); err != nil {
 		return nil, err
 	}
 	env := map[string]int64{}
@@ -299,7 +325,7 @@ func checkBlock(b arch.Dim3, dev *arch.Device) error {
 // the device, alone and with the block (a block whose registers or
 // shared memory exceed an SM's cannot run at all); an error names the
 // file's regs or smem.
-func checkResources(k *kernel.Kernel, b arch.Dim3, dev *arch.Device) error {
+func checkResources(k *kernel.Kernel, smem arch.Bytes, b arch.Dim3, dev *arch.Device) error {
 	if dev == nil {
 		return nil
 	}
@@ -307,8 +333,12 @@ func checkResources(k *kernel.Kernel, b arch.Dim3, dev *arch.Device) error {
 	if sm.MaxRegistersPerThread > 0 && k.Regs > sm.MaxRegistersPerThread {
 		return at(k.Where.Regs, fmt.Errorf("%d registers per thread; %s allows at most %d; hint: give at most %d", k.Regs, dev.Name, sm.MaxRegistersPerThread, sm.MaxRegistersPerThread))
 	}
-	if sm.MaxSharedMemoryPerBlock > 0 && k.Smem > sm.MaxSharedMemoryPerBlock {
-		return at(k.Where.Smem, fmt.Errorf("%s of shared memory per block; %s allows at most %s; hint: ask for at most %s", k.Smem, dev.Name, sm.MaxSharedMemoryPerBlock, sm.MaxSharedMemoryPerBlock))
+	smemAt, what := k.Where.Smem, ""
+	if smem != k.Smem {
+		smemAt, what = k.Where.Top, " (smem and the __shared__ arrays)"
+	}
+	if sm.MaxSharedMemoryPerBlock > 0 && smem > sm.MaxSharedMemoryPerBlock {
+		return at(smemAt, fmt.Errorf("%s of shared memory per block%s; %s allows at most %s; hint: ask for at most %s", smem, what, dev.Name, sm.MaxSharedMemoryPerBlock, sm.MaxSharedMemoryPerBlock))
 	}
 	if dev.WarpSize <= 0 {
 		return nil // a partial device, as tests build: no occupancy
@@ -319,8 +349,8 @@ func checkResources(k *kernel.Kernel, b arch.Dim3, dev *arch.Device) error {
 	if _, err := dev.Occupancy(b, k.Regs, 0); err != nil {
 		return at(k.Where.Regs, fmt.Errorf("regs %d: %w; hint: use fewer registers per thread or a smaller block", k.Regs, err))
 	}
-	if _, err := dev.Occupancy(b, k.Regs, k.Smem); err != nil {
-		return at(k.Where.Smem, fmt.Errorf("smem %s: %w; hint: use less shared memory per block or a smaller block", k.Smem, err))
+	if _, err := dev.Occupancy(b, k.Regs, smem); err != nil {
+		return at(smemAt, fmt.Errorf("smem %s: %w; hint: use less shared memory per block or a smaller block", smem, err))
 	}
 	return nil
 }

@@ -5,16 +5,20 @@ import (
 	"iter"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 )
 
 // Op is the kind of a warp instruction.
 type Op uint8
 
-// Warp instruction kinds. A barrier kind joins them with CUDA-style kernels.
+// Warp instruction kinds.
 const (
 	OpLoad Op = iota
 	OpStore
 	OpCompute
+	// OpBarrier is __syncthreads(): the warp waits until every live warp
+	// of its block has reached it.
+	OpBarrier
 )
 
 func (o Op) String() string {
@@ -25,6 +29,8 @@ func (o Op) String() string {
 		return "store"
 	case OpCompute:
 		return "compute"
+	case OpBarrier:
+		return "barrier"
 	}
 	return fmt.Sprintf("Op(%d)", uint8(o))
 }
@@ -107,6 +113,9 @@ type RefInfo struct {
 	// Text is the reference as written, e.g. "A[i1][i3]".
 	Text string
 	Op   Op
+	// Space is the reference's memory space: global, or shared memory
+	// (the bank rule, no caches).
+	Space kernel.Space
 }
 
 // Blocks is the number of blocks of the grid.
@@ -141,14 +150,19 @@ func Stream(src Source) iter.Seq[*WarpInst] {
 func (l *Launch) Info() *Info {
 	refs := make([]RefInfo, len(l.Refs))
 	for i, r := range l.Refs {
-		refs[i] = RefInfo{Text: r.Text, Op: r.Op}
+		refs[i] = RefInfo{Text: r.Text, Op: r.Op, Space: r.Space}
 	}
 	return &Info{Kernel: l.Kernel.Name, Mapping: l.Mapping.String(), Block: l.Block, Grid: l.grid,
 		Regs: l.Regs, Smem: l.Smem, Dependent: l.Dependent, Refs: refs}
 }
 
 // NewWarp returns a cursor over the warps of l.
-func (l *Launch) NewWarp() Warp { return &WarpCursor{l: l} }
+func (l *Launch) NewWarp() Warp {
+	if l.pt != nil {
+		return &ThreadCursor{l: l, pt: l.pt}
+	}
+	return &WarpCursor{l: l}
+}
 
 var (
 	_ Source     = (*Launch)(nil)

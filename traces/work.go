@@ -19,6 +19,9 @@ import "gpumemsim/kernel"
 // the size of the program and, for partial blocks, the warps per block,
 // never in the iterations.
 func (l *Launch) WarpInstructions() float64 {
+	if l.pt != nil {
+		return l.threadWork().insts
+	}
 	issued, _ := l.perWarp()
 	return issued * float64(l.ActiveWarps())
 }
@@ -26,6 +29,9 @@ func (l *Launch) WarpInstructions() float64 {
 // MemoryInstructions is the number of memory warp instructions (loads and
 // stores) of the launch, exact or an upper bound as WarpInstructions.
 func (l *Launch) MemoryInstructions() float64 {
+	if l.pt != nil {
+		return l.threadWork().mem
+	}
 	_, mem := l.perWarp()
 	return mem * float64(l.ActiveWarps())
 }
@@ -33,12 +39,20 @@ func (l *Launch) MemoryInstructions() float64 {
 // ExactWork reports whether WarpInstructions, MemoryInstructions and
 // RefInstructions are exact: every in-thread loop that may run has
 // constant bounds.
-func (l *Launch) ExactWork() bool { return !l.varTrips }
+func (l *Launch) ExactWork() bool {
+	if l.pt != nil {
+		return l.threadWork().exact
+	}
+	return !l.varTrips
+}
 
 // RefInstructions is, per reference (indexed like Info.Refs), the warp
 // instructions that issue it, exact or an upper bound as
 // WarpInstructions.
 func (l *Launch) RefInstructions() []float64 {
+	if l.pt != nil {
+		return append([]float64(nil), l.threadWork().refs...)
+	}
 	per := make([]float64, len(l.Refs))
 	l.walkWork(func(st *kernel.Stmt, times float64) {
 		for _, r := range st.Loads {
@@ -110,6 +124,9 @@ func (l *Launch) refIndex(r *kernel.MemRef) int {
 // block is full but the last, so the grid has at most eight kinds of
 // block, and only partial ones need their warps looked at.
 func (l *Launch) ActiveWarps() int64 {
+	if l.pt != nil {
+		return int64(l.Blocks()) * int64(l.WarpsPerBlock())
+	}
 	dim := [3]int64{int64(l.Block.X), int64(l.Block.Y), int64(l.Block.Z)}
 	grid := [3]int64{int64(l.grid.X), int64(l.grid.Y), int64(l.grid.Z)}
 	var total int64

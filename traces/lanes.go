@@ -1,0 +1,351 @@
+package traces
+
+import (
+	"fmt"
+
+	"gpumemsim/kernel"
+)
+
+// The integer expressions of a per-thread kernel (subscripts, conditions,
+// int locals) compiled to postfix programs. A program whose value is the
+// same in every lane (it reads no threadIdx and no varying local) runs
+// once on scalars; the others run on lane vectors, one operator at a time
+// over all 32 lanes.
+
+// xop is one step of a postfix program.
+type xop struct {
+	kind kernel.ExprKind
+	// val is an ExprConst's value; arg is the axis of a threadIdx
+	// (ExprSpecial, 0–2) or blockIdx (3–5) read, a local's slot
+	// (ExprScalar), or a call's function (ExprCall).
+	val int64
+	arg int32
+}
+
+// Calls an integer expression may make.
+const (
+	callMin = iota
+	callMax
+	callAbs
+)
+
+// xprog is a compiled expression.
+type xprog struct {
+	ops []xop
+	// varying says lanes may disagree on the value.
+	varying bool
+	depth   int
+}
+
+// xcompiler compiles the expressions of one launch.
+type xcompiler struct {
+	env map[string]int64
+	// dims are blockDim and gridDim, folded into constants.
+	dims [6]int64
+	// vary says, per local, that its value may differ between lanes.
+	vary []bool
+}
+
+// compile compiles an integer expression; an error names its position.
+func (xc *xcompiler) compile(e *kernel.Expr) (*xprog, error) {
+	p := &xprog{}
+	d, err := xc.emit(p, e)
+	p.depth = d
+	return p, err
+}
+
+// emit appends e's postfix code to p and returns the stack depth it needs.
+func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (int, error) {
+	switch e.Kind {
+	case kernel.ExprConst:
+		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: e.Val})
+		return 1, nil
+	case kernel.ExprParam:
+		v, ok := xc.env[e.Name]
+		if !ok {
+			return 0, exprError(e, "unknown param %s", e.Name)
+		}
+		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: v})
+		return 1, nil
+	case kernel.ExprSpecial:
+		s := kernel.Special(e.Index)
+		if s >= kernel.BlockDimX {
+			p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: xc.dims[s-kernel.BlockDimX]})
+			return 1, nil
+		}
+		if s <= kernel.ThreadIdxZ {
+			p.varying = true
+		}
+		p.ops = append(p.ops, xop{kind: kernel.ExprSpecial, arg: int32(s)})
+		return 1, nil
+	case kernel.ExprScalar:
+		if e.Index < 0 || e.Index >= len(xc.vary) {
+			return 0, exprError(e, "%s is not an integer local", e.Name)
+		}
+		p.varying = p.varying || xc.vary[e.Index]
+		p.ops = append(p.ops, xop{kind: kernel.ExprScalar, arg: int32(e.Index)})
+		return 1, nil
+	case kernel.ExprCall:
+		return xc.call(p, e)
+	case kernel.ExprFloat, kernel.ExprLoad, kernel.ExprLoop:
+		return 0, exprError(e, "%s is not an integer value of the thread", e)
+	}
+	depth := 0
+	for i, a := range e.Args {
+		d, err := xc.emit(p, a)
+		if err != nil {
+			return 0, err
+		}
+		depth = max(depth, i+d)
+	}
+	p.ops = append(p.ops, xop{kind: e.Kind})
+	return depth, nil
+}
+
+func (xc *xcompiler) call(p *xprog, e *kernel.Expr) (int, error) {
+	fn := map[string]int32{"min": callMin, "max": callMax, "abs": callAbs}
+	f, ok := fn[e.Name]
+	if !ok || (f == callAbs) != (len(e.Args) == 1) || len(e.Args) > 2 {
+		return 0, exprError(e, "%s is not an integer function; hint: integer expressions may call min(a, b), max(a, b) and abs(a)", e)
+	}
+	depth := 0
+	for i, a := range e.Args {
+		d, err := xc.emit(p, a)
+		if err != nil {
+			return 0, err
+		}
+		depth = max(depth, i+d)
+	}
+	p.ops = append(p.ops, xop{kind: kernel.ExprCall, arg: f})
+	return depth, nil
+}
+
+// lanes is the per-warp state expressions read: thread and block indices
+// and the locals.
+type lanes struct {
+	tid   [3][WarpSize]int64
+	bid   [3]int64
+	// vary says, per local slot, whether it lives in vregs (its lanes
+	// may disagree) or in uregs.
+	vary  []bool
+	vregs [][WarpSize]int64
+	uregs []int64
+	vst   [][WarpSize]int64
+	sst   []int64
+	// bad is set by an operation no lane may do (division by zero, a
+	// shift out of range) on an active lane.
+	bad string
+}
+
+func (ln *lanes) reserve(depth, locals int) {
+	ln.vst = grow(ln.vst, depth)
+	ln.sst = grow(ln.sst, depth)
+	ln.vregs = grow(ln.vregs, locals)
+	ln.uregs = grow(ln.uregs, locals)
+}
+
+// scalar evaluates a uniform program.
+func (ln *lanes) scalar(p *xprog) int64 {
+	st := ln.sst[:0]
+	for _, o := range p.ops {
+		switch o.kind {
+		case kernel.ExprConst:
+			st = append(st, o.val)
+		case kernel.ExprSpecial:
+			st = append(st, ln.bid[o.arg-int32(kernel.BlockIdxX)])
+		case kernel.ExprScalar:
+			st = append(st, ln.uregs[o.arg])
+		case kernel.ExprNeg:
+			st[len(st)-1] = -st[len(st)-1]
+		case kernel.ExprNot:
+			st[len(st)-1] = b2i(st[len(st)-1] == 0)
+		case kernel.ExprCond:
+			n := len(st)
+			if st[n-3] != 0 {
+				st[n-3] = st[n-2]
+			} else {
+				st[n-3] = st[n-1]
+			}
+			st = st[:n-2]
+		case kernel.ExprCall:
+			if o.arg == callAbs {
+				st[len(st)-1] = abs64(st[len(st)-1])
+				continue
+			}
+			fallthrough
+		default:
+			n := len(st)
+			v, why := binary(o, st[n-2], st[n-1])
+			if why != "" && ln.bad == "" {
+				ln.bad = why
+			}
+			st[n-2] = v
+			st = st[:n-1]
+		}
+	}
+	return st[0]
+}
+
+// vector evaluates a program for every lane into out; only lanes in
+// mask may report an invalid operation.
+func (ln *lanes) vector(p *xprog, mask uint32, out *[WarpSize]int64) {
+	n := 0
+	st := ln.vst
+	for _, o := range p.ops {
+		switch o.kind {
+		case kernel.ExprConst:
+			fill(&st[n], o.val)
+			n++
+		case kernel.ExprSpecial:
+			if o.arg <= int32(kernel.ThreadIdxZ) {
+				st[n] = ln.tid[o.arg]
+			} else {
+				fill(&st[n], ln.bid[o.arg-int32(kernel.BlockIdxX)])
+			}
+			n++
+		case kernel.ExprScalar:
+			if ln.vary[o.arg] {
+				st[n] = ln.vregs[o.arg]
+			} else {
+				fill(&st[n], ln.uregs[o.arg])
+			}
+			n++
+		case kernel.ExprNeg:
+			a := &st[n-1]
+			for i := range a {
+				a[i] = -a[i]
+			}
+		case kernel.ExprNot:
+			a := &st[n-1]
+			for i := range a {
+				a[i] = b2i(a[i] == 0)
+			}
+		case kernel.ExprCond:
+			c, a, b := &st[n-3], &st[n-2], &st[n-1]
+			for i := range c {
+				if c[i] != 0 {
+					c[i] = a[i]
+				} else {
+					c[i] = b[i]
+				}
+			}
+			n -= 2
+		case kernel.ExprCall:
+			if o.arg == callAbs {
+				a := &st[n-1]
+				for i := range a {
+					a[i] = abs64(a[i])
+				}
+				continue
+			}
+			fallthrough
+		default:
+			ln.binaryLanes(o, &st[n-2], &st[n-1], mask)
+			n--
+		}
+	}
+	*out = st[0]
+}
+
+// binaryLanes applies a binary operator lane by lane: a = a op b.
+func (ln *lanes) binaryLanes(o xop, a, b *[WarpSize]int64, mask uint32) {
+	switch o.kind {
+	case kernel.ExprAdd:
+		for i := range a {
+			a[i] += b[i]
+		}
+	case kernel.ExprSub:
+		for i := range a {
+			a[i] -= b[i]
+		}
+	case kernel.ExprMul:
+		for i := range a {
+			a[i] *= b[i]
+		}
+	default:
+		for i := range a {
+			v, why := binary(o, a[i], b[i])
+			if why != "" && mask&(1<<i) != 0 && ln.bad == "" {
+				ln.bad = why
+			}
+			a[i] = v
+		}
+	}
+}
+
+// binary applies a binary operator or a two-argument call with C's
+// integer semantics; an operation C leaves undefined gives 0 and a reason.
+func binary(o xop, a, b int64) (int64, string) {
+	switch o.kind {
+	case kernel.ExprAdd:
+		return a + b, ""
+	case kernel.ExprSub:
+		return a - b, ""
+	case kernel.ExprMul:
+		return a * b, ""
+	case kernel.ExprDiv, kernel.ExprMod:
+		if b == 0 {
+			return 0, "division by zero"
+		}
+		if o.kind == kernel.ExprDiv {
+			return a / b, ""
+		}
+		return a % b, ""
+	case kernel.ExprShl, kernel.ExprShr:
+		if b < 0 || b > 63 {
+			return 0, fmt.Sprintf("shift by %d", b)
+		}
+		if o.kind == kernel.ExprShl {
+			return a << b, ""
+		}
+		return a >> b, ""
+	case kernel.ExprLt:
+		return b2i(a < b), ""
+	case kernel.ExprLe:
+		return b2i(a <= b), ""
+	case kernel.ExprGt:
+		return b2i(a > b), ""
+	case kernel.ExprGe:
+		return b2i(a >= b), ""
+	case kernel.ExprEq:
+		return b2i(a == b), ""
+	case kernel.ExprNe:
+		return b2i(a != b), ""
+	case kernel.ExprAnd:
+		return b2i(a != 0 && b != 0), ""
+	case kernel.ExprOr:
+		return b2i(a != 0 || b != 0), ""
+	case kernel.ExprBitAnd:
+		return a & b, ""
+	case kernel.ExprBitOr:
+		return a | b, ""
+	case kernel.ExprBitXor:
+		return a ^ b, ""
+	case kernel.ExprCall:
+		if o.arg == callMin {
+			return min(a, b), ""
+		}
+		return max(a, b), ""
+	}
+	panic(fmt.Sprintf("traces: operator %d in an integer expression", o.kind))
+}
+
+func fill(v *[WarpSize]int64, x int64) {
+	for i := range v {
+		v[i] = x
+	}
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func abs64(a int64) int64 {
+	if a < 0 {
+		return -a
+	}
+	return a
+}

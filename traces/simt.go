@@ -1,0 +1,305 @@
+package traces
+
+import (
+	"fmt"
+	"math"
+
+	"gpumemsim/kernel"
+)
+
+// ThreadCursor walks the instructions of one warp of a per-thread
+// kernel, SIMT style: the warp runs each step for its active lanes; at a
+// branch whose lanes disagree it runs the taken part with those lanes,
+// then the other part with the others, and reconverges after the
+// statement; in a loop, lanes whose condition fails wait until the last
+// lane leaves. A step with no active lane issues nothing. After the first
+// Reset of a launch it allocates nothing.
+type ThreadCursor struct {
+	l  *Launch
+	pt *threadProg
+
+	block, warp int
+	pc          int
+	mask        uint32 // active lanes
+	exited      uint32 // lanes that returned
+	pending     int64  // control instructions not yet issued
+	insts       int64  // warp instructions emitted, against maxWarpInsts
+	frames      []ptFrame
+	ln          lanes
+	sub, idx    [WarpSize]int64
+}
+
+// ptFrame is an if or loop the warp is in: the lanes that entered it and,
+// for an if, the lanes still to run its else part.
+type ptFrame struct {
+	saved, other uint32
+}
+
+// maxWarpInsts bounds the instructions of one warp: more means a loop
+// that never ends, which would otherwise run for ever.
+const maxWarpInsts = 1 << 36
+
+var _ Warp = (*ThreadCursor)(nil)
+
+// Reset moves the cursor to the start of warp w of block b.
+func (c *ThreadCursor) Reset(b, w int) {
+	l, pt := c.l, c.pt
+	c.block, c.warp, c.pc, c.pending, c.insts, c.exited = b, w, 0, 0, 0, 0
+	c.frames = c.frames[:0]
+	if cap(c.frames) < pt.frames+1 {
+		c.frames = make([]ptFrame, 0, pt.frames+1)
+	}
+	ln := &c.ln
+	ln.vary = pt.vary
+	ln.reserve(pt.depth, len(pt.vary))
+	clear(ln.uregs)
+	clear(ln.vregs)
+	ln.bad = ""
+	g := l.grid
+	ln.bid = [3]int64{int64(b % g.X), int64(b / g.X % g.Y), int64(b / (g.X * g.Y))}
+	bx, by := l.Block.X, l.Block.Y
+	threads := l.Block.Threads()
+	c.mask = 0
+	for i := range WarpSize {
+		t := w*WarpSize + i
+		if t >= threads {
+			ln.tid[0][i], ln.tid[1][i], ln.tid[2][i] = 0, 0, 0
+			continue
+		}
+		c.mask |= 1 << i
+		ln.tid[0][i], ln.tid[1][i], ln.tid[2][i] = int64(t%bx), int64(t/bx%by), int64(t/(bx*by))
+	}
+}
+
+// NextTo fills dst with the warp's next instruction, the lane addresses
+// of a memory instruction going to addr; it reports false at the end of
+// the warp.
+func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
+	code := c.pt.code
+	for c.pc < len(code) {
+		op := &code[c.pc]
+		c.pc++
+		if c.mask == 0 && op.kind < tIf {
+			continue // nothing runs; control steps still keep the frames
+		}
+		switch op.kind {
+		case tMem:
+			return c.memory(dst, addr, int(op.ref))
+		case tCompute:
+			if n := int64(op.count) + c.pending; n > 0 {
+				return c.compute(dst, n)
+			}
+		case tAssign:
+			c.assign(op)
+		case tIf:
+			c.branch(op)
+		case tElse:
+			f := &c.frames[len(c.frames)-1]
+			if f.other &^ c.exited != 0 {
+				c.mask, f.other = f.other&^c.exited, 0
+			} else {
+				c.pc = int(op.jump)
+			}
+		case tEndIf:
+			c.mask = c.frames[len(c.frames)-1].saved &^ c.exited
+			c.frames = c.frames[:len(c.frames)-1]
+		case tEnter:
+			c.frames = append(c.frames, ptFrame{saved: c.mask})
+		case tTest:
+			c.test(op)
+		case tBack:
+			c.pc = int(op.jump)
+		case tBarrier:
+			if c.mask != 0 {
+				c.emit(dst, OpBarrier, -1, 0)
+				return c.count()
+			}
+		case tReturn:
+			c.exited |= c.mask
+			c.mask = 0
+		}
+		if c.ln.bad != "" {
+			c.failHere(fmt.Errorf("%s in warp %d of block %d", c.ln.bad, c.warp, c.block))
+			return false
+		}
+	}
+	if c.pc == len(code) && c.pending > 0 {
+		return c.compute(dst, c.pending)
+	}
+	c.pc = len(code) + 1
+	return false
+}
+
+// compute issues n instructions as one OpCompute (at most MaxInt32; the
+// rest stays pending).
+func (c *ThreadCursor) compute(dst *WarpInst, n int64) bool {
+	m := min(n, math.MaxInt32)
+	c.pending = n - m // the rest goes with the next compute
+	if c.mask == 0 {
+		c.mask = c.exited // the trailing compute of a warp whose lanes all returned
+	}
+	c.emit(dst, OpCompute, -1, int32(m))
+	return c.count()
+}
+
+func (c *ThreadCursor) emit(dst *WarpInst, op Op, ref int, n int32) {
+	dst.Block, dst.Warp, dst.Ref, dst.Op, dst.Width = c.block, c.warp, ref, op, 0
+	dst.Active, dst.Count = c.mask, n
+}
+
+// count counts an emitted instruction against maxWarpInsts.
+func (c *ThreadCursor) count() bool {
+	if c.insts++; c.insts > maxWarpInsts {
+		c.failHere(fmt.Errorf("warp %d of block %d issues more than %d instructions; hint: a loop of the kernel may never end", c.warp, c.block, int64(maxWarpInsts)))
+		return false
+	}
+	return true
+}
+
+// failHere records err for the launch and ends the warp.
+func (c *ThreadCursor) failHere(err error) {
+	c.pt.fail(err)
+	c.pc, c.pending, c.mask = len(c.pt.code)+1, 0, 0
+}
+
+// value evaluates x for the active lanes into out (uniform programs once).
+func (c *ThreadCursor) value(x *xprog, out *[WarpSize]int64) {
+	if x.varying {
+		c.ln.vector(x, c.mask, out)
+		return
+	}
+	fill(out, c.ln.scalar(x))
+}
+
+// lanesWhere is the active lanes where x is not zero.
+func (c *ThreadCursor) lanesWhere(x *xprog) uint32 {
+	if !x.varying {
+		if c.ln.scalar(x) != 0 {
+			return c.mask
+		}
+		return 0
+	}
+	c.ln.vector(x, c.mask, &c.sub)
+	var m uint32
+	for i, v := range c.sub {
+		if v != 0 {
+			m |= 1 << i
+		}
+	}
+	return m & c.mask
+}
+
+func (c *ThreadCursor) branch(op *tcode) {
+	if c.mask == 0 {
+		c.frames = append(c.frames, ptFrame{})
+		c.pc = int(c.pt.code[op.jump-1].jump) // the tEndIf
+		return
+	}
+	taken := c.lanesWhere(op.x)
+	c.pending += int64(op.count)
+	c.frames = append(c.frames, ptFrame{saved: c.mask, other: c.mask &^ taken})
+	if taken != 0 {
+		c.mask = taken
+		return
+	}
+	f := &c.frames[len(c.frames)-1]
+	c.mask, f.other = f.other, 0
+	c.pc = int(op.jump)
+}
+
+func (c *ThreadCursor) test(op *tcode) {
+	if c.mask != 0 {
+		c.mask = c.lanesWhere(op.x)
+	}
+	if c.mask == 0 {
+		c.mask = c.frames[len(c.frames)-1].saved &^ c.exited
+		c.frames = c.frames[:len(c.frames)-1]
+		c.pc = int(op.jump)
+		return
+	}
+	c.pending += int64(op.count)
+}
+
+// assign sets an int local for the active lanes.
+func (c *ThreadCursor) assign(op *tcode) {
+	ln := &c.ln
+	s := op.local
+	if !ln.vary[s] {
+		// Uniform: every active lane computes the same value.
+		v := int64(0)
+		if op.x != nil {
+			v = ln.scalar(op.x)
+		}
+		if op.op != kernel.ExprConst {
+			var why string
+			v, why = binary(xop{kind: op.op}, ln.uregs[s], v)
+			if why != "" && ln.bad == "" {
+				ln.bad = why
+			}
+		}
+		ln.uregs[s] = v
+		return
+	}
+	if op.x != nil {
+		c.value(op.x, &c.sub)
+	} else {
+		clear(c.sub[:])
+	}
+	reg := &ln.vregs[s]
+	if op.op != kernel.ExprConst {
+		c.idx = *reg
+		ln.binaryLanes(xop{kind: op.op}, &c.idx, &c.sub, c.mask)
+		c.sub = c.idx
+	}
+	for i := range WarpSize {
+		if c.mask&(1<<i) != 0 {
+			reg[i] = c.sub[i]
+		}
+	}
+}
+
+// memory emits the memory instruction of reference r for the active
+// lanes, after checking that every lane's element lies inside its array.
+func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool {
+	pr := &c.pt.refs[r]
+	for d, x := range pr.subs {
+		c.value(x, &c.sub)
+		if d == 0 {
+			clear(c.idx[:])
+		}
+		lim, st := pr.limits[d], pr.strides[d]
+		for i := range WarpSize {
+			if c.mask&(1<<i) == 0 {
+				continue
+			}
+			v := c.sub[i]
+			if v < 0 || v >= lim {
+				c.failHere(c.outside(pr, d, i, v))
+				return false
+			}
+			c.idx[i] += v * st
+		}
+	}
+	for i := range WarpSize {
+		if c.mask&(1<<i) == 0 {
+			addr[i] = 0
+			continue
+		}
+		addr[i] = pr.base + uint64(c.idx[i]*pr.size)
+	}
+	c.emit(dst, c.l.Refs[r].Op, r, 0)
+	dst.Width = uint8(pr.size)
+	return c.count()
+}
+
+// outside describes lane i's subscript d of pr at value v outside its
+// extent.
+func (c *ThreadCursor) outside(pr *ptRef, d, i int, v int64) error {
+	ln := &c.ln
+	what := "index"
+	if len(pr.subs) > 1 {
+		what = fmt.Sprintf("subscript %d", d+1)
+	}
+	return at(pr.pos, fmt.Errorf("%s: thread (%d,%d,%d) of block (%d,%d,%d) has %s %d, outside [0, %d) of %s; hint: guard the access with an if, or check the grid and the params",
+		pr.text, ln.tid[0][i], ln.tid[1][i], ln.tid[2][i], ln.bid[0], ln.bid[1], ln.bid[2], what, v, pr.limits[d], pr.array))
+}
