@@ -99,11 +99,11 @@ type Launch struct {
 	Mapping kernel.Mapping
 	Block   arch.Dim3
 	// Params are the values in effect, in declaration order.
-	Params    []kernel.Param
-	Arrays    []BoundArray
-	Loops     []BoundLoop
-	Refs      []Ref
-	Regs      int
+	Params []kernel.Param
+	Arrays []BoundArray
+	Loops  []BoundLoop
+	Refs   []Ref
+	Regs   int
 	// Smem is the shared memory per block: the file's smem plus the
 	// __shared__ arrays (SharedArrays), which Shared places.
 	Smem         arch.Bytes

@@ -123,8 +123,8 @@ func (xc *xcompiler) call(p *xprog, e *kernel.Expr) (int, error) {
 // lanes is the per-warp state expressions read: thread and block indices
 // and the locals.
 type lanes struct {
-	tid   [3][WarpSize]int64
-	bid   [3]int64
+	tid [3][WarpSize]int64
+	bid [3]int64
 	// vary says, per local slot, whether it lives in vregs (its lanes
 	// may disagree) or in uregs.
 	vary  []bool

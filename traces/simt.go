@@ -95,7 +95,7 @@ func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 			c.branch(op)
 		case tElse:
 			f := &c.frames[len(c.frames)-1]
-			if f.other &^ c.exited != 0 {
+			if f.other&^c.exited != 0 {
 				c.mask, f.other = f.other&^c.exited, 0
 			} else {
 				c.pc = int(op.jump)
