@@ -1,0 +1,201 @@
+package banks
+
+import (
+	"fmt"
+	"math/bits"
+
+	"gpumemsim/arch"
+)
+
+// Rule is a compute-capability family's shared-memory bank rule. The zero
+// Rule is invalid.
+type Rule uint8
+
+// The rules, one per compute-capability family (and Kepler bank mode).
+const (
+	CC1x   Rule = iota + 1 // 16 banks of 32 bits; per half-warp; one broadcast word per step
+	CC2x                   // 32 banks of 32 bits; 64-bit per half-warp, 128-bit per quarter-warp
+	CC3x32                 // Kepler in 32-bit bank mode: 64-bit bank rows hold words i and i+32
+	CC3x64                 // Kepler in 64-bit bank mode: 32 banks of 64 bits
+	CC5x                   // Maxwell: 32 banks of 32 bits
+)
+
+var names = [...]string{CC1x: "cc1x", CC2x: "cc2x", CC3x32: "cc3x-32", CC3x64: "cc3x-64", CC5x: "cc5x"}
+
+// String returns the rule's name, such as "cc3x-64".
+func (r Rule) String() string {
+	if !r.valid() {
+		return fmt.Sprintf("Rule(%d)", uint8(r))
+	}
+	return names[r]
+}
+
+func (r Rule) valid() bool { return r >= CC1x && r <= CC5x }
+
+// RuleFor picks the bank rule of a device from its coalescing rule (which
+// names its compute-capability family) and its shared-memory bank width.
+// Only Kepler has a choice of bank width; every other family has 4-byte
+// banks, and another width is an error.
+func RuleFor(c arch.CoalescingRule, bankWidth arch.Bytes) (Rule, error) {
+	var r Rule
+	switch c {
+	case arch.RuleCC10, arch.RuleCC13:
+		r = CC1x
+	case arch.RuleCC20:
+		r = CC2x
+	case arch.RuleCC30:
+		switch bankWidth {
+		case 4:
+			return CC3x32, nil
+		case 8:
+			return CC3x64, nil
+		}
+		return 0, fmt.Errorf("bank width %v: compute capability 3.x has 4B or 8B banks", bankWidth)
+	case arch.RuleCC50:
+		r = CC5x
+	default:
+		return 0, fmt.Errorf("no shared-memory bank rule for coalescing rule %v", c)
+	}
+	if bankWidth != 4 {
+		return 0, fmt.Errorf("bank width %v: %v devices have 4B banks", bankWidth, c)
+	}
+	return r, nil
+}
+
+// geometry is what a rule's banks are built from.
+type geometry struct {
+	// banks is the number of banks, a power of two.
+	banks int
+	// wordShift is log2 of a bank word: successive words map to successive
+	// banks.
+	wordShift uint
+	// rowShift is log2 of a row: the bytes all banks together deliver in
+	// one pass. In one pass a bank serves one row to any number of readers;
+	// two addresses in one bank conflict when their rows differ.
+	rowShift uint
+}
+
+// geometries holds each rule's banks. Kepler's banks are 64 bits wide in
+// both modes, so its rows are 256 B; in 32-bit mode a bank row holds words
+// i and i+32 of a 64-word segment (PG42 F.5.3.2).
+var geometries = [...]geometry{
+	CC1x:   {banks: 16, wordShift: 2, rowShift: 6},
+	CC2x:   {banks: 32, wordShift: 2, rowShift: 7},
+	CC3x32: {banks: 32, wordShift: 2, rowShift: 8},
+	CC3x64: {banks: 32, wordShift: 3, rowShift: 8},
+	CC5x:   {banks: 32, wordShift: 2, rowShift: 7},
+}
+
+// Banks returns the number of shared-memory banks under rule r: 16 on
+// CC 1.x, else 32. It panics on an invalid rule.
+func Banks(r Rule) int {
+	mustBeValid(r)
+	return geometries[r].banks
+}
+
+// Bank returns the bank that serves the byte address addr under rule r.
+// It panics on an invalid rule.
+func Bank(r Rule, addr uint64) int {
+	mustBeValid(r)
+	return geometries[r].bank(addr)
+}
+
+func (g *geometry) bank(addr uint64) int {
+	return int(addr>>g.wordShift) & (g.banks - 1)
+}
+
+func mustBeValid(r Rule) {
+	if !r.valid() {
+		panic(fmt.Sprintf("banks: invalid rule %v", r))
+	}
+}
+
+// validWidth reports whether width is 1, 2, 4, 8 or 16 bytes.
+func validWidth(width int) bool {
+	return uint(width-1) < 16 && width&(width-1) == 0
+}
+
+// Transactions returns the number of shared-memory transactions, passes
+// through the banks, that rule r needs to serve one warp instruction:
+// width is the bytes each lane accesses (1, 2, 4, 8 or 16), active has bit
+// l set when lane l takes part, and addr holds each lane's byte address
+// within the block's shared memory (only active lanes are read). A lane's
+// address is rounded down to a multiple of width, as the hardware requires
+// it to be aligned. Loads and stores follow the same rule. A warp with no
+// active lane needs 0 transactions. Transactions allocates nothing; it
+// panics on an invalid rule or width.
+func Transactions(r Rule, width int, active uint32, addr *[32]uint64) int {
+	if !r.valid() || !validWidth(width) {
+		panic(fmt.Sprintf("banks: invalid input: rule %v, width %d", r, width))
+	}
+	if active == 0 {
+		return 0
+	}
+	g := &geometries[r]
+	if r == CC1x {
+		return g.halfWarps(width, active, addr)
+	}
+	// A sub-request asks for at most one row of data: the whole warp for
+	// words of up to 4 bytes (Kepler: 8), else half- or quarter-warps.
+	lanes := min(32, 1<<g.rowShift/width)
+	if lanes == 32 {
+		return g.degree(width, active, addr)
+	}
+	total := 0
+	span := uint32(1)<<lanes - 1
+	for lo := 0; lo < 32; lo += lanes {
+		m := active & (span << lo)
+		if m == 0 {
+			continue
+		}
+		total += g.degree(width, m, addr)
+		if r == CC2x && width == 16 {
+			// PG42 F.4.3: "to determine the ways of bank conflicts, one
+			// must add 1 to the maximum number of threads in a
+			// quarter-warp that access different addresses belonging to
+			// the same bank".
+			total++
+		}
+	}
+	return total
+}
+
+// degree returns the conflict degree of one sub-request: the most distinct
+// rows any one bank must serve to the lanes in mask, each of which
+// accesses width bytes.
+func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
+	var t tally
+	words := max(1, width>>g.wordShift)
+	for m := mask; m != 0; m &= m - 1 {
+		a := addr[bits.TrailingZeros32(m)] &^ uint64(width-1)
+		for range words {
+			t.add(g.bank(a), a>>g.rowShift)
+			a += 1 << g.wordShift
+		}
+	}
+	return t.maxRows()
+}
+
+// halfWarps applies the CC 1.x rule (PG42 F.3.3): each half-warp is a
+// request of its own, an access wider than 32 bits is split into 32-bit
+// requests, and each request takes as many steps as the limited broadcast
+// needs.
+func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
+	parts := max(1, width/4) // 32-bit requests per access (F.3.3.4)
+	total := 0
+	for lo := 0; lo < 32; lo += 16 {
+		m := active & (0xFFFF << lo)
+		if m == 0 {
+			continue
+		}
+		for part := range parts {
+			var t tally
+			for mm := m; mm != 0; mm &= mm - 1 {
+				a := addr[bits.TrailingZeros32(mm)]&^uint64(width-1) + uint64(4*part)
+				t.add(g.bank(a), a>>g.rowShift)
+			}
+			total += t.broadcastSteps()
+		}
+	}
+	return total
+}
