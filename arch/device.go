@@ -78,6 +78,10 @@ type SMLimits struct {
 	MaxBlockDim       Dim3  `yaml:"max_block_dim" json:"max_block_dim"`
 	SharedMemoryBanks int   `yaml:"shared_memory_banks" json:"shared_memory_banks"`
 	BankWidth         Bytes `yaml:"bank_width" json:"bank_width"`
+	// SharedLatency is the core cycles from a conflict-free shared-memory
+	// load's issue to its data; each extra pass of a bank conflict adds
+	// one.
+	SharedLatency int `yaml:"shared_latency" json:"shared_latency"`
 }
 
 // Scheduler describes the warp schedulers of one SM.

@@ -109,6 +109,7 @@ func (v *validator) sm(d *Device) {
 	}
 	v.count("sm.shared_memory_banks", int64(s.SharedMemoryBanks), 64)
 	v.size("sm.bank_width", s.BankWidth, 16)
+	v.count("sm.shared_latency", int64(s.SharedLatency), 10000)
 	if d.WarpSize > 0 && s.MaxWarps > 0 && s.MaxThreads > 0 && s.MaxThreads != s.MaxWarps*d.WarpSize {
 		v.add("sm.max_threads", "%d is not sm.max_warps × warp_size = %d × %d", s.MaxThreads, s.MaxWarps, d.WarpSize)
 	}

@@ -51,11 +51,15 @@ func derive(dev *arch.Device, res *Result, warpCycles, activeCycles int64) {
 	}
 }
 
-// sumRefs makes the load and store totals the sums of the references'.
+// sumRefs makes the global load and store totals the sums of the
+// global references'.
 func sumRefs(res *Result) {
 	res.Loads, res.Stores = RefCounts{}, RefCounts{}
 	for i := range res.Refs {
 		r := &res.Refs[i]
+		if r.Space != "" {
+			continue
+		}
 		if r.Op == traces.OpStore.String() {
 			res.Stores.add(&r.RefCounts)
 		} else {
@@ -131,10 +135,28 @@ func (res *Result) check(fail func(string, ...any), p *port, c *l2, dev *arch.De
 		fail("L2: %d hit + %d miss sectors != %d read sectors", l2.ReadHitSectors, l2.ReadMissSectors, l2.ReadSectors)
 	}
 	var refL1, refL2, refDRAM int64
+	var shared SharedStats
 	for _, r := range res.Refs {
+		if r.Space != "" {
+			if r.Op == traces.OpStore.String() {
+				shared.StoreRequests += r.Requests
+				shared.StoreTransactions += r.Transactions
+				shared.StoreBytes += r.RequestedBytes
+			} else {
+				shared.LoadRequests += r.Requests
+				shared.LoadTransactions += r.Transactions
+				shared.LoadBytes += r.RequestedBytes
+			}
+		}
 		refL1 += r.L1Hits + r.L1Misses
 		refL2 += r.L2ReadSectors
 		refDRAM += r.DRAMReadSectors
+	}
+	if shared != res.Shared {
+		fail("shared memory: references account for %+v of %+v", shared, res.Shared)
+	}
+	if n := res.Loads.Requests + res.Stores.Requests + shared.LoadRequests + shared.StoreRequests; n != res.MemInsts {
+		fail("%d memory instructions issued; references account for %d", res.MemInsts, n)
 	}
 	if refL2 != res.L2.ReadSectors {
 		fail("L2: references account for %d read sectors of %d", refL2, res.L2.ReadSectors)

@@ -70,6 +70,9 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 		}
 		add(name, 100*ratio(r.L2.ReadHitSectors, r.L2.ReadSectors), "%", desc)
 	}
+	if r.PerThread {
+		ms = append(ms, sharedMetrics(dev, &r.Shared)...)
+	}
 	add("dram_read_transactions", float64(r.DRAM.ReadSectors), "sectors", "Device memory read transactions")
 	add("dram_write_transactions", float64(r.DRAM.WriteSectors), "sectors", "Device memory write transactions")
 	add("achieved_occupancy", r.AchievedOccupancy, "", "Ratio of the average active warps per active cycle to the maximum number of warps supported on a multiprocessor")
@@ -98,6 +101,9 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	add("sim_dram_bandwidth_utilization", 100*r.DRAMBandwidth/dev.PeakDRAMBandwidth(), "%", "Achieved DRAM bandwidth over the peak")
 	add("sim_stall_memory", float64(r.Stalls.Memory), "warp-cycles", "Warp cycles waiting for loads")
 	add("sim_stall_issue", float64(r.Stalls.Issue), "warp-cycles", "Warp cycles ready but not issued (another warp issued, or the load/store unit was busy)")
+	if r.PerThread {
+		add("sim_stall_barrier", float64(r.Stalls.Barrier), "warp-cycles", "Warp cycles waiting at __syncthreads() for the other warps of the block")
+	}
 	add("sim_sm_idle_cycles", float64(r.Stalls.Idle), "SM-cycles", "SM cycles with no resident warp")
 
 	switch style {
@@ -167,6 +173,29 @@ func ratio(a, b int64) float64 {
 	return float64(a) / float64(b)
 }
 
+// sharedMetrics are nvprof's shared-memory metrics: requests are warp
+// instructions, transactions passes through the banks, efficiency the
+// bytes asked for over the bytes the passes could carry.
+func sharedMetrics(dev *arch.Device, sh *SharedStats) []Metric {
+	var ms []Metric
+	add := func(name string, v float64, unit, desc string) {
+		ms = append(ms, Metric{Name: name, Value: v, Unit: unit, Description: desc})
+	}
+	add("shared_load_transactions", float64(sh.LoadTransactions), "transactions", "Number of shared memory load transactions")
+	add("shared_store_transactions", float64(sh.StoreTransactions), "transactions", "Number of shared memory store transactions")
+	add("shared_load_transactions_per_request", ratio(sh.LoadTransactions, sh.LoadRequests), "per request", "Average number of shared memory load transactions performed for each shared memory load")
+	add("shared_store_transactions_per_request", ratio(sh.StoreTransactions, sh.StoreRequests), "per request", "Average number of shared memory store transactions performed for each shared memory store")
+	pass := int64(dev.SM.SharedMemoryBanks) * int64(dev.SM.BankWidth)
+	if dev.Coalescer.Rule == arch.RuleCC30 {
+		pass = int64(dev.SM.SharedMemoryBanks) * 8 // 64-bit banks in either mode (PG42 F.5.3)
+	}
+	add("shared_efficiency", 100*ratio(sh.LoadBytes+sh.StoreBytes, (sh.LoadTransactions+sh.StoreTransactions)*pass), "%", "Ratio of requested shared memory throughput to required shared memory throughput")
+	if dev.Coalescer.Rule == arch.RuleCC20 {
+		add("l1_shared_bank_conflict", float64(sh.LoadTransactions-sh.LoadRequests+sh.StoreTransactions-sh.StoreRequests), "conflicts", "Number of shared memory bank conflicts (passes beyond the first of each request)")
+	}
+	return ms
+}
+
 // ncuMetric is the Nsight Compute spelling of an nvprof metric, with its
 // own description and unit.
 type ncuMetric struct {
@@ -195,6 +224,10 @@ var ncuNames = map[string]ncuMetric{
 	"dram_read_transactions":       {"dram__sectors_read.sum", "32-byte sectors read from device memory", "sectors"},
 	"dram_write_transactions":      {"dram__sectors_write.sum", "32-byte sectors written to device memory", "sectors"},
 	"achieved_occupancy":           {"sm__warps_active.avg.pct_of_peak_sustained_active", "", "%"},
+	"shared_load_transactions":     {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "Shared memory load wavefronts (passes through the banks)", "wavefronts"},
+	"shared_store_transactions":    {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "Shared memory store wavefronts (passes through the banks)", "wavefronts"},
+	"shared_efficiency":            {"smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct", "", ""},
+	"l1_shared_bank_conflict":      {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum", "Shared memory bank conflicts", ""},
 }
 
 // restyle renames metrics to ncu's spellings, converting transaction
@@ -241,6 +274,11 @@ func gpgpusimMetrics(r *Result) []Metric {
 	}
 	add("gpu_sim_cycle", float64(r.Cycles), "cycles", "Simulated core cycles")
 	add("gpgpu_n_tot_w_icount", float64(r.WarpInsts), "warp insts", "Warp instructions issued")
+	if r.PerThread {
+		sh := &r.Shared
+		add("gpgpu_n_shmem_insn", float64(sh.LoadRequests+sh.StoreRequests), "warp insts", "Shared memory warp instructions")
+		add("gpgpu_n_shmem_bkconflict", float64(sh.LoadTransactions-sh.LoadRequests+sh.StoreTransactions-sh.StoreRequests), "conflicts", "Shared memory bank conflicts (passes beyond the first of each instruction)")
+	}
 	add("gpu_occupancy", 100*r.AchievedOccupancy, "%", "Achieved occupancy")
 	add("L1D_total_cache_accesses", float64(r.L1.Accesses), "accesses", "L1 data cache accesses (global loads)")
 	add("L1D_total_cache_misses", float64(r.L1.Misses), "accesses", "L1 data cache misses")

@@ -9,11 +9,14 @@ import (
 // reference, time, occupancy and why warps waited. Metrics turns it into
 // the names profilers use.
 type Result struct {
-	Device  string    `json:"device"`
-	Kernel  string    `json:"kernel"`
-	Mapping string    `json:"mapping"`
-	Block   arch.Dim3 `json:"block"`
-	Grid    arch.Dim3 `json:"grid"`
+	Device  string `json:"device"`
+	Kernel  string `json:"kernel"`
+	Mapping string `json:"mapping"`
+	// PerThread says the kernel is a per-thread (CUDA-style) one: it may
+	// use shared memory and barriers.
+	PerThread bool      `json:"per_thread,omitzero"`
+	Block     arch.Dim3 `json:"block"`
+	Grid      arch.Dim3 `json:"grid"`
 	// Occupancy is the calculator's (theoretical) answer for the launch.
 	Occupancy arch.Occupancy `json:"occupancy"`
 
@@ -43,6 +46,8 @@ type Result struct {
 	// L2 counts accesses at the L2 slices in 32-byte sectors (zero when
 	// the device has no L2 for global memory).
 	L2 L2Stats `json:"l2"`
+	// Shared counts shared-memory accesses (per-thread kernels).
+	Shared SharedStats `json:"shared,omitzero"`
 	// DRAM is the memory's own account.
 	DRAM dram.ChannelStats `json:"dram"`
 	// Stalls says where warps spent the cycles they did not issue.
@@ -106,6 +111,9 @@ type Stalls struct {
 	Issue int64 `json:"issue"`
 	// Idle: SM cycles (of the simulated time) with no resident warp.
 	Idle int64 `json:"idle"`
+	// Barrier: a warp waited at __syncthreads() for the other warps of
+	// its block.
+	Barrier int64 `json:"barrier,omitzero"`
 }
 
 // RefStats are the counts of one memory reference.
@@ -114,6 +122,9 @@ type RefStats struct {
 	// "store".
 	Ref string `json:"ref"`
 	Op  string `json:"op"`
+	// Space is "shared" for a shared-memory reference (whose Transactions
+	// are passes through the banks), empty for global memory.
+	Space string `json:"space,omitempty"`
 	RefCounts
 	L1Hits          int64 `json:"l1_hits"`
 	L1Misses        int64 `json:"l1_misses"`

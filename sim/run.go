@@ -3,8 +3,11 @@ package sim
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
+	"gpumemsim/sim/banks"
 	"gpumemsim/sim/cache"
 	"gpumemsim/sim/coalesce"
 	"gpumemsim/sim/dram"
@@ -37,6 +40,11 @@ func Run(ctx context.Context, dev *arch.Device, src traces.Source, opts Options)
 	if err := e.run(ctx); err != nil {
 		return nil, err
 	}
+	if f, ok := src.(failing); ok {
+		if err := f.Err(); err != nil {
+			return nil, err
+		}
+	}
 	e.finish(dev)
 	if err := e.check(dev); err != nil {
 		return nil, fmt.Errorf("simulator self-check failed (a bug; please report it with the command line): %w", err)
@@ -46,6 +54,10 @@ func Run(ctx context.Context, dev *arch.Device, src traces.Source, opts Options)
 	}
 	return e.res, nil
 }
+
+// failing is a Source that may meet an error while streaming (an access
+// outside its array in a per-thread kernel); Run reports it.
+type failing interface{ Err() error }
 
 // newEngine builds the units of dev for the launch src and wires them.
 func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, error) {
@@ -69,11 +81,22 @@ func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, erro
 	if err != nil {
 		return nil, fmt.Errorf("device %s: %w", dev.Name, err)
 	}
-	res := &Result{Device: dev.Name, Kernel: info.Kernel, Mapping: info.Mapping,
+	res := &Result{Device: dev.Name, Kernel: info.Kernel, Mapping: info.Mapping, PerThread: info.PerThread,
 		Block: info.Block, Grid: info.Grid, Occupancy: occ, Refs: make([]RefStats, len(info.Refs))}
+	shared := make([]bool, len(info.Refs))
 	for i, r := range info.Refs {
 		res.Refs[i].Ref = r.Text
 		res.Refs[i].Op = r.Op.String()
+		if r.Space == kernel.SpaceShared {
+			res.Refs[i].Space = r.Space.String()
+			shared[i] = true
+		}
+	}
+	var rule banks.Rule
+	if slices.Contains(shared, true) {
+		if rule, err = banks.RuleFor(dev.Coalescer.Rule, dev.SM.BankWidth); err != nil {
+			return nil, fmt.Errorf("device %s: shared memory: %w", dev.Name, err)
+		}
 	}
 	e := &engine{res: res, activeBlks: occ.ActiveBlocks, blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),
 		grid: grid{total: info.Blocks(), progress: opts.Progress}}
@@ -94,10 +117,11 @@ func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, erro
 		e.port.l2 = e.l2
 		below, held = e.l2, &e.l2.holdUntil
 	}
-	spec := &smSpec{icnt: icnt, dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock()}
+	spec := &smSpec{icnt: icnt, dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(), shared: shared}
 	for i := range e.sms {
 		s := &e.sms[i]
-		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: below, held: held, co: co, res: res, firstStart: -1}
+		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: below, held: held, co: co, res: res, firstStart: -1,
+			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}}
 		if err := s.build(dev, src, occ); err != nil {
 			return nil, err
 		}

@@ -10,10 +10,15 @@ type smSpec struct {
 	icnt          int64 // interconnect latency, each way
 	dependent     bool  // every load waits for the previous ones
 	warpsPerBlock int
+	// shared says, per reference, that it is served by shared memory.
+	shared []bool
 }
 
 type blockCtx struct {
 	warpsLeft int
+	// arrived counts the live warps waiting at a barrier; when it reaches
+	// warpsLeft, all go on.
+	arrived int
 }
 
 // sm is one streaming multiprocessor: its resident warps and blocks, its
@@ -28,6 +33,7 @@ type sm struct {
 	freeBlk []int32
 	l1      *level // nil when global loads are not cached
 	lsu     lsu
+	shared  sharedMem
 	// inst receives the header of each instruction a warp fetches; its
 	// Addr is never written.
 	inst traces.WarpInst
@@ -54,7 +60,7 @@ func (s *sm) launchBlock(id int, t int64) {
 		s.firstStart = t
 	}
 	wpb := s.spec.warpsPerBlock
-	s.blocks[b].warpsLeft = wpb
+	s.blocks[b] = blockCtx{warpsLeft: wpb}
 	for w := range wpb {
 		slot := int(b)*wpb + w
 		wp := &s.warps[slot]
@@ -92,6 +98,9 @@ func (s *sm) finishWarp(slot int, t int64) {
 	blk := &s.blocks[w.block]
 	blk.warpsLeft--
 	if blk.warpsLeft > 0 {
+		if blk.arrived == blk.warpsLeft {
+			s.release(w.block, t)
+		}
 		return
 	}
 	s.freeBlk = append(s.freeBlk, w.block)
@@ -146,6 +155,10 @@ func (s *sm) refresh(w *warp) {
 		sc.set(k, never, never)
 		return
 	}
+	if w.atBarrier {
+		sc.set(k, never, never)
+		return
+	}
 	t := w.readyAt
 	op := w.op
 	if op != traces.OpLoad || s.spec.dependent {
@@ -182,11 +195,20 @@ func (s *sm) issue(sc *scheduler, slot int, t int64) {
 		res.WarpInsts += n
 		sc.free = units + n
 		w.readyAt = sc.cycleOf(sc.free)
+	case traces.OpBarrier:
+		res.WarpInsts++
+		sc.free = units + 1
+		w.readyAt = t + 1
+		s.arrive(slot, t+1)
 	default:
 		res.WarpInsts++
 		res.MemInsts++
 		sc.free = units + 1
 		w.readyAt = t + 1
+		if s.spec.shared[w.ref] {
+			s.sharedAccess(slot, t)
+			break
+		}
 		txns := s.coalesce(w)
 		res.Refs[w.ref].record(&w.mem, txns)
 		if w.op == traces.OpStore {
@@ -214,4 +236,38 @@ func (s *sm) coalesce(w *warp) []coalesce.Txn {
 		w.hcur.Addresses(&w.mem.Addr)
 	}
 	return s.co.CoalesceWarp(&w.mem)
+}
+
+// arrive makes the warp in slot wait at its block's barrier from t on;
+// the last live warp to arrive releases them all.
+func (s *sm) arrive(slot int, t int64) {
+	w := &s.warps[slot]
+	w.atBarrier = true
+	blk := &s.blocks[w.block]
+	blk.arrived++
+	if blk.arrived == blk.warpsLeft {
+		s.release(w.block, t)
+	}
+}
+
+// release lets every warp of block b waiting at its barrier go on at t;
+// each waited from its own arrival (its readyAt).
+func (s *sm) release(b int32, t int64) {
+	s.blocks[b].arrived = 0
+	wpb := s.spec.warpsPerBlock
+	for slot := int(b) * wpb; slot < (int(b)+1)*wpb; slot++ {
+		w := &s.warps[slot]
+		if !w.atBarrier {
+			continue
+		}
+		w.atBarrier = false
+		s.res.Stalls.Barrier += t - w.readyAt
+		w.readyAt = t
+		s.refresh(w)
+		if !w.has {
+			s.tryFinish(slot)
+			continue
+		}
+		s.wake(int(w.sched), max(w.readyAt, w.loadsDone))
+	}
 }

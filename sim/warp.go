@@ -24,6 +24,7 @@ type warp struct {
 	local      int32 // index in its scheduler's arrays
 	has        bool  // the next instruction to issue is held below
 	live       bool
+	atBarrier  bool  // waiting at its block's barrier
 	start      int64 // dispatch time, for achieved occupancy
 
 	// The next instruction: its kind, reference (memory) or instruction

@@ -104,6 +104,9 @@ type Info struct {
 	// Dependent says every load waits for the previous one (a pointer
 	// chase).
 	Dependent bool
+	// PerThread says the source is a per-thread (CUDA-style) kernel,
+	// which may have shared memory and barriers.
+	PerThread bool
 	// Refs are the memory references, indexed by WarpInst.Ref.
 	Refs []RefInfo
 }
@@ -153,7 +156,7 @@ func (l *Launch) Info() *Info {
 		refs[i] = RefInfo{Text: r.Text, Op: r.Op, Space: r.Space}
 	}
 	return &Info{Kernel: l.Kernel.Name, Mapping: l.Mapping.String(), Block: l.Block, Grid: l.grid,
-		Regs: l.Regs, Smem: l.Smem, Dependent: l.Dependent, Refs: refs}
+		Regs: l.Regs, Smem: l.Smem, Dependent: l.Dependent, PerThread: l.pt != nil, Refs: refs}
 }
 
 // NewWarp returns a cursor over the warps of l.

@@ -1,0 +1,60 @@
+package sim
+
+import (
+	"math/bits"
+
+	"gpumemsim/sim/banks"
+	"gpumemsim/traces"
+)
+
+// SharedStats count the shared-memory accesses of all SMs: warp
+// instructions (requests) and the passes through the banks they took
+// (transactions; more than one per request is a bank conflict).
+type SharedStats struct {
+	LoadRequests      int64 `json:"load_requests"`
+	LoadTransactions  int64 `json:"load_transactions"`
+	StoreRequests     int64 `json:"store_requests"`
+	StoreTransactions int64 `json:"store_transactions"`
+	// LoadBytes and StoreBytes are what the active lanes asked for.
+	LoadBytes  int64 `json:"load_bytes"`
+	StoreBytes int64 `json:"store_bytes"`
+}
+
+// sharedMem is an SM's shared memory: banks that serve one pass per
+// cycle, under its compute-capability family's rule.
+type sharedMem struct {
+	rule    banks.Rule
+	latency int64
+	// free is the first cycle the banks are free: passes of successive
+	// accesses queue behind one another.
+	free int64
+}
+
+// access serves the shared-memory instruction of the warp in slot,
+// issued at t: its passes take the banks one cycle each, and a load's
+// data is there latency cycles after its last pass begins.
+func (s *sm) sharedAccess(slot int, t int64) {
+	w := &s.warps[slot]
+	sh := &s.shared
+	passes := int64(banks.Transactions(sh.rule, w.mem.Width, w.mem.Active, &w.mem.Addr))
+	start := max(t, sh.free)
+	sh.free = start + passes
+	lanes := int64(bits.OnesCount32(w.mem.Active))
+	bytes := lanes * int64(w.mem.Width)
+	ref := &s.res.Refs[w.ref]
+	ref.Requests++
+	ref.ActiveLanes += lanes
+	ref.RequestedBytes += bytes
+	ref.Transactions += passes
+	st := &s.res.Shared
+	if w.op == traces.OpStore {
+		st.StoreRequests++
+		st.StoreTransactions += passes
+		st.StoreBytes += bytes
+		return
+	}
+	st.LoadRequests++
+	st.LoadTransactions += passes
+	st.LoadBytes += bytes
+	w.known(start + passes - 1 + sh.latency)
+}
