@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
+	"gpumemsim/sim/banks"
 	"gpumemsim/sim/coalesce"
 	"gpumemsim/traces"
 )
@@ -107,6 +110,9 @@ func (c *RefCounts) record(w *coalesce.Warp, txns []coalesce.Txn) {
 type Counts struct {
 	Loads  RefCounts `json:"loads"`
 	Stores RefCounts `json:"stores"`
+	// Shared counts the shared-memory references (per-thread kernels),
+	// which Loads and Stores leave out.
+	Shared SharedStats `json:"shared,omitzero"`
 	// Refs is indexed like traces.Info.Refs.
 	Refs []RefCounts `json:"refs"`
 }
@@ -196,6 +202,16 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 	}
 	info := src.Info()
 	c := &Counts{Refs: make([]RefCounts, len(info.Refs))}
+	shared := make([]bool, len(info.Refs))
+	for i, r := range info.Refs {
+		shared[i] = r.Space == kernel.SpaceShared
+	}
+	var rule banks.Rule
+	if slices.Contains(shared, true) {
+		if rule, err = banks.RuleFor(dev.Coalescer.Rule, dev.SM.BankWidth); err != nil {
+			return nil, fmt.Errorf("device %s: shared memory: %w", dev.Name, err)
+		}
+	}
 	blocks := int64(info.Blocks())
 	cur := src.NewWarp()
 	var in traces.WarpInst
@@ -214,6 +230,10 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 				if in.Op != traces.OpLoad && in.Op != traces.OpStore {
 					continue
 				}
+				if shared[in.Ref] {
+					c.Shared.record(&c.Refs[in.Ref], &in, banks.Transactions(rule, int(in.Width), in.Active, &in.Addr))
+					continue
+				}
 				warp, txns := co.Coalesce(&in)
 				c.Refs[in.Ref].record(warp, txns)
 			}
@@ -222,7 +242,15 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 	if progress != nil {
 		progress(blocks, blocks)
 	}
+	if f, ok := src.(failing); ok {
+		if err := f.Err(); err != nil {
+			return nil, err
+		}
+	}
 	for i, r := range info.Refs {
+		if shared[i] {
+			continue
+		}
 		if r.Op == traces.OpStore {
 			c.Stores.add(&c.Refs[i])
 		} else {

@@ -71,7 +71,7 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 		add(name, 100*ratio(r.L2.ReadHitSectors, r.L2.ReadSectors), "%", desc)
 	}
 	if r.PerThread {
-		ms = append(ms, sharedMetrics(dev, &r.Shared)...)
+		ms = append(ms, SharedMetrics(dev, &r.Shared)...)
 	}
 	add("dram_read_transactions", float64(r.DRAM.ReadSectors), "sectors", "Device memory read transactions")
 	add("dram_write_transactions", float64(r.DRAM.WriteSectors), "sectors", "Device memory write transactions")
@@ -173,10 +173,10 @@ func ratio(a, b int64) float64 {
 	return float64(a) / float64(b)
 }
 
-// sharedMetrics are nvprof's shared-memory metrics: requests are warp
+// SharedMetrics are nvprof's shared-memory metrics: requests are warp
 // instructions, transactions passes through the banks, efficiency the
 // bytes asked for over the bytes the passes could carry.
-func sharedMetrics(dev *arch.Device, sh *SharedStats) []Metric {
+func SharedMetrics(dev *arch.Device, sh *SharedStats) []Metric {
 	var ms []Metric
 	add := func(name string, v float64, unit, desc string) {
 		ms = append(ms, Metric{Name: name, Value: v, Unit: unit, Description: desc})

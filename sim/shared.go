@@ -36,25 +36,35 @@ type sharedMem struct {
 func (s *sm) sharedAccess(slot int, t int64) {
 	w := &s.warps[slot]
 	sh := &s.shared
-	passes := int64(banks.Transactions(sh.rule, w.mem.Width, w.mem.Active, &w.mem.Addr))
+	passes := banks.Transactions(sh.rule, w.mem.Width, w.mem.Active, &w.mem.Addr)
 	start := max(t, sh.free)
-	sh.free = start + passes
-	lanes := int64(bits.OnesCount32(w.mem.Active))
-	bytes := lanes * int64(w.mem.Width)
-	ref := &s.res.Refs[w.ref]
+	sh.free = start + int64(passes)
+	s.res.Shared.count(&s.res.Refs[w.ref].RefCounts, w.op == traces.OpStore, w.mem.Width, w.mem.Active, passes)
+	if w.op != traces.OpStore {
+		w.known(start + int64(passes) - 1 + sh.latency)
+	}
+}
+
+// record counts a shared-memory instruction that took passes.
+func (st *SharedStats) record(ref *RefCounts, in *traces.WarpInst, passes int) {
+	st.count(ref, in.Op == traces.OpStore, int(in.Width), in.Active, passes)
+}
+
+// count adds a shared-memory instruction to st and to its reference.
+func (st *SharedStats) count(ref *RefCounts, store bool, width int, active uint32, passes int) {
+	lanes := int64(bits.OnesCount32(active))
+	bytes := lanes * int64(width)
 	ref.Requests++
 	ref.ActiveLanes += lanes
 	ref.RequestedBytes += bytes
-	ref.Transactions += passes
-	st := &s.res.Shared
-	if w.op == traces.OpStore {
+	ref.Transactions += int64(passes)
+	if store {
 		st.StoreRequests++
-		st.StoreTransactions += passes
+		st.StoreTransactions += int64(passes)
 		st.StoreBytes += bytes
 		return
 	}
 	st.LoadRequests++
-	st.LoadTransactions += passes
+	st.LoadTransactions += int64(passes)
 	st.LoadBytes += bytes
-	w.known(start + passes - 1 + sh.latency)
 }

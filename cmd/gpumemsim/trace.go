@@ -14,6 +14,7 @@ import (
 	"gpumemsim/arch"
 	"gpumemsim/kernel"
 	"gpumemsim/sim"
+	"gpumemsim/sim/banks"
 	"gpumemsim/sim/coalesce"
 	"gpumemsim/traces"
 )
@@ -62,7 +63,10 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	insts := firstInsts(l, co, *shown)
+	insts, err := firstInsts(d, l, co, *shown)
+	if err != nil {
+		return err
+	}
 	if *format == "text" {
 		// The instructions go out before the kernel is counted.
 		if err := writeTraceHead(stdout, d, l, insts, *shown); err != nil {
@@ -80,6 +84,9 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		metrics = sim.CountMetrics(d.Coalescer.Rule, &counts.Loads, &counts.Stores)
+		if l.Info().PerThread {
+			metrics = append(metrics, sim.SharedMetrics(d, &counts.Shared)...)
+		}
 	}
 	if *format == "json" {
 		return writeJSON(stdout, traceJSON(d, l, insts, metrics, counts))
@@ -88,39 +95,75 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // shownInst is one instruction of the classroom view: a copy of the warp
-// instruction and, for memory instructions, its transactions.
+// instruction and, for memory instructions, its transactions, or for
+// shared-memory ones each lane's bank and the passes through the banks.
 type shownInst struct {
-	in   traces.WarpInst
-	txns []coalesce.Txn
+	in     traces.WarpInst
+	txns   []coalesce.Txn
+	shared bool
+	banks  [traces.WarpSize]int
+	passes int
+	// wholeWarp says the bank rule serves the warp as one request (not
+	// per half- or quarter-warp).
+	wholeWarp bool
 }
 
 // firstInsts returns the first n memory instructions of block 0, warp 0's
 // in issue order, then warp 1's, and so on, with the compute instructions
 // between them.
-func firstInsts(l *traces.Launch, co *sim.Coalescer, n int) []shownInst {
+func firstInsts(d *arch.Device, l *traces.Launch, co *sim.Coalescer, n int) ([]shownInst, error) {
 	var out []shownInst
 	if n == 0 || l.Blocks() == 0 {
-		return nil
+		return nil, nil
 	}
-	var cur traces.WarpCursor
+	rule, err := bankRule(d, l)
+	if err != nil {
+		return nil, err
+	}
+	cur := l.NewWarp()
 	var in traces.WarpInst
 	mem := 0
 	for w := range l.WarpsPerBlock() {
-		cur.Start(l, 0, w)
-		for cur.Next(&in) {
+		cur.Reset(0, w)
+		for cur.NextTo(&in, &in.Addr) {
 			s := shownInst{in: in}
-			if in.Op == traces.OpLoad || in.Op == traces.OpStore {
+			switch {
+			case in.Op != traces.OpLoad && in.Op != traces.OpStore:
+			case l.Refs[in.Ref].Space == kernel.SpaceShared:
+				s.shared = true
+				s.passes = banks.Transactions(rule, int(in.Width), in.Active, &in.Addr)
+				s.wholeWarp = rule != banks.CC1x && (in.Width <= 4 || rule == banks.CC3x64 && in.Width <= 8)
+				for lane := range traces.WarpSize {
+					s.banks[lane] = banks.Bank(rule, in.Addr[lane])
+				}
+				mem++
+			default:
 				_, txns := co.Coalesce(&in)
 				s.txns = append([]coalesce.Txn(nil), txns...)
 				mem++
 			}
 			out = append(out, s)
 			if mem == n {
-				return out
+				return out, l.Err()
 			}
 		}
 	}
-	return out
+	return out, l.Err()
+}
+
+// bankRule is the device's shared-memory bank rule when the launch has
+// shared references.
+func bankRule(d *arch.Device, l *traces.Launch) (banks.Rule, error) {
+	for _, r := range l.Refs {
+		if r.Space == kernel.SpaceShared {
+			rule, err := banks.RuleFor(d.Coalescer.Rule, d.SM.BankWidth)
+			if err != nil {
+				return 0, fmt.Errorf("device %s: shared memory: %w", d.Name, err)
+			}
+			return rule, nil
+		}
+	}
+	return 0, nil
 }
 
 // formatFloat prints a metric with at most two decimals and no trailing
@@ -304,8 +347,12 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 	mem := 0
 	for i := range insts {
 		s := &insts[i]
-		if s.in.Op == traces.OpCompute {
+		switch s.in.Op {
+		case traces.OpCompute:
 			fmt.Fprintf(w, "      warp %d  compute %d\n", s.in.Warp, s.in.Count)
+			continue
+		case traces.OpBarrier:
+			fmt.Fprintf(w, "      warp %d  __syncthreads()\n", s.in.Warp)
 			continue
 		}
 		mem++
@@ -346,15 +393,43 @@ func writeInst(w io.Writer, l *traces.Launch, i int, s *shownInst) {
 			}
 		}
 	}
+	requested := bits.OnesCount32(in.Active) * int(in.Width)
+	if s.shared {
+		writeBanks(w, s, requested)
+		return
+	}
 	var moved int
 	for _, t := range s.txns {
 		moved += int(t.Size)
 	}
-	requested := bits.OnesCount32(in.Active) * int(in.Width)
 	fmt.Fprintf(w, "      %s, %d B moved for %d B requested\n", plural(len(s.txns), "transaction"), moved, requested)
 	for _, t := range s.txns {
 		fmt.Fprintf(w, "        %#x  %3d B  sectors %-7s  lanes %s\n", t.Addr, t.Size, laneRanges(uint32(t.Sectors)), laneRanges(t.Lanes))
 	}
+}
+
+// writeBanks writes the bank of every active lane of a shared-memory
+// instruction, eight lanes a line, and its passes through the banks.
+func writeBanks(w io.Writer, s *shownInst, requested int) {
+	fmt.Fprintln(w, "      banks (lane:bank)")
+	var line []string
+	for m := s.in.Active; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		line = append(line, fmt.Sprintf("%2d:%-2d", l, s.banks[l]))
+		if len(line) == 8 || m&(m-1) == 0 {
+			fmt.Fprintf(w, "        %s\n", strings.Join(line, "  "))
+			line = line[:0]
+		}
+	}
+	degree := ""
+	if s.wholeWarp {
+		// One request per warp: the passes are the conflict degree.
+		degree = " (no bank conflict)"
+		if s.passes > 1 {
+			degree = fmt.Sprintf(" (a %d-way bank conflict)", s.passes)
+		}
+	}
+	fmt.Fprintf(w, "      shared memory: %s through the banks%s for %d B requested\n", plural(s.passes, "transaction"), degree, requested)
 }
 
 func writeRefTable(w io.Writer, d *arch.Device, l *traces.Launch, c *sim.Counts) error {
