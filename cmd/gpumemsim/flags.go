@@ -49,7 +49,7 @@ func checkFormat(format string, allowed ...string) error {
 // cacheConfigFlag adds -cache-config, the L1/shared split a kernel asks
 // for with cudaFuncSetCacheConfig, to a command that takes -device.
 func cacheConfigFlag(fs *flag.FlagSet) *string {
-	return fs.String("cache-config", "", "L1/shared split, as cudaFuncSetCacheConfig asks: `prefer-shared`, prefer-l1 or prefer-equal (default: the device config's own)")
+	return fs.String("cache-config", "", "the L1/shared `split` a kernel asks for with cudaFuncSetCacheConfig: prefer-shared, prefer-l1 or prefer-equal (default: the device config's own)")
 }
 
 // loadDevice loads the device called name and applies the split that
