@@ -27,13 +27,11 @@ type Device struct {
 	// WarpSize is the number of threads in a warp (always 32).
 	WarpSize int `yaml:"warp_size" json:"warp_size"`
 
-	SM        SMLimits  `yaml:"sm" json:"sm"`
-	Scheduler Scheduler `yaml:"scheduler" json:"scheduler"`
-	Coalescer Coalescer `yaml:"coalescer" json:"coalescer"`
-	L1        Cache     `yaml:"l1" json:"l1"`
-	// L1Shared is the on-chip memory Fermi and Kepler split between L1
-	// and shared memory per kernel; absent (zero) where both are fixed.
-	L1Shared     L1Shared     `yaml:"l1_shared,omitempty" json:"l1_shared,omitzero"`
+	SM           SMLimits     `yaml:"sm" json:"sm"`
+	Scheduler    Scheduler    `yaml:"scheduler" json:"scheduler"`
+	Coalescer    Coalescer    `yaml:"coalescer" json:"coalescer"`
+	L1           Cache        `yaml:"l1" json:"l1"`
+	L1Shared     L1Shared     `yaml:"l1_shared,omitempty" json:"l1_shared,omitzero"` // zero where the split is fixed
 	L2           L2Cache      `yaml:"l2" json:"l2"`
 	Texture      Cache        `yaml:"texture" json:"texture"`
 	Constant     Cache        `yaml:"constant" json:"constant"`
