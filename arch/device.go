@@ -31,11 +31,16 @@ type Device struct {
 	Scheduler    Scheduler    `yaml:"scheduler" json:"scheduler"`
 	Coalescer    Coalescer    `yaml:"coalescer" json:"coalescer"`
 	L1           Cache        `yaml:"l1" json:"l1"`
+	L1Shared     L1Shared     `yaml:"l1_shared,omitempty" json:"l1_shared,omitzero"` // zero where the split is fixed
 	L2           L2Cache      `yaml:"l2" json:"l2"`
 	Texture      Cache        `yaml:"texture" json:"texture"`
 	Constant     Cache        `yaml:"constant" json:"constant"`
 	Interconnect Interconnect `yaml:"interconnect" json:"interconnect"`
 	DRAM         DRAM         `yaml:"dram" json:"dram"`
+
+	// CacheConfig is the split WithCacheConfig chose; zero for the config
+	// as loaded, whichever split it describes. It is not part of the YAML.
+	CacheConfig CacheConfig `yaml:"-" json:"cache_config,omitempty"`
 }
 
 // Clocks are the device's clock domains. Simulated time is counted in

@@ -174,3 +174,32 @@ var dramSchedulers = enum[DRAMScheduler]{"DRAM scheduler", []string{"", "frfcfs"
 func (s DRAMScheduler) String() string                    { return dramSchedulers.name(s) }
 func (s DRAMScheduler) MarshalText() ([]byte, error)      { return []byte(s.String()), nil }
 func (s *DRAMScheduler) UnmarshalYAML(n *yaml.Node) error { return dramSchedulers.unmarshal(n, s) }
+
+// CacheConfig is the L1/shared split a kernel prefers, as
+// cudaFuncSetCacheConfig takes it; the values are cudaFuncCache's. Zero
+// (cudaFuncCachePreferNone) keeps the split the device config gives.
+type CacheConfig uint8
+
+// Cache configs, in cudaFuncCache's order.
+const (
+	PreferShared CacheConfig = iota + 1 // cudaFuncCachePreferShared: more shared memory, less L1
+	PreferL1                            // cudaFuncCachePreferL1: more L1, less shared memory
+	PreferEqual                         // cudaFuncCachePreferEqual: as much L1 as shared memory
+)
+
+var cacheConfigs = enum[CacheConfig]{"cache config", []string{"", "prefer-shared", "prefer-l1", "prefer-equal"}}
+
+// ParseCacheConfig reads a cache config as the -cache-config flag spells
+// it ("prefer-l1"); "" is zero, the device config's own split.
+func ParseCacheConfig(s string) (CacheConfig, error) {
+	if s == "" {
+		return 0, nil
+	}
+	return cacheConfigs.parse(s)
+}
+
+func (c CacheConfig) String() string               { return cacheConfigs.name(c) }
+func (c CacheConfig) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// key is the split's key in the l1_shared section ("prefer_l1").
+func (c CacheConfig) key() string { return strings.ReplaceAll(c.String(), "-", "_") }

@@ -82,6 +82,7 @@ func (d *Device) Validate() error {
 		v.add("coalescer.cache_global_loads", "is true but the device has no L1 (l1.size is 0)")
 	}
 	v.caches(d)
+	v.l1Shared(d)
 	v.latency("interconnect.latency", d.Interconnect.Latency, false)
 	v.dram(d)
 	return errors.Join(v.errs...)

@@ -19,6 +19,7 @@ func FuzzLoad(f *testing.F) {
 		f.Add(data)
 	}
 	f.Add([]byte("base: fermi\nl1: {size: 48KiB, associativity: 6}\n"))
+	f.Add([]byte("base: kepler\nl1_shared: {size: 96KiB, prefer_equal: {shared_memory: 48KiB, l1_associativity: 3}}\n"))
 	f.Add([]byte("base: fermi\nsms: [1, 2]\n"))
 	f.Add([]byte("a: &x 1\nb: *x\n"))
 	dir := f.TempDir()

@@ -4,15 +4,21 @@
 //
 //	gpumemsim devices [-format text|json]
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
-//	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-format text|json]
-//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-set K=V,...] [-warps N] [-format text|json]
-//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
-//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-format text|json]
-//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-sample] [-format text|json|csv]
+//	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
+//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-set K=V,...] [-cache-config C] [-warps N] [-format text|json]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-cache-config C] [-format text|json]
+//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-cache-config C] [-sample] [-format text|json|csv]
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
 // fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may
 // start from an embedded config with "base: fermi". Kernels are named by a
 // shipped example or by the path of a kernel file. Errors are printed as
 // "gpumemsim: ..." and exit with status 1.
+//
+// -cache-config C picks the L1/shared split a kernel would ask for with
+// cudaFuncSetCacheConfig, on devices that have one (Fermi: prefer-shared,
+// the default 48 KiB shared memory + 16 KiB L1, or prefer-l1, 16 + 48;
+// Kepler also prefer-equal, 32 + 32): occupancy, the per-block shared
+// memory limit and the simulated L1 follow it, and the output names it.
 package main

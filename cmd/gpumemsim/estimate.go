@@ -13,7 +13,7 @@ import (
 )
 
 func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("estimate", "-device D -kernel K [-map ...] [-block ...] [-set ...] [-format text|json]", stderr)
+	fs := newFlagSet("estimate", "-device D -kernel K [-map ...] [-block ...] [-set ...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-format text|json]", stderr)
 	lf := addLaunchFlags(fs)
 	format := fs.String("format", "text", "output format: text or json")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
@@ -37,14 +37,15 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	exact, exactErr := validate.ExactCounts(dev, l)
 	if *format == "json" {
 		out := struct {
-			Device string              `json:"device"`
-			Kernel string              `json:"kernel"`
-			Launch launchInfo          `json:"launch"`
-			Jang   *validate.JangModel `json:"jang"`
-			Peng   validate.PengResult `json:"peng"`
-			Exact  []exactJSON         `json:"exact,omitempty"`
-			Note   string              `json:"exact_note,omitempty"`
-		}{Device: dev.Name, Kernel: l.Kernel.Name, Launch: launchOf(l, nil), Jang: jang, Peng: peng}
+			Device      string              `json:"device"`
+			CacheConfig arch.CacheConfig    `json:"cache_config,omitempty"`
+			Kernel      string              `json:"kernel"`
+			Launch      launchInfo          `json:"launch"`
+			Jang        *validate.JangModel `json:"jang"`
+			Peng        validate.PengResult `json:"peng"`
+			Exact       []exactJSON         `json:"exact,omitempty"`
+			Note        string              `json:"exact_note,omitempty"`
+		}{Device: dev.Name, CacheConfig: dev.CacheConfig, Kernel: l.Kernel.Name, Launch: launchOf(l, nil), Jang: jang, Peng: peng}
 		if exactErr != nil {
 			out.Note = exactErr.Error()
 		}
@@ -81,6 +82,7 @@ type exactJSON struct {
 
 func writeHeader(w io.Writer, dev *arch.Device, l *traces.Launch) {
 	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
+	writeSplitLine(w, dev)
 	fmt.Fprintf(w, "Kernel   %s  map %s  block %s  grid %s  %s\n\n", l.Kernel.Name, l.Mapping.String(), dimText(l.Block), dimText(l.Grid()), paramString(l))
 }
 

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"gpumemsim/arch"
-	"gpumemsim/configs"
 	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
@@ -15,6 +14,7 @@ import (
 // launchFlags are the flags every command that runs a kernel shares.
 type launchFlags struct {
 	device, kernel, mapping, block, set *string
+	cacheConfig                         *string
 }
 
 func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
@@ -24,13 +24,15 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 		mapping: fs.String("map", "", "loop to thread mapping, e.g. `i1=ty,i2=tx` (default: the kernel file's)"),
 		block:   fs.String("block", "", "block shape `XxYxZ`, x fastest, e.g. 16x16 (default: the kernel file's)"),
 		set:     fs.String("set", "", "parameter overrides `K=V,...`, e.g. M=2048,N=2048"),
+
+		cacheConfig: cacheConfigFlag(fs),
 	}
 }
 
 // load resolves the device and the kernel, and binds the kernel with the
 // mapping, block and parameters the flags give.
 func (f *launchFlags) load() (*arch.Device, *traces.Launch, error) {
-	dev, err := configs.Load(*f.device)
+	dev, err := loadDevice(*f.device, *f.cacheConfig)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -56,7 +58,10 @@ func (f *launchFlags) load() (*arch.Device, *traces.Launch, error) {
 	}
 	l, err := bindLaunch(k, m, block, params, dev)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, splitAtFault(dev, *f.device, err, func(d *arch.Device) error {
+			_, err := bindLaunch(k, m, block, params, d)
+			return err
+		})
 	}
 	return dev, l, nil
 }

@@ -8,12 +8,12 @@ import (
 	"text/tabwriter"
 
 	"gpumemsim/arch"
-	"gpumemsim/configs"
 )
 
 func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("occupancy", "-device NAME|FILE -block XxYxZ [-regs N] [-smem BYTES] [-format text|json]", stderr)
+	fs := newFlagSet("occupancy", "-device NAME|FILE -block XxYxZ [-regs N] [-smem BYTES] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-format text|json]", stderr)
 	device := fs.String("device", "fermi", "device `name` or YAML file")
+	cacheConfig := cacheConfigFlag(fs)
 	blockFlag := fs.String("block", "256", "block shape `XxYxZ`, x fastest (e.g. 16x16)")
 	regs := fs.Int("regs", 0, "registers per thread (0: registers do not limit)")
 	smemFlag := fs.String("smem", "0", "shared memory per block: bytes, or with a unit (e.g. 4KiB)")
@@ -35,25 +35,32 @@ func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if *regs < 0 {
 		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
 	}
-	d, err := configs.Load(*device)
+	d, err := loadDevice(*device, *cacheConfig)
 	if err != nil {
 		return err
 	}
 	o, err := occupancyOf(d, block, *regs, smem)
 	if err != nil {
-		return err
+		return splitAtFault(d, *device, err, func(d *arch.Device) error {
+			_, err := occupancyOf(d, block, *regs, smem)
+			return err
+		})
 	}
 	if *format == "json" {
 		return writeJSON(stdout, struct {
-			Device string `json:"device"`
-			Block  string `json:"block"`
-			Regs   int    `json:"registers_per_thread"`
-			Smem   int64  `json:"shared_memory_per_block_bytes"`
+			Device      string           `json:"device"`
+			CacheConfig arch.CacheConfig `json:"cache_config,omitempty"`
+			Block       string           `json:"block"`
+			Regs        int              `json:"registers_per_thread"`
+			Smem        int64            `json:"shared_memory_per_block_bytes"`
 			arch.Occupancy
-		}{d.Name, block.String(), *regs, int64(smem), o})
+		}{d.Name, d.CacheConfig, block.String(), *regs, int64(smem), o})
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "Device\t%s (%s, compute capability %s)\n", d.Name, d.Board, d.ComputeCapability)
+	if s := splitText(d); s != "" {
+		fmt.Fprintf(tw, "Cache Config\t%s\n", s)
+	}
 	fmt.Fprintf(tw, "Threads Per Block\t%d (%v)\n", o.ThreadsPerBlock, block)
 	fmt.Fprintf(tw, "Registers Per Thread\t%d\n", *regs)
 	fmt.Fprintf(tw, "Shared Memory Per Block (bytes)\t%d\n", int64(smem))

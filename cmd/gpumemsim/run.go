@@ -15,7 +15,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-set ...] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
 	format := fs.String("format", "text", "output format: text, json or csv")
@@ -105,14 +105,15 @@ func dimText(d arch.Dim3) string {
 
 func runJSON(dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric) any {
 	return struct {
-		Device     string             `json:"device"`
-		Kernel     string             `json:"kernel"`
-		Launch     launchInfo         `json:"launch"`
-		Metrics    map[string]float64 `json:"metrics"`
-		CI95       map[string]float64 `json:"ci95,omitempty"`
-		Sampling   *sim.Sampling      `json:"sampling,omitempty"`
-		References []sim.RefStats     `json:"references"`
-	}{dev.Name, l.Kernel.Name, launchOf(l, res), sim.MetricValues(ms), metricCIs(ms), res.Sampling, res.Refs}
+		Device      string             `json:"device"`
+		CacheConfig arch.CacheConfig   `json:"cache_config,omitempty"`
+		Kernel      string             `json:"kernel"`
+		Launch      launchInfo         `json:"launch"`
+		Metrics     map[string]float64 `json:"metrics"`
+		CI95        map[string]float64 `json:"ci95,omitempty"`
+		Sampling    *sim.Sampling      `json:"sampling,omitempty"`
+		References  []sim.RefStats     `json:"references"`
+	}{dev.Name, dev.CacheConfig, l.Kernel.Name, launchOf(l, res), sim.MetricValues(ms), metricCIs(ms), res.Sampling, res.Refs}
 }
 
 // metricCIs maps each metric with a confidence interval to its half-width.
@@ -141,7 +142,7 @@ func writeRunCSV(w io.Writer, dev *arch.Device, l *traces.Launch, ms []sim.Metri
 	kernel := fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, l.Mapping.String(), dimText(l.Block))
 	for _, m := range ms {
 		v := formatValue(m)
-		row := []string{dev.Board + " (" + dev.Name + ")", kernel, "1", m.Name, m.Description, v, v, v}
+		row := []string{deviceColumn(dev), kernel, "1", m.Name, m.Description, v, v, v}
 		if sampled {
 			row = append(row, formatCI(m))
 		}
@@ -167,6 +168,7 @@ const textWidth = 100
 
 func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric, style string, describe bool) error {
 	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
+	writeSplitLine(w, dev)
 	fmt.Fprintf(w, "Kernel   %s  map %s  block %s  grid %s  %s\n", l.Kernel.Name, l.Mapping.String(), dimText(l.Block), dimText(l.Grid()), paramString(l))
 	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
 	if s := res.Sampling; s != nil {

@@ -24,7 +24,7 @@ import (
 const fastCount = 5e7
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-set K=V,...] [-warps N] [-totals] [-format text|json]", stderr)
+	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-set K=V,...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-warps N] [-totals] [-format text|json]", stderr)
 	lf := addLaunchFlags(fs)
 	shown := fs.Int("warps", 8, "how many memory warp instructions of block 0 to show")
 	totals := fs.Bool("totals", false, fmt.Sprintf("count the whole kernel through the coalescer even when it has more than %s warp instructions", sci(fastCount)))
@@ -321,6 +321,9 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 	k := l.Kernel
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "device\t%s\n", describeDevice(d))
+	if s := splitText(d); s != "" {
+		fmt.Fprintf(tw, "cache config\t%s\n", s)
+	}
 	desc := ""
 	if d := strings.TrimSpace(k.Description); d != "" {
 		desc = ": " + d
@@ -582,6 +585,7 @@ func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []si
 	}
 	return struct {
 		Device            string              `json:"device"`
+		CacheConfig       arch.CacheConfig    `json:"cache_config,omitempty"`
 		ComputeCapability string              `json:"compute_capability"`
 		Coalescer         arch.CoalescingRule `json:"coalescer"`
 		Kernel            string              `json:"kernel"`
@@ -590,7 +594,7 @@ func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []si
 		Metrics           ordered             `json:"metrics"`
 		References        []refJSON           `json:"references"`
 	}{
-		d.Name, d.ComputeCapability, d.Coalescer.Rule, l.Kernel.Name,
+		d.Name, d.CacheConfig, d.ComputeCapability, d.Coalescer.Rule, l.Kernel.Name,
 		launchJSON{l.Mapping.String(), l.Block.String(), l.Grid().String(), l.Blocks(), l.WarpsPerBlock(), params},
 		warps, ms, refs,
 	}

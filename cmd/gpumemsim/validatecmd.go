@@ -30,7 +30,7 @@ type config struct {
 }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-max-work N] [-sample] [-format text|json|csv]", stderr)
+	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample] [-format text|json|csv]", stderr)
 	lf := addLaunchFlags(fs)
 	blocks := fs.String("blocks", "jang", "candidate blocks: `jang` (Algorithm 2's) or a list such as 32x8,16x16")
 	maps := fs.String("maps", "", "`all`: every assignment of the mapped loops to thread dimensions")
@@ -332,12 +332,13 @@ func rowsOf(runs []*config) []validateRow {
 
 func validateJSON(dev *arch.Device, base *traces.Launch, runs []*config, cmp validate.Comparison) any {
 	return struct {
-		Device  string              `json:"device"`
-		Kernel  string              `json:"kernel"`
-		Params  string              `json:"params"`
-		Rows    []validateRow       `json:"rows"`
-		Summary validate.Comparison `json:"summary"`
-	}{dev.Name, base.Kernel.Name, paramString(base), rowsOf(runs), cmp}
+		Device      string              `json:"device"`
+		CacheConfig arch.CacheConfig    `json:"cache_config,omitempty"`
+		Kernel      string              `json:"kernel"`
+		Params      string              `json:"params"`
+		Rows        []validateRow       `json:"rows"`
+		Summary     validate.Comparison `json:"summary"`
+	}{dev.Name, dev.CacheConfig, base.Kernel.Name, paramString(base), rowsOf(runs), cmp}
 }
 
 func writeValidateCSV(w io.Writer, runs []*config) error {
