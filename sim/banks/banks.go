@@ -2,7 +2,6 @@ package banks
 
 import (
 	"fmt"
-	"math/bits"
 
 	"gpumemsim/arch"
 )
@@ -155,46 +154,6 @@ func Transactions(r Rule, width int, active uint32, addr *[32]uint64) int {
 			// quarter-warp that access different addresses belonging to
 			// the same bank".
 			total++
-		}
-	}
-	return total
-}
-
-// degree returns the conflict degree of one sub-request: the most distinct
-// rows any one bank must serve to the lanes in mask, each of which
-// accesses width bytes.
-func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
-	var t tally
-	words := max(1, width>>g.wordShift)
-	for m := mask; m != 0; m &= m - 1 {
-		a := addr[bits.TrailingZeros32(m)] &^ uint64(width-1)
-		for range words {
-			t.add(g.bank(a), a>>g.rowShift)
-			a += 1 << g.wordShift
-		}
-	}
-	return t.maxRows()
-}
-
-// halfWarps applies the CC 1.x rule (PG42 F.3.3): each half-warp is a
-// request of its own, an access wider than 32 bits is split into 32-bit
-// requests, and each request takes as many steps as the limited broadcast
-// needs.
-func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
-	parts := max(1, width/4) // 32-bit requests per access (F.3.3.4)
-	total := 0
-	for lo := 0; lo < 32; lo += 16 {
-		m := active & (0xFFFF << lo)
-		if m == 0 {
-			continue
-		}
-		for part := range parts {
-			var t tally
-			for mm := m; mm != 0; mm &= mm - 1 {
-				a := addr[bits.TrailingZeros32(mm)]&^uint64(width-1) + uint64(4*part)
-				t.add(g.bank(a), a>>g.rowShift)
-			}
-			total += t.broadcastSteps()
 		}
 	}
 	return total

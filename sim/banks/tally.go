@@ -1,8 +1,9 @@
 package banks
 
-// maxRowReads is the most (bank, row) pairs one request reads: 32 lanes of
-// 16 bytes, four 32-bit words each.
-const maxRowReads = 128
+// maxRowReads is the most bank words one sub-request reads. A sub-request
+// asks for at most one row of data, so at most 64: Kepler's 256-B row in
+// 4-byte words.
+const maxRowReads = 64
 
 // tally gathers the rows one request reads, per bank, with the number of
 // reads of each row. It lives on the stack: each bank's rows form a list

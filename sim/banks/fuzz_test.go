@@ -1,0 +1,318 @@
+package banks
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// The oracle below counts passes by playing the guide's procedures out,
+// lane by lane, with slices and maps, independently of the production
+// code's closed forms (distinct rows per bank; the broadcast bound).
+
+// oracleRequestLanes is the number of consecutive lanes that form one
+// request, from the guide's text (doc.go): half-warps on CC 1.x; on
+// CC 2.x half-warps for 8-byte and quarter-warps for 16-byte words; on
+// Kepler half-warps for 16-byte words; on CC 5.x as on CC 2.x.
+func oracleRequestLanes(r Rule, width int) int {
+	switch {
+	case r == CC1x:
+		return 16
+	case (r == CC2x || r == CC5x) && width == 8:
+		return 16
+	case (r == CC2x || r == CC5x) && width == 16:
+		return 8
+	case (r == CC3x32 || r == CC3x64) && width == 16:
+		return 16
+	}
+	return 32
+}
+
+// oracle counts the transactions of one warp instruction.
+func oracle(r Rule, width int, active uint32, addr *[32]uint64) int {
+	n := oracleRequestLanes(r, width)
+	total := 0
+	for lo := 0; lo < 32; lo += n {
+		var lanes []int
+		for l := lo; l < lo+n; l++ {
+			if active&(1<<l) != 0 {
+				lanes = append(lanes, l)
+			}
+		}
+		if len(lanes) == 0 {
+			continue
+		}
+		if r == CC1x {
+			// F.3.3.4: wider accesses are 32-bit requests, word k of each.
+			for k := 0; k < width || k == 0; k += 4 {
+				var words []uint64
+				for _, l := range lanes {
+					start := addr[l] - addr[l]%uint64(width)
+					words = append(words, (start+uint64(k))/4)
+				}
+				total += fewestBroadcastSteps(words)
+			}
+			continue
+		}
+		total += simulatePasses(r, width, lanes, addr)
+		if r == CC2x && width == 16 {
+			total++ // F.4.3: "add 1" per quarter-warp
+		}
+	}
+	return total
+}
+
+// unit is one bank word a lane needs: a 32-bit word, or a 64-bit word in
+// Kepler's 64-bit mode.
+type unit struct {
+	bank int
+	word uint64
+}
+
+// simulatePasses serves one request of CC 2.x or later pass by pass: in
+// each pass every bank serves the first word still wanted from it, and
+// with it every wanted word the guide says does not conflict with it.
+func simulatePasses(r Rule, width int, lanes []int, addr *[32]uint64) int {
+	wordSize := uint64(4)
+	if r == CC3x64 {
+		wordSize = 8
+	}
+	var pending []unit
+	for _, l := range lanes {
+		start := addr[l] - addr[l]%uint64(width)
+		for k := range uint64(width) { // every byte
+			w := (start + k) / wordSize
+			u := unit{int(w % 32), w}
+			if !slices.Contains(pending, u) {
+				pending = append(pending, u)
+			}
+		}
+	}
+	passes := 0
+	for len(pending) > 0 {
+		passes++
+		served := map[int]uint64{} // bank → the word it serves this pass
+		var rest []unit
+		for _, u := range pending {
+			first, busy := served[u.bank]
+			if !busy {
+				served[u.bank] = u.word
+				continue
+			}
+			if !shareRow(r, first, u.word) {
+				rest = append(rest, u)
+			}
+		}
+		pending = rest
+	}
+	return passes
+}
+
+// shareRow reports whether two words of one bank are served in one pass:
+// the same word, or on Kepler's 32-bit mode "two 32-bit words whose
+// indices i and j are in the same 64-word aligned segment ... and such
+// that j=i+32" (PG42 F.5.3.2).
+func shareRow(r Rule, i, j uint64) bool {
+	if i == j {
+		return true
+	}
+	return r == CC3x32 && i/64 == j/64 && (i+32 == j || j+32 == i)
+}
+
+// fewestBroadcastSteps runs the CC 1.x procedure of PG42 F.3.3.2 on one
+// half-warp request (the 32-bit word each active lane reads), trying every
+// choice it leaves open, and returns the fewest steps. Each step picks a
+// broadcast word, serves all its lanes, and serves one lane in every
+// other bank with lanes left. Words with equally many lanes left are
+// interchangeable, so a state is, per bank, the sorted lane counts of its
+// words, and the banks sorted.
+func fewestBroadcastSteps(words []uint64) int {
+	lanesOf := map[uint64]int{}
+	for _, w := range words {
+		lanesOf[w]++
+	}
+	byBank := map[uint64][]int{}
+	for w, n := range lanesOf {
+		byBank[w%16] = append(byBank[w%16], n)
+	}
+	var start [][]int
+	for _, counts := range byBank {
+		start = append(start, counts)
+	}
+	memo := map[string]int{}
+	return searchSteps(canonical(start), memo)
+}
+
+func canonical(s [][]int) [][]int {
+	var out [][]int
+	for _, counts := range s {
+		var c []int
+		for _, n := range counts {
+			if n > 0 {
+				c = append(c, n)
+			}
+		}
+		if len(c) > 0 {
+			slices.Sort(c)
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, slices.Compare)
+	return out
+}
+
+func searchSteps(s [][]int, memo map[string]int) int {
+	if len(s) == 0 {
+		return 0
+	}
+	var key []byte // counts are at most 16 lanes
+	for _, counts := range s {
+		for _, n := range counts {
+			key = append(key, byte(n))
+		}
+		key = append(key, 0xFF)
+	}
+	if n, ok := memo[string(key)]; ok {
+		return n
+	}
+	best := 1 << 30
+	for b, counts := range s {
+		for i, n := range counts {
+			if i > 0 && counts[i-1] == n {
+				continue // same as the word before
+			}
+			next := withCount(s, b, i, 0) // broadcast: all its lanes served
+			for _, after := range serveOneLaneEach(next, b, 0) {
+				best = min(best, 1+searchSteps(canonical(after), memo))
+			}
+		}
+	}
+	memo[string(key)] = best
+	return best
+}
+
+// serveOneLaneEach returns every way to serve one lane in each bank from
+// index from on, skipping the broadcast bank.
+func serveOneLaneEach(s [][]int, broadcast, from int) [][][]int {
+	if from == len(s) {
+		return [][][]int{s}
+	}
+	if from == broadcast {
+		return serveOneLaneEach(s, broadcast, from+1)
+	}
+	var out [][][]int
+	counts := s[from]
+	for i, n := range counts {
+		if n == 0 || (i > 0 && counts[i-1] == n) {
+			continue
+		}
+		next := withCount(s, from, i, n-1)
+		out = append(out, serveOneLaneEach(next, broadcast, from+1)...)
+	}
+	if len(out) == 0 { // the bank has no lane left
+		return serveOneLaneEach(s, broadcast, from+1)
+	}
+	return out
+}
+
+// withCount returns a copy of s in which word i of bank b has n lanes
+// left; s is left as it was.
+func withCount(s [][]int, b, i, n int) [][]int {
+	out := slices.Clone(s)
+	out[b] = slices.Clone(s[b])
+	out[b][i] = n
+	return out
+}
+
+// randomAccess draws lane addresses from a seeded source in one of several
+// shapes, so that conflicts and broadcasts are common.
+func randomAccess(rng *rand.Rand, mode uint8, width int, start uint64, step int64) [32]uint64 {
+	var a [32]uint64
+	pool := [4]uint64{start, start + rng.Uint64N(1024), start + 4*rng.Uint64N(64), rng.Uint64()}
+	for l := range a {
+		switch mode % 6 {
+		case 0: // affine
+			a[l] = start + uint64(step*int64(l))
+		case 1: // clustered in 256 B: many shared words
+			a[l] = start + rng.Uint64N(256)
+		case 2: // clustered in 4 KiB: many conflicts
+			a[l] = start + rng.Uint64N(4096)
+		case 3: // scattered
+			a[l] = rng.Uint64()
+		case 4: // a few addresses shared by many lanes
+			a[l] = pool[rng.IntN(len(pool))]
+		case 5: // affine with a row-sized jitter: same banks, other rows
+			a[l] = start + uint64(step*int64(l)) + 128*rng.Uint64N(4)
+		}
+		if mode&8 == 0 {
+			a[l] &^= uint64(width) - 1
+		}
+	}
+	return a
+}
+
+// checkAccess compares Transactions with the oracle on every rule, and
+// checks that moving the whole access by a multiple of every row changes
+// nothing.
+func checkAccess(width int, active uint32, addr *[32]uint64) error {
+	for _, r := range rules {
+		got := Transactions(r, width, active, addr)
+		if want := oracle(r, width, active, addr); got != want {
+			return fmt.Errorf("Transactions(%v, width=%d, active=%#08x, addr=%#x) = %d; the oracle wants %d",
+				r, width, active, *addr, got, want)
+		}
+		moved := *addr
+		for l := range moved {
+			moved[l] += 1 << 20
+		}
+		if again := Transactions(r, width, active, &moved); again != got {
+			return fmt.Errorf("Transactions(%v, width=%d, active=%#08x, addr=%#x) = %d, but %d 1 MiB higher",
+				r, width, active, *addr, got, again)
+		}
+	}
+	return nil
+}
+
+func TestTransactionsMatchOracle(t *testing.T) {
+	for seed := range uint64(400) {
+		rng := rand.New(rand.NewPCG(seed, 7))
+		for range 10 {
+			active := rng.Uint32()
+			switch rng.IntN(4) {
+			case 0:
+				active = all
+			case 1:
+				active &= rng.Uint32() // sparse
+			}
+			width := 1 << rng.IntN(5)
+			addr := randomAccess(rng, uint8(rng.IntN(16)), width, rng.Uint64N(1<<16), rng.Int64N(300)-100)
+			if err := checkAccess(width, active, &addr); err != nil {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+		}
+	}
+}
+
+func FuzzTransactions(f *testing.F) {
+	f.Add(uint32(all), uint8(2), uint8(0), uint64(0), int64(4), uint64(1))          // unit f32
+	f.Add(uint32(all), uint8(2), uint8(0), uint64(0), int64(128), uint64(1))        // tile column
+	f.Add(uint32(all), uint8(2), uint8(0), uint64(0), int64(132), uint64(1))        // padded column
+	f.Add(uint32(all), uint8(0), uint8(0), uint64(0), int64(1), uint64(1))          // char shared[tid]
+	f.Add(uint32(all), uint8(3), uint8(0), uint64(0), int64(16), uint64(1))         // double stride 2
+	f.Add(uint32(all), uint8(4), uint8(0), uint64(0x100), int64(0), uint64(1))      // float4 broadcast
+	f.Add(uint32(0xFFFF), uint8(2), uint8(4), uint64(0x40), int64(0), uint64(3))    // shared words
+	f.Add(uint32(all), uint8(2), uint8(1), uint64(0), int64(0), uint64(5))          // clustered
+	f.Add(uint32(0xAAAAAAAA), uint8(4), uint8(5), uint64(0), int64(16), uint64(2))  // row jitter
+	f.Add(uint32(all), uint8(1), uint8(8+3), uint64(0), int64(0), uint64(9))        // scattered, misaligned
+	f.Add(uint32(1<<31), uint8(4), uint8(0), uint64(1<<64-16), int64(0), uint64(0)) // top of the address space
+	f.Add(uint32(0), uint8(2), uint8(0), uint64(0), int64(4), uint64(0))            // no lanes
+	f.Fuzz(func(t *testing.T, active uint32, widthSel, mode uint8, start uint64, step int64, seed uint64) {
+		rng := rand.New(rand.NewPCG(seed, 0))
+		width := 1 << (widthSel % 5)
+		addr := randomAccess(rng, mode, width, start, step)
+		if err := checkAccess(width, active, &addr); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -1,0 +1,105 @@
+package banks
+
+import (
+	"iter"
+	"math/bits"
+)
+
+// degree returns the conflict degree of one sub-request: the most distinct
+// rows any one bank must serve to the lanes in mask, each of which
+// accesses width bytes.
+func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
+	words := max(1, width>>g.wordShift)
+	reads := g.reads(mask, addr, width, 0, words)
+	if oneRowPerBank(reads) {
+		return 1 // the common case, without the tally
+	}
+	var t tally
+	for bank, row := range reads {
+		t.add(bank, row)
+	}
+	return t.maxRows()
+}
+
+// halfWarps applies the CC 1.x rule (PG42 F.3.3): each half-warp is a
+// request of its own, an access wider than 32 bits is split into 32-bit
+// requests, and each request takes as many steps as the limited broadcast
+// needs.
+func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
+	parts := max(1, width/4) // 32-bit requests per access (F.3.3.4)
+	total := 0
+	for lo := 0; lo < 32; lo += 16 {
+		m := active & (0xFFFF << lo)
+		if m == 0 {
+			continue
+		}
+		for part := range parts {
+			reads := g.reads(m, addr, width, uint64(4*part), 1)
+			if oneRowPerBank(reads) {
+				total += broadcastStepsOneWordPerBank(reads)
+				continue
+			}
+			var t tally
+			for bank, row := range reads {
+				t.add(bank, row)
+			}
+			total += t.broadcastSteps()
+		}
+	}
+	return total
+}
+
+// reads yields the bank and row of each bank word that the lanes in mask
+// read: words successive words from each lane's address, rounded down to
+// width, plus offset bytes.
+func (g *geometry) reads(mask uint32, addr *[32]uint64, width int, offset uint64, words int) iter.Seq2[int, uint64] {
+	return func(yield func(int, uint64) bool) {
+		for m := mask; m != 0; m &= m - 1 {
+			a := addr[bits.TrailingZeros32(m)]&^uint64(width-1) + offset
+			for range words {
+				if !yield(g.bank(a), a>>g.rowShift) {
+					return
+				}
+				a += 1 << g.wordShift
+			}
+		}
+	}
+}
+
+// oneRowPerBank reports whether no bank is asked for two rows.
+func oneRowPerBank(reads iter.Seq2[int, uint64]) bool {
+	var row [32]uint64
+	var touched uint32
+	for b, r := range reads {
+		switch bit := uint32(1) << b; {
+		case touched&bit == 0:
+			touched |= bit
+			row[b] = r
+		case row[b] != r:
+			return false
+		}
+	}
+	return true
+}
+
+// broadcastStepsOneWordPerBank is tally.broadcastSteps for a CC 1.x
+// request that asks each bank for one word: s steps suffice when at most
+// s banks have more than s lanes, as each of those must be the broadcast
+// bank once.
+func broadcastStepsOneWordPerBank(reads iter.Seq2[int, uint64]) int {
+	var lanes [16]int
+	for b := range reads {
+		lanes[b]++
+	}
+	for steps := 1; ; steps++ {
+		over := 0
+		for _, n := range lanes {
+			if n > steps {
+				over++
+			}
+		}
+		if over <= steps {
+			return steps
+		}
+	}
+}
