@@ -208,8 +208,8 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 	}
 	var rule banks.Rule
 	if slices.Contains(shared, true) {
-		if rule, err = banks.RuleFor(dev.Coalescer.Rule, dev.SM.BankWidth); err != nil {
-			return nil, fmt.Errorf("device %s: shared memory: %w", dev.Name, err)
+		if rule, err = bankRuleOf(dev); err != nil {
+			return nil, err
 		}
 	}
 	blocks := int64(info.Blocks())

@@ -94,8 +94,8 @@ func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, erro
 	}
 	var rule banks.Rule
 	if slices.Contains(shared, true) {
-		if rule, err = banks.RuleFor(dev.Coalescer.Rule, dev.SM.BankWidth); err != nil {
-			return nil, fmt.Errorf("device %s: shared memory: %w", dev.Name, err)
+		if rule, err = bankRuleOf(dev); err != nil {
+			return nil, err
 		}
 	}
 	e := &engine{res: res, activeBlks: occ.ActiveBlocks, blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),

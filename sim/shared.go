@@ -1,8 +1,10 @@
 package sim
 
 import (
+	"fmt"
 	"math/bits"
 
+	"gpumemsim/arch"
 	"gpumemsim/sim/banks"
 	"gpumemsim/traces"
 )
@@ -67,4 +69,17 @@ func (st *SharedStats) count(ref *RefCounts, store bool, width int, active uint3
 	st.LoadRequests++
 	st.LoadTransactions += int64(passes)
 	st.LoadBytes += bytes
+}
+
+// bankRuleOf is dev's shared-memory bank rule; its bank count must be the
+// config's.
+func bankRuleOf(dev *arch.Device) (banks.Rule, error) {
+	r, err := banks.RuleFor(dev.Coalescer.Rule, dev.SM.BankWidth)
+	if err == nil && banks.Banks(r) != dev.SM.SharedMemoryBanks {
+		err = fmt.Errorf("sm.shared_memory_banks %d: the %v bank rule has %d banks", dev.SM.SharedMemoryBanks, r, banks.Banks(r))
+	}
+	if err != nil {
+		return 0, fmt.Errorf("device %s: shared memory: %w", dev.Name, err)
+	}
+	return r, nil
 }
