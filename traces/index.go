@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"errors"
 	"fmt"
 
 	"gpumemsim/kernel"
@@ -67,8 +68,15 @@ func (l *Launch) EnclosingLoops(ref int) ([]int, error) {
 	return found, nil
 }
 
+// ErrPerThread says a per-thread kernel has no loop nest for the static
+// models to read.
+var ErrPerThread = errors.New("a per-thread (__global__) kernel has no loop nest: Jang's and Peng's models read the access matrices of a loop nest, which are not derived from per-thread kernels yet; hint: simulate it with run or trace")
+
 // memRef finds the parsed reference behind l.Refs[ref].
 func (l *Launch) memRef(ref int) (*kernel.MemRef, error) {
+	if l.pt != nil {
+		return nil, ErrPerThread
+	}
 	if ref < 0 || ref >= len(l.Refs) {
 		return nil, fmt.Errorf("%s: reference %d out of range (the launch has %d)", l.Kernel.Name, ref, len(l.Refs))
 	}

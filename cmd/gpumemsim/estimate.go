@@ -26,6 +26,9 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	if l.Info().PerThread {
+		return fmt.Errorf("%s: %w", l.Kernel.Name, traces.ErrPerThread)
+	}
 	jang, err := validate.NewJangModel(l)
 	if err != nil {
 		return err

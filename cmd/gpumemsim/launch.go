@@ -15,6 +15,14 @@ import (
 type launchFlags struct {
 	device, kernel, mapping, block, set *string
 	cacheConfig                         *string
+	// grid is nil for the commands that take no -grid (see addGrid).
+	grid *string
+}
+
+// addGrid adds -grid, the grid of a per-thread kernel, for the commands
+// that simulate or trace one launch.
+func (f *launchFlags) addGrid(fs *flag.FlagSet) {
+	f.grid = fs.String("grid", "", "grid `XxYxZ` in blocks for a per-thread (__global__) kernel (default: the kernel file's grid)")
 }
 
 func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
@@ -56,6 +64,10 @@ func (f *launchFlags) load() (*arch.Device, *traces.Launch, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("-set: %v", err)
 	}
+	if f.grid != nil && *f.grid != "" {
+		l, err := bindWithGrid(k, m, block, *f.grid, params, dev)
+		return dev, l, err
+	}
 	l, err := bindLaunch(k, m, block, params, dev)
 	if err != nil {
 		return nil, nil, splitAtFault(dev, *f.device, err, func(d *arch.Device) error {
@@ -64,6 +76,22 @@ func (f *launchFlags) load() (*arch.Device, *traces.Launch, error) {
 		})
 	}
 	return dev, l, nil
+}
+
+// bindWithGrid binds a per-thread kernel with the grid -grid gives; an
+// error the grid alone causes names the flag.
+func bindWithGrid(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, grid string, params map[string]int64, dev *arch.Device) (*traces.Launch, error) {
+	g, err := arch.ParseDim3(grid)
+	if err != nil {
+		return nil, fmt.Errorf("-grid: %v", err)
+	}
+	l, err := traces.BindGrid(k, m, block, g, params, dev)
+	if err != nil {
+		if _, e := traces.BindGrid(k, m, block, arch.Dim3{X: 1, Y: 1, Z: 1}, params, dev); e == nil {
+			return nil, fmt.Errorf("-grid: %v", err)
+		}
+	}
+	return l, err
 }
 
 // parseSet reads parameter overrides written "M=256,N=512".

@@ -24,8 +24,9 @@ import (
 const fastCount = 5e7
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-set K=V,...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-warps N] [-totals] [-format text|json]", stderr)
+	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-grid XxY] [-set K=V,...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-warps N] [-totals] [-format text|json]", stderr)
 	lf := addLaunchFlags(fs)
+	lf.addGrid(fs)
 	shown := fs.Int("warps", 8, "how many memory warp instructions of block 0 to show")
 	totals := fs.Bool("totals", false, fmt.Sprintf("count the whole kernel through the coalescer even when it has more than %s warp instructions", sci(fastCount)))
 	maxWork := workFlag(fs)

@@ -48,6 +48,9 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	if base.Info().PerThread {
+		return fmt.Errorf("%s: %w", base.Kernel.Name, traces.ErrPerThread)
+	}
 	mappings := []kernel.Mapping{base.Mapping}
 	if *maps == "all" {
 		mappings = permutedMappings(base.Mapping)
