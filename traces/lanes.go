@@ -90,15 +90,20 @@ func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (int, error) {
 	case kernel.ExprFloat, kernel.ExprLoad, kernel.ExprLoop:
 		return 0, exprError(e, "%s is not an integer value of the thread", e)
 	}
+	return xc.apply(p, e.Args, xop{kind: e.Kind})
+}
+
+// apply appends the code of args, then o, which takes them off the stack.
+func (xc *xcompiler) apply(p *xprog, args []*kernel.Expr, o xop) (int, error) {
 	depth := 0
-	for i, a := range e.Args {
+	for i, a := range args {
 		d, err := xc.emit(p, a)
 		if err != nil {
 			return 0, err
 		}
 		depth = max(depth, i+d)
 	}
-	p.ops = append(p.ops, xop{kind: e.Kind})
+	p.ops = append(p.ops, o)
 	return depth, nil
 }
 
@@ -108,16 +113,7 @@ func (xc *xcompiler) call(p *xprog, e *kernel.Expr) (int, error) {
 	if !ok || (f == callAbs) != (len(e.Args) == 1) || len(e.Args) > 2 {
 		return 0, exprError(e, "%s is not an integer function; hint: integer expressions may call min(a, b), max(a, b) and abs(a)", e)
 	}
-	depth := 0
-	for i, a := range e.Args {
-		d, err := xc.emit(p, a)
-		if err != nil {
-			return 0, err
-		}
-		depth = max(depth, i+d)
-	}
-	p.ops = append(p.ops, xop{kind: kernel.ExprCall, arg: f})
-	return depth, nil
+	return xc.apply(p, e.Args, xop{kind: kernel.ExprCall, arg: f})
 }
 
 // lanes is the per-warp state expressions read: thread and block indices
