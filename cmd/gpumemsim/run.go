@@ -170,7 +170,11 @@ const textWidth = 100
 func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric, style string, describe bool) error {
 	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
 	writeSplitLine(w, dev)
-	fmt.Fprintf(w, "Kernel   %s  map %s  block %s  grid %s  %s\n", l.Kernel.Name, l.Mapping.String(), dimText(l.Block), dimText(l.Grid()), paramString(l))
+	mapping := "  map " + l.Mapping.String()
+	if l.Info().PerThread {
+		mapping = "  per-thread"
+	}
+	fmt.Fprintf(w, "Kernel   %s%s  block %s  grid %s  %s\n", l.Kernel.Name, mapping, dimText(l.Block), dimText(l.Grid()), paramString(l))
 	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
 	if s := res.Sampling; s != nil {
 		fmt.Fprintln(w, samplingLine(s))
