@@ -157,6 +157,9 @@ func Bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string
 }
 
 func bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
+	if k.Program.Form == kernel.PerThread {
+		return nil, at(k.Where.Top, errors.New("per-thread kernels are not simulated yet; hint: write the kernel as a loop nest with a mapping"))
+	}
 	if m == nil {
 		m = k.Mapping
 	}
