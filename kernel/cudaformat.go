@@ -12,7 +12,11 @@ import (
 func formatPerThread(p *Program) string {
 	var b strings.Builder
 	for _, d := range p.Defines {
-		fmt.Fprintf(&b, "#define %s %s\n", d.Name, d.Value)
+		v := d.Value.String()
+		if len(d.Value.Args) > 0 {
+			v = "(" + v + ")" // C pastes the text: only parentheses make it one value
+		}
+		fmt.Fprintf(&b, "#define %s %s\n", d.Name, v)
 	}
 	if len(p.Defines) > 0 {
 		b.WriteByte('\n')

@@ -198,7 +198,7 @@ func (ps *parser) pointerArg(a *Arg, ct cType, start, nt token) {
 		ps.fail(start, "bool arrays are not supported", "declare the array u8 and the parameter unsigned char *"+a.Name)
 	}
 	if arr.Type != ct.elem {
-		ps.fail(start, fmt.Sprintf("parameter %s is a %s *, but array %s has type %s", a.Name, ct.name, a.Name, arr.Type),
+		ps.fail(start, fmt.Sprintf("parameter %s is declared %s *, but array %s has type %s", a.Name, ct.name, a.Name, arr.Type),
 			fmt.Sprintf("declare it %s *%s, or give the array type: %s", cTypeName(arr.Type), a.Name, ct.elem))
 	}
 	a.Array = arr

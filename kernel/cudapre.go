@@ -87,6 +87,10 @@ func (ps *parser) define(kw token, rest []token) {
 		ps.fail(nt, "#define "+nt.text+" needs a value", "write #define NAME value; a #define is an integer constant")
 	}
 	ps.checkReserved(nt, "#define")
+	if !wholeParens(rest[1:]) {
+		ps.fail(rest[1], fmt.Sprintf("the value of #define %s must be one token or in parentheses", nt.text),
+			"C pastes a macro's text where it is used, so a value is read as one only in parentheses: #define "+nt.text+" (...)")
+	}
 	var e *Expr
 	ps.within(rest[1:], func() {
 		e = ps.expr()
@@ -108,6 +112,29 @@ func (ps *parser) define(kw token, rest []token) {
 	d.Line, d.Col = ps.pos(nt.line, nt.col)
 	ps.cuda.defines[d.Name] = d
 	ps.prog.Defines = append(ps.prog.Defines, d)
+}
+
+// wholeParens says toks are one token, or a ( and the ) that closes it
+// last.
+func wholeParens(toks []token) bool {
+	if len(toks) == 1 {
+		return true
+	}
+	if toks[0].text != "(" {
+		return false
+	}
+	depth := 0
+	for i, t := range toks {
+		switch t.text {
+		case "(":
+			depth++
+		case ")":
+			if depth--; depth == 0 {
+				return i == len(toks)-1
+			}
+		}
+	}
+	return false
 }
 
 // within runs f with the parser reading toks, then an end of line.

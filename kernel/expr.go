@@ -11,6 +11,9 @@ func (ps *parser) arrayRef() *Expr {
 	a := ps.arrays[nt.text]
 	e := &Expr{Kind: ExprLoad, Name: nt.text}
 	e.Line, e.Col = ps.pos(nt.line, nt.col)
+	if !ps.is("[") && ps.cuda != nil {
+		ps.fail(ps.peek(), fmt.Sprintf("array %s needs a subscript", nt.text), "write "+nt.text+"[i] or "+nt.text+strings.Repeat("[i]", len(a.Dims)))
+	}
 	if !ps.is("[") {
 		ps.fail(ps.peek(), fmt.Sprintf("array %s needs %d subscripts", nt.text, len(a.Dims)), "write "+nt.text+strings.Repeat("[i]", len(a.Dims)))
 	}
