@@ -181,8 +181,9 @@ func tree(b *strings.Builder, nodes []kernel.Node, indent string) {
 }
 
 // TestFormatRoundTrip formats every shipped example, every kernel of
-// testdata/bind (they parse; binding is what fails) and kernels written
-// to use every form the printer must get right.
+// testdata/bind (they parse; binding is what fails), the per-thread
+// kernels of testdata/cuda and kernels written to use every form the
+// printer must get right, in both source forms.
 func TestFormatRoundTrip(t *testing.T) {
 	var ks []*kernel.Kernel
 	for _, n := range kernel.Examples() {
@@ -194,7 +195,7 @@ func TestFormatRoundTrip(t *testing.T) {
 	}
 	files, _ := filepath.Glob("testdata/bind/*.yaml")
 	cuda, _ := filepath.Glob("testdata/cuda/*.yaml")
-	for _, f := range append(append(files, cuda...), "testdata/fuzz/seed-forms.yaml") {
+	for _, f := range append(append(files, cuda...), "testdata/fuzz/seed-forms.yaml", "testdata/fuzz/seed-cuda-forms.yaml") {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
