@@ -1,13 +1,16 @@
 // Package kernel reads kernel files: a C-like loop nest as the papers
-// print it, with its parameters, its arrays, the mapping of its loops to
-// thread dimensions and the block shape it is launched with. Package
-// traces binds a Kernel to threads and turns it into warp instructions.
+// print it, or a CUDA-style __global__ function (see Per-thread
+// kernels), with its parameters, its arrays, the mapping of its loops to
+// thread dimensions or its grid, and the block shape it is launched
+// with. Both forms compile to one IR (Program). Package traces binds a
+// Kernel to threads and turns it into warp instructions.
 //
 // # Kernel files
 //
 // A kernel file is YAML with the keys name, description, params (name →
 // integer default), arrays (name → {type, dims, layout, align, base}),
-// source, mapping (loop → tx|ty|tz), block ([x, y, z]), regs (registers per
+// source, mapping (loop → tx|ty|tz), block ([x, y, z]), grid (per-thread
+// kernels only), regs (registers per
 // thread), smem (shared memory per block, e.g. 4KiB) and dependent (true:
 // every load waits for the previous load, for pointer-chase latency
 // probes). Unknown or duplicate keys and wrong types are errors at
@@ -65,4 +68,94 @@
 // A Mapping names, for some loops, the thread dimension (tx, ty, tz) that
 // runs them; the others run inside each thread. A mapped loop's bounds
 // depend on params only, and each thread dimension takes at most one loop.
+//
+// # Per-thread kernels
+//
+// A source with a __global__ function is a per-thread kernel (Form
+// PerThread): what one thread of the launch runs. The source is #define
+// lines, #include lines (ignored) and exactly one
+//
+//	__global__ void NAME(float *A, const float * __restrict__ B, int N, float alpha) { ... }
+//
+// Anything else outside the function is an error. Such a file has no
+// mapping; grid gives its grid, one to three extents (x first), each an
+// integer or an expression of params, #defines and blockDim.x, .y, .z,
+// such as grid: ["(N + blockDim.x - 1) / blockDim.x"]. The file may
+// leave grid out, for the launch to give.
+//
+// Every array under arrays: is a pointer parameter of the same name whose
+// C type matches its element type: char i8, unsigned char u8, short i16,
+// unsigned short u16, int i32, unsigned (int) u32, long and long long
+// i64, unsigned long (long) and size_t u64, float f32, double f64. An
+// integer scalar parameter is the param of the same name (ExprParam); a
+// float one is a float value (ExprFloat with its name). A param that is
+// no parameter of the function is a constant of the launch, as a
+// template argument or a -D define would be: it may size __shared__
+// arrays and appear anywhere.
+//
+// Statements: declarations of locals (char, short, int, long, long long,
+// each also unsigned, size_t and bool are int locals; float and double
+// float locals; const allowed; several declarators; no pointers or local
+// arrays); assignments to locals and array elements with = += -= *= /=
+// %= <<= >>= &= |= ^=; x++, x--, ++x, --x; if (c) s [else s]; while (c)
+// s; for (init; c; post) s, the init a declaration or assignments and the
+// post assignments, separated by commas; { } blocks; __syncthreads();
+// return; __shared__ arrays (__shared__ TYPE NAME[d]...[d];, with dims of
+// constants and params, in any block); and #pragma unroll (full: #pragma
+// unroll 1 means no unrolling, other counts are errors) right before a
+// for loop that
+// counts a local from a constant to a constant by a constant (constants
+// and params). break, continue, goto, switch, do, extern __shared__ and
+// __device__ functions are errors.
+//
+// Names follow C's scopes, with two restrictions that let the IR, which
+// keeps no { } blocks, print back: a local must not shadow one in scope,
+// and a name is declared at most once in a body (an if branch, a loop
+// body or the function's body), its { } blocks included. Sibling loops
+// may each declare i: each declaration is a Local of its own. __shared__
+// array names are unique in the function.
+//
+// Expressions have C's operators, precedence and associativity (?: || &&
+// | ^ & == != < <= > >= << >> + - * / % and unary - ! +), threadIdx,
+// blockIdx, blockDim and gridDim .x .y .z (ExprSpecial), warpSize (32),
+// true and false, casts to C's types and the builtins of the loop nest
+// plus fminf, fmaxf, __fdividef, __expf, __logf, __sinf, __cosf, __powf,
+// __mul24 and __umul24. A #define's value is an integer expression of
+// literals and earlier #defines, one token or in parentheses; its uses
+// are ExprConst nodes that carry its name (so are warpSize, true and
+// false).
+//
+// Types. An integer expression is made of integer constants, params,
+// special registers and int locals. Subscripts and conditions (if,
+// while, for, ?:) must be integer expressions, and so must the value
+// assigned to an int local: a float (literal, local, parameter,
+// float-valued call) there is an error, and so is an array read
+// (indirect subscripts and data-dependent values are not supported yet).
+// A cast to an integer type of a float value is an error; other casts
+// leave the IR as it was (a cast to float makes its operand a float).
+// An array reference has one subscript per dimension, or one subscript,
+// the element's offset from the base (C pointer arithmetic).
+//
+// The IR: a for loop is its init statements followed by a While whose
+// Init counts them, Cond its condition, Post its increments and Body its
+// body; a while loop is a While without Init or Post. x++ and ++x are x
+// += 1, x-- and --x are x -= 1 (Value the constant 1). Locals are
+// Program.Locals, each ExprScalar's Index naming its Local; __shared__
+// arrays are Program.Shared (Space SpaceShared, aligned to their element
+// size); the signature is Program.Args and the #defines Program.Defines.
+//
+// Instruction counts follow the loop nest's: a statement counts 1 per
+// array reference, 1 per operator and call (casts are free), 1 for a
+// compound assignment's operator, and at least 1 if it assigns a local.
+// A reference whose innermost loop is unrolled costs no address
+// arithmetic. An If counts its condition's operators and calls and 1 for
+// the branch; so does each test of a While's condition, as does the
+// increment in Post (k++ counts 1), so for (int k = 0; k < N; k++) costs 3
+// per iteration like a loop of a loop nest. An unrolled loop counts none
+// of that: its While.Compute and its Post's counts are 0. __syncthreads()
+// is one instruction.
+//
+// Limits: MaxRefs, MaxStmts, MaxExprDepth apply as in a loop nest; a
+// per-thread kernel has at most MaxLoops loops and MaxLocals locals, and
+// its if, for, while and { } statements nest at most MaxNesting deep.
 package kernel

@@ -11,6 +11,9 @@ func (ps *parser) arrayRef() *Expr {
 	a := ps.arrays[nt.text]
 	e := &Expr{Kind: ExprLoad, Name: nt.text}
 	e.Line, e.Col = ps.pos(nt.line, nt.col)
+	if !ps.is("[") && ps.cuda != nil {
+		ps.fail(ps.peek(), fmt.Sprintf("array %s needs a subscript", nt.text), "write "+nt.text+"[i] or "+nt.text+strings.Repeat("[i]", len(a.Dims)))
+	}
 	if !ps.is("[") {
 		ps.fail(ps.peek(), fmt.Sprintf("array %s needs %d subscripts", nt.text, len(a.Dims)), "write "+nt.text+strings.Repeat("[i]", len(a.Dims)))
 	}
@@ -18,11 +21,17 @@ func (ps *parser) arrayRef() *Expr {
 	for ps.is("[") {
 		ps.next()
 		ix := ps.expr()
-		ps.degree(ix, "index of "+nt.text)
+		if ps.cuda != nil {
+			ps.checkSubscript(ix, nt.text)
+		} else {
+			ps.degree(ix, "index of "+nt.text)
+		}
 		e.Args = append(e.Args, ix)
 		end = ps.expect("]", "close the subscript with ]")
 	}
-	if len(e.Args) != len(a.Dims) {
+	if ps.cuda != nil {
+		ps.checkRank(e, a, nt)
+	} else if len(e.Args) != len(a.Dims) {
 		ps.fail(nt, fmt.Sprintf("array %s has %d dimensions; got %d subscripts", nt.text, len(a.Dims), len(e.Args)),
 			"write one subscript per dimension: "+nt.text+strings.Repeat("[i]", len(a.Dims)))
 	}
@@ -81,39 +90,51 @@ var calls = map[string]int{
 	"floor": 1, "floorf": 1, "ceil": 1, "ceilf": 1,
 }
 
-// Expression grammar: expr = term {(+|-) term}; term = unary {(*|/|%) unary};
-// unary = -unary | +unary | primary.
+// arithOps are the binary operators of the loop-nest subset; a
+// per-thread kernel has all of C's (cOps, those binOps prints).
+var (
+	arithOps = map[string]ExprKind{"+": ExprAdd, "-": ExprSub, "*": ExprMul, "/": ExprDiv, "%": ExprMod}
+	cOps     = func() map[string]ExprKind {
+		m := map[string]ExprKind{}
+		for k, op := range binOps {
+			m[op] = k
+		}
+		return m
+	}()
+)
+
+// Expression grammar: expr = binary operators over unary operands, by
+// precedence climbing with C's precedences (prec), left-associative;
+// unary = -unary | +unary | primary. The loop-nest subset has + - * / %;
+// a per-thread kernel adds C's other binary operators, ?: (cudaexpr.go),
+// ! and casts.
 func (ps *parser) expr() *Expr {
 	ps.enter(ps.peek())
 	defer func() { ps.nest-- }()
-	e := ps.term()
-	for ps.is("+") || ps.is("-") {
-		op := ps.next()
-		r := ps.term()
-		k := ExprAdd
-		if op.text == "-" {
-			k = ExprSub
-		}
-		e = ps.node(k, op, e, r)
+	if ps.cuda != nil {
+		return ps.conditional()
 	}
-	return e
+	return ps.binary(precAdd)
 }
 
-func (ps *parser) term() *Expr {
+// binary parses operands joined by operators of precedence min or
+// higher.
+func (ps *parser) binary(min int) *Expr {
 	e := ps.unary()
-	for ps.is("*") || ps.is("/") || ps.is("%") {
-		op := ps.next()
-		r := ps.unary()
-		k := ExprMul
-		switch op.text {
-		case "/":
-			k = ExprDiv
-		case "%":
-			k = ExprMod
+	for {
+		op := ps.peek()
+		ops := arithOps
+		if ps.cuda != nil {
+			ops = cOps
 		}
+		k, ok := ops[op.text]
+		if op.kind != tPunct || !ok || prec(k) < min {
+			return e
+		}
+		ps.next()
+		r := ps.binary(prec(k) + 1)
 		e = ps.node(k, op, e, r)
 	}
-	return e
 }
 
 func (ps *parser) node(k ExprKind, t token, args ...*Expr) *Expr {
@@ -161,6 +182,11 @@ func (ps *parser) unary() *Expr {
 		defer func() { ps.nest-- }()
 		return ps.unary()
 	}
+	if ps.cuda != nil && ps.peek().kind == tPunct {
+		if e := ps.cudaUnary(); e != nil {
+			return e
+		}
+	}
 	return ps.primary()
 }
 
@@ -180,6 +206,9 @@ func (ps *parser) primary() *Expr {
 	case tPunct:
 		if t.text == "(" {
 			ps.next()
+			if ps.cuda != nil && ps.peek().kind == tIdent && cTypeWords[ps.peek().text] {
+				return ps.cast(t)
+			}
 			if ps.peek().kind == tIdent && typeWords[ps.peek().text] {
 				ps.fail(ps.peek(), "casts are outside the subset", "drop the cast")
 			}
@@ -188,6 +217,9 @@ func (ps *parser) primary() *Expr {
 			return e
 		}
 	case tIdent:
+		if ps.cuda != nil {
+			return ps.cudaName()
+		}
 		name := t.text
 		switch {
 		case ps.arrays[name] != nil:
@@ -215,8 +247,8 @@ func (ps *parser) primary() *Expr {
 				}
 			}
 			ps.fail(t, fmt.Sprintf("loop variable %s is not in scope here", name), "use it only inside its loop")
-		case unsupported[name] != "":
-			ps.fail(t, fmt.Sprintf("%q is outside the supported C subset", name), unsupported[name])
+		case unsupported[name] != "" || perThreadOnly[name] != "":
+			ps.outside(t)
 		}
 		if ps.dims {
 			ps.fail(t, fmt.Sprintf("unknown param %s", name), "dims are expressions of params; the params are "+ps.paramList())
@@ -233,6 +265,12 @@ func (ps *parser) primary() *Expr {
 func (ps *parser) call() *Expr {
 	t := ps.next()
 	n, ok := calls[t.text]
+	if ps.cuda != nil {
+		n, ok = cudaCalls[t.text]
+		if !ok {
+			ps.fail(t, fmt.Sprintf("unknown function %s", t.text), "the supported builtins are "+cudaCallList())
+		}
+	}
 	if !ok {
 		ps.fail(t, fmt.Sprintf("unknown function %s", t.text), "the subset knows min, max, fmin, fmax, pow, sqrt, rsqrt, fabs, abs, exp, log, sin, cos, floor, ceil")
 	}

@@ -47,6 +47,9 @@ func Format(k *Kernel) []byte {
 	}
 	add("block", &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle,
 		Content: []*yaml.Node{integer(int64(k.Block.X)), integer(int64(k.Block.Y)), integer(int64(k.Block.Z))}})
+	if len(k.Grid) > 0 {
+		add("grid", exprList(k.Grid))
+	}
 	if k.Regs != 0 {
 		add("regs", integer(int64(k.Regs)))
 	}
@@ -70,13 +73,7 @@ func Format(k *Kernel) []byte {
 // only where they are not the defaults.
 func arrayNode(a *Array) *yaml.Node {
 	n := flowMap()
-	dims := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-	for _, d := range a.Dims {
-		// Untagged: a dims entry is read as text whatever YAML makes of
-		// it, and the encoder quotes what would not read back (commas).
-		dims.Content = append(dims.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: d.String()})
-	}
-	n.Content = append(n.Content, str("type"), str(a.Type.String()), str("dims"), dims)
+	n.Content = append(n.Content, str("type"), str(a.Type.String()), str("dims"), exprList(a.Dims))
 	if a.Layout != RowMajor {
 		n.Content = append(n.Content, str("layout"), str(a.Layout.String()))
 	}
@@ -85,6 +82,17 @@ func arrayNode(a *Array) *yaml.Node {
 	}
 	if a.HasBase {
 		n.Content = append(n.Content, str("base"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprintf("%#x", a.Base)})
+	}
+	return n
+}
+
+// exprList writes expressions as a flow sequence, as dims and grid are.
+func exprList(es []*Expr) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, e := range es {
+		// Untagged: an entry is read as text whatever YAML makes of it,
+		// and the encoder quotes what would not read back (commas).
+		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: e.String()})
 	}
 	return n
 }
@@ -99,6 +107,9 @@ func flowMap() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode, Style: yam
 
 // FormatSource writes a program as source text that parses back to it.
 func FormatSource(p *Program) string {
+	if p.Form == PerThread {
+		return formatPerThread(p)
+	}
 	var b strings.Builder
 	formatNodes(&b, p.Body, 0)
 	return b.String()

@@ -47,8 +47,8 @@ func sameKernel(a, b *kernel.Kernel) error {
 		return out
 	}
 	head := func(k *kernel.Kernel) string {
-		return fmt.Sprintf("name %q desc %q params %v mapping %s block %v regs %d smem %d dependent %v",
-			k.Name, k.Description, k.Params, k.Mapping, k.Block, k.Regs, k.Smem, k.Dependent)
+		return fmt.Sprintf("name %q desc %q params %v mapping %s block %v grid [%s] regs %d smem %d dependent %v",
+			k.Name, k.Description, k.Params, k.Mapping, k.Block, exprs(k.Grid), k.Regs, k.Smem, k.Dependent)
 	}
 	if ha, hb := head(a), head(b); ha != hb {
 		return fmt.Errorf("%s\nagainst %s", ha, hb)
@@ -62,12 +62,33 @@ func sameKernel(a, b *kernel.Kernel) error {
 	return nil
 }
 
+// exprs writes expressions fully: what String leaves out (the local an
+// ExprScalar is, the value of a named constant) included.
 func exprs(es []*kernel.Expr) string {
 	var s []string
 	for _, e := range es {
-		s = append(s, e.String())
+		s = append(s, exprTree(e))
 	}
 	return strings.Join(s, ", ")
+}
+
+func exprTree(e *kernel.Expr) string {
+	switch e.Kind {
+	case kernel.ExprConst:
+		if e.Name != "" {
+			return fmt.Sprintf("%s=%d", e.Name, e.Val)
+		}
+		return fmt.Sprint(e.Val)
+	case kernel.ExprScalar, kernel.ExprLoop:
+		return fmt.Sprintf("%s#%d", e.Name, e.Index)
+	case kernel.ExprFloat, kernel.ExprParam:
+		return fmt.Sprintf("%d:%s", e.Kind, e.Name)
+	case kernel.ExprSpecial:
+		return kernel.Special(e.Index).String()
+	case kernel.ExprLoad:
+		return fmt.Sprintf("%s@%d[%s]", e.Name, e.Index, exprs(e.Args))
+	}
+	return fmt.Sprintf("%d%s(%s)", e.Kind, e.Name, exprs(e.Args))
 }
 
 // program writes the structure of a program: each loop with its index,
@@ -86,7 +107,7 @@ func program(p *kernel.Program) string {
 	for _, s := range p.Stmts {
 		fmt.Fprintf(&b, "stmt %d: scalar %q decl %v %q", s.Index, s.Scalar, s.Decl, s.Assign)
 		if s.Value != nil {
-			fmt.Fprintf(&b, " %s", s.Value)
+			fmt.Fprintf(&b, " %s", exprTree(s.Value))
 		}
 		fmt.Fprintf(&b, " compute %d refs", s.Compute)
 		refs := s.Loads
@@ -99,12 +120,70 @@ func program(p *kernel.Program) string {
 		b.WriteByte('\n')
 	}
 	fmt.Fprintf(&b, "%d refs\n", len(p.Refs))
+	if p.Form == kernel.PerThread {
+		perThread(&b, p)
+	}
 	return b.String()
 }
 
+// perThread writes what a per-thread program adds: its signature,
+// defines, locals, shared arrays and the tree of its body.
+func perThread(b *strings.Builder, p *kernel.Program) {
+	fmt.Fprintf(b, "func %s\n", p.Func)
+	for _, a := range p.Args {
+		array := ""
+		if a.Array != nil {
+			array = a.Array.Name
+		}
+		fmt.Fprintf(b, "arg %s %q int %v array %q\n", a.Name, a.Type, a.Int, array)
+	}
+	for _, d := range p.Defines {
+		fmt.Fprintf(b, "define %s %s = %d\n", d.Name, exprTree(d.Value), d.Val)
+	}
+	for _, l := range p.Locals {
+		fmt.Fprintf(b, "local %d %s %q int %v\n", l.Index, l.Name, l.Type, l.Int)
+	}
+	for _, a := range p.Shared {
+		fmt.Fprintf(b, "shared %s %s [%s] %s align %d\n", a.Name, a.Type, exprs(a.Dims), a.Space, a.Align)
+	}
+	tree(b, p.Body, "")
+}
+
+// tree writes a body: statements by index and local, the other nodes
+// with their conditions and counts.
+func tree(b *strings.Builder, nodes []kernel.Node, indent string) {
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *kernel.Stmt:
+			local := -1
+			if n.Local != nil {
+				local = n.Local.Index
+			}
+			fmt.Fprintf(b, "%sstmt %d local %d\n", indent, n.Index, local)
+		case *kernel.If:
+			fmt.Fprintf(b, "%sif %s compute %d\n", indent, exprTree(n.Cond), n.Compute)
+			tree(b, n.Then, indent+"  ")
+			fmt.Fprintf(b, "%selse\n", indent)
+			tree(b, n.Else, indent+"  ")
+		case *kernel.While:
+			fmt.Fprintf(b, "%swhile %s init %d compute %d unroll %v\n", indent, exprTree(n.Cond), n.Init, n.Compute, n.Unroll)
+			tree(b, n.Body, indent+"  ")
+			fmt.Fprintf(b, "%spost\n", indent)
+			tree(b, n.Post, indent+"  ")
+		case *kernel.Barrier:
+			fmt.Fprintf(b, "%sbarrier\n", indent)
+		case *kernel.Return:
+			fmt.Fprintf(b, "%sreturn\n", indent)
+		default:
+			fmt.Fprintf(b, "%s%T\n", indent, n)
+		}
+	}
+}
+
 // TestFormatRoundTrip formats every shipped example, every kernel of
-// testdata/bind (they parse; binding is what fails) and kernels written
-// to use every form the printer must get right.
+// testdata/bind (they parse; binding is what fails), the per-thread
+// kernels of testdata/cuda and kernels written to use every form the
+// printer must get right, in both source forms.
 func TestFormatRoundTrip(t *testing.T) {
 	var ks []*kernel.Kernel
 	for _, n := range kernel.Examples() {
@@ -115,7 +194,8 @@ func TestFormatRoundTrip(t *testing.T) {
 		ks = append(ks, k)
 	}
 	files, _ := filepath.Glob("testdata/bind/*.yaml")
-	for _, f := range append(files, "testdata/fuzz/seed-forms.yaml") {
+	cuda, _ := filepath.Glob("testdata/cuda/*.yaml")
+	for _, f := range append(append(files, cuda...), "testdata/fuzz/seed-forms.yaml", "testdata/fuzz/seed-cuda-forms.yaml") {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

@@ -97,7 +97,8 @@ type Array struct {
 	Dims   []*Expr
 	Layout Layout
 	Space  Space
-	// Align is the base alignment in bytes (DefaultAlign unless given).
+	// Align is the base alignment in bytes (DefaultAlign unless given;
+	// a __shared__ array's is its element size).
 	Align int64
 	// Base is the fixed base address when HasBase; else traces.Bind
 	// places it.
@@ -114,8 +115,8 @@ type ExprKind uint8
 // CUDA-style kernels add thread- and block-index kinds, and an indirect
 // index (V[COL[i]]) is an ExprLoad inside an index.
 const (
-	ExprConst  ExprKind = iota // integer constant (Val)
-	ExprFloat                  // floating-point literal (value irrelevant to the trace)
+	ExprConst  ExprKind = iota // integer constant (Val; Name is set for a named one, see below)
+	ExprFloat                  // floating-point literal or float parameter (Name; value irrelevant to the trace)
 	ExprParam                  // kernel parameter (Name)
 	ExprLoop                   // loop variable (Name, Index = loop index)
 	ExprScalar                 // register scalar (Name)
@@ -148,6 +149,12 @@ const (
 )
 
 // Expr is an expression tree node of the kernel source or of a dims entry.
+//
+// In a per-thread kernel an ExprConst may carry a Name: a #define
+// constant, warpSize (32), true (1) or false (0). Val is its value and
+// the expression prints as the name. An ExprFloat there is a float
+// literal (Name as written) or a float scalar parameter of the
+// __global__ function (Name is the parameter's name).
 type Expr struct {
 	Kind  ExprKind
 	Val   int64
@@ -223,6 +230,10 @@ func (e *Expr) write(b *strings.Builder, outer int) {
 	}
 	switch e.Kind {
 	case ExprConst:
+		if e.Name != "" {
+			b.WriteString(e.Name)
+			break
+		}
 		fmt.Fprintf(b, "%d", e.Val)
 	case ExprFloat, ExprParam, ExprLoop, ExprScalar:
 		b.WriteString(e.Name)
@@ -309,7 +320,9 @@ type Stmt struct {
 	Decl   bool
 	Local  *Local
 	// Assign is the assignment operator, "=" or one of "+=", "-=", "*=",
-	// "/=", "%=" ("" for a declaration without a value).
+	// "/=", "%=" ("" for a declaration without a value); per-thread
+	// kernels add "<<=", ">>=", "&=", "|=", "^=", and x++ and x-- are
+	// "+=" and "-=" with Value the constant 1.
 	Assign string
 	// Value is the right-hand side (nil for a declaration without one).
 	Value *Expr
@@ -327,7 +340,11 @@ func (s *Stmt) Pos() (int, int) { return s.Line, s.Col }
 type MemRef struct {
 	ID    int
 	Array *Array
-	// Index are the subscripts, affine in loop variables and params.
+	// Index are the subscripts, affine in loop variables and params. In a
+	// per-thread kernel they are integer expressions of special
+	// registers, int locals, params and constants: one per dimension of
+	// the array, or a single one, the element's offset from the base in
+	// elements whatever the array's rank (C pointer arithmetic).
 	Index []*Expr
 	// Store says the reference writes the element; else it reads it.
 	Store     bool
@@ -347,12 +364,15 @@ type Program struct {
 	// statement, statements in source order.
 	Refs  []*MemRef
 	Stmts []*Stmt
-	// Per-thread kernels only: the function's name, its local variables
-	// in declaration order (ExprScalar.Index indexes them) and its
-	// __shared__ arrays in declaration order.
-	Func   string
-	Locals []*Local
-	Shared []*Array
+	// Per-thread kernels only: the function's name, its parameters in
+	// order, its local variables in declaration order (ExprScalar.Index
+	// indexes them), its __shared__ arrays in declaration order and the
+	// source's #define constants in order.
+	Func    string
+	Args    []*Arg
+	Locals  []*Local
+	Shared  []*Array
+	Defines []*Define
 }
 
 // Loop returns the loop with variable name v, or nil.

@@ -109,7 +109,7 @@ func Load(nameOrPath string) (*Kernel, error) {
 }
 
 // kernelKeys are the keys a kernel file may have.
-var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "regs", "smem", "dependent"}
+var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "regs", "smem", "dependent"}
 
 var arrayKeys = []string{"type", "dims", "layout", "align", "base"}
 
@@ -193,7 +193,7 @@ func Parse(file string, data []byte) (*Kernel, error) {
 	}
 	ld := &loader{file: file, lines: strings.Split(string(data), "\n")}
 	root := doc.Content[0]
-	top, _, err := ld.fields(root, "the kernel file", kernelKeys)
+	top, keys, err := ld.fields(root, "the kernel file", kernelKeys)
 	if err != nil {
 		return nil, err
 	}
@@ -214,10 +214,8 @@ func Parse(file string, data []byte) (*Kernel, error) {
 	if err := ld.program(k, top); err != nil {
 		return nil, err
 	}
-	if n := top["mapping"]; n != nil {
-		if err := ld.mapping(k, n); err != nil {
-			return nil, err
-		}
+	if err := ld.form(k, top, keys); err != nil {
+		return nil, err
 	}
 	if err := ld.launch(k, top); err != nil {
 		return nil, err
@@ -245,7 +243,7 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 			params[kn.Value] = true
 		}
 	}
-	arrays := map[string]*Array{}
+	arrays := map[string]*Array{} // to find duplicates
 	am, akeys, err := ld.fields(top["arrays"], "arrays", nil)
 	if err != nil {
 		return err
@@ -265,8 +263,37 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 	if k.Source, err = ld.str(sn, "source"); err != nil {
 		return err
 	}
-	k.Program, err = parseSource(ld.file, k.Source, ld.sourcePos(sn), params, arrays)
+	k.Program, err = parseSource(ld.file, k.Source, ld.sourcePos(sn), params, k.Arrays)
 	return err
+}
+
+// form reads the keys that belong to one source form: mapping to a loop
+// nest, grid to a per-thread kernel.
+func (ld *loader) form(k *Kernel, top map[string]*yaml.Node, keys []*yaml.Node) error {
+	key := func(name string) *yaml.Node {
+		for _, kn := range keys {
+			if kn.Value == name {
+				return kn
+			}
+		}
+		return nil
+	}
+	if k.Program.Form == PerThread {
+		if kn := key("mapping"); kn != nil {
+			return ld.errAt(kn, "mapping is for loop-nest kernels", "the per-thread form computes its own indices from threadIdx and blockIdx; drop mapping:")
+		}
+		if n := top["grid"]; n != nil {
+			return ld.grid(k, n)
+		}
+		return nil
+	}
+	if kn := key("grid"); kn != nil {
+		return ld.errAt(kn, "grid is for __global__ kernels", "a loop-nest kernel's grid follows from the extents of its mapped loops and the block; drop grid:")
+	}
+	if n := top["mapping"]; n != nil {
+		return ld.mapping(k, n)
+	}
+	return nil
 }
 
 // mapping reads the mapping n of loops to thread dimensions.
@@ -402,6 +429,21 @@ func (ld *loader) dimExpr(n *yaml.Node, params map[string]bool) (*Expr, error) {
 	if n.Kind != yaml.ScalarNode {
 		return nil, ld.errAt(n, "a dims entry must be an expression of params", "e.g. M or 2*N+1")
 	}
+	return ld.scalarExpr(n, params, func(ps *parser) { ps.dims = true }, func(ps *parser, e *Expr) {
+		if t := ps.peek(); t.kind != tEOF {
+			ps.fail(t, fmt.Sprintf("unexpected %s in a dims expression", describe(t)), "write an arithmetic expression of params, e.g. 2*N+1")
+		}
+		ps.degree(e, "dims")
+		if e.Kind == ExprCall && e.Name != "min" && e.Name != "max" {
+			ps.failAt(e.Line, e.Col, "dims may call only min and max", "")
+		}
+	})
+}
+
+// scalarExpr parses the expression that the YAML scalar n holds with a
+// parser that setup prepares, and checks it with check; positions are
+// the file's.
+func (ld *loader) scalarExpr(n *yaml.Node, params map[string]bool, setup func(*parser), check func(*parser, *Expr)) (*Expr, error) {
 	shift := 0
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
 		shift = 1
@@ -413,7 +455,8 @@ func (ld *loader) dimExpr(n *yaml.Node, params map[string]bool) (*Expr, error) {
 		return nil, posError(ld.file, l, c, lerr.msg, lerr.hint)
 	}
 	ps := &parser{src: n.Value, toks: toks, file: ld.file, pos: pos, params: params, arrays: map[string]*Array{},
-		prog: &Program{}, loops: map[string]*Loop{}, scalars: map[string]bool{}, refTexts: map[*Expr]string{}, dims: true}
+		prog: &Program{}, loops: map[string]*Loop{}, scalars: map[string]bool{}, refTexts: map[*Expr]string{}}
+	setup(ps)
 	var e *Expr
 	err := func() (err error) {
 		defer func() {
@@ -426,13 +469,7 @@ func (ld *loader) dimExpr(n *yaml.Node, params map[string]bool) (*Expr, error) {
 			}
 		}()
 		e = ps.expr()
-		if t := ps.peek(); t.kind != tEOF {
-			ps.fail(t, fmt.Sprintf("unexpected %s in a dims expression", describe(t)), "write an arithmetic expression of params, e.g. 2*N+1")
-		}
-		ps.degree(e, "dims")
-		if e.Kind == ExprCall && e.Name != "min" && e.Name != "max" {
-			ps.failAt(e.Line, e.Col, "dims may call only min and max", "")
-		}
+		check(ps, e)
 		return nil
 	}()
 	if err != nil {

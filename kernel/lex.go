@@ -15,6 +15,9 @@ const (
 	tInt
 	tFloat
 	tPunct
+	// tString is a string literal, read only so that #include "x.h"
+	// lines lex.
+	tString
 )
 
 type token struct {
@@ -33,7 +36,8 @@ type lexError struct {
 	msg, hint string
 }
 
-var puncts = []string{"<<", ">>", "<=", ">=", "==", "!=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&&", "||",
+// puncts are the punctuators, each before those it starts with.
+var puncts = []string{"<<=", ">>=", "<<", ">>", "&=", "|=", "^=", "#", "<=", ">=", "==", "!=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&&", "||",
 	"(", ")", "{", "}", "[", "]", ";", ",", "+", "-", "*", "/", "%", "=", "<", ">", "!", "?", ":", "&", "|", "^", "~", "."}
 
 // lex splits C source into tokens; comments are skipped.
@@ -98,6 +102,13 @@ func lex(src string) ([]token, *lexError) {
 				t.val = v
 			}
 			adv(j - i)
+		case c == '"':
+			j := strings.IndexAny(src[i+1:], "\"\n")
+			if j < 0 || src[i+1+j] != '"' {
+				return nil, &lexError{line, col, "unterminated string", "close it with \" on the same line"}
+			}
+			t.kind, t.text = tString, src[i:i+j+2]
+			adv(j + 2)
 		default:
 			p := punct(src[i:])
 			if p == "" {

@@ -32,6 +32,13 @@ const (
 	// the recursion of the parser and of everything that walks an
 	// expression shallow.
 	MaxExprDepth = 256
+	// MaxLocals is the most local variables a per-thread kernel may
+	// declare (each declaration is one, sibling loops' i included).
+	MaxLocals = 256
+	// MaxNesting is the deepest the if, for, while and { } statements of
+	// a per-thread kernel may nest (an else if is one level deeper than
+	// its if); its loops count toward MaxLoops.
+	MaxNesting = 64
 )
 
 // readFile reads at most max bytes of the file at path, and refuses a

@@ -36,6 +36,9 @@ type parser struct {
 	// both stay within MaxExprDepth.
 	nest  int
 	depth map[*Expr]int
+	// cuda is the state of the per-thread form's parser; nil while
+	// parsing a loop nest or a dims entry.
+	cuda *cudaParser
 }
 
 func (ps *parser) paramList() string {
@@ -72,15 +75,20 @@ func (ps *parser) fail(t token, msg, hint string) {
 	ps.failAt(l, c, msg, hint)
 }
 
-// parseSource parses the kernel source. params and arrays are the names
-// the file declares.
-func parseSource(file, src string, pos srcPos, params map[string]bool, arrays map[string]*Array) (prog *Program, err error) {
+// parseSource parses the kernel source: a __global__ function when it
+// has one (Form PerThread), else a loop nest. params and arrays are what
+// the file declares, arrays in declaration order.
+func parseSource(file, src string, pos srcPos, params map[string]bool, arrays []*Array) (prog *Program, err error) {
 	toks, lerr := lex(src)
 	if lerr != nil {
 		l, c := pos(lerr.line, lerr.col)
 		return nil, posError(file, l, c, lerr.msg, lerr.hint)
 	}
-	ps := &parser{src: src, toks: toks, file: file, pos: pos, params: params, arrays: arrays,
+	byName := map[string]*Array{}
+	for _, a := range arrays {
+		byName[a.Name] = a
+	}
+	ps := &parser{src: src, toks: toks, file: file, pos: pos, params: params, arrays: byName,
 		prog: &Program{}, loops: map[string]*Loop{}, scalars: map[string]bool{}, refTexts: map[*Expr]string{}}
 	defer func() {
 		if r := recover(); r != nil {
@@ -91,6 +99,10 @@ func parseSource(file, src string, pos srcPos, params map[string]bool, arrays ma
 			prog, err = nil, b.err
 		}
 	}()
+	if hasGlobal(toks) {
+		ps.perThread(arrays)
+		return ps.prog, nil
+	}
 	for ps.peek().kind != tEOF {
 		if n := ps.stmt(); n != nil {
 			ps.prog.Body = append(ps.prog.Body, n)
@@ -126,7 +138,7 @@ func (ps *parser) expect(text, hint string) token {
 
 func describe(t token) string {
 	if t.kind == tEOF {
-		return "end of source"
+		return t.text // end of source, or of a directive's line
 	}
 	return fmt.Sprintf("%q", t.text)
 }
@@ -140,14 +152,9 @@ var typeWords = map[string]bool{
 
 var unsupported = map[string]string{
 	"if":              "conditionals are outside the subset; use min/max or a loop bound",
-	"while":           "write the loop as for (v = lo; v < hi; v++)",
+	"while":           "write the loop as for (v = lo; v < hi; v++), or write the kernel as a __global__ function",
 	"do":              "write the loop as for (v = lo; v < hi; v++)",
 	"return":          "the source is a loop nest, not a function",
-	"__global__":      "CUDA-style kernels are not supported yet; write the serial loop nest and a mapping",
-	"__shared__":      "shared-memory arrays are not supported yet",
-	"__syncthreads":   "barriers are not supported yet",
-	"threadIdx":       "write the serial loop nest and map loops to tx/ty/tz with mapping",
-	"blockIdx":        "write the serial loop nest and map loops to tx/ty/tz with mapping",
 	"struct":          "struct arrays are not supported yet",
 	"break":           "loops run to their bound",
 	"continue":        "loops run to their bound",
@@ -160,20 +167,42 @@ var unsupported = map[string]string{
 	"__forceinline__": "not in the subset",
 }
 
+// perThreadOnly are the names that only a __global__ kernel knows, with
+// the hint a loop nest that uses one gets.
+var perThreadOnly = map[string]string{
+	"threadIdx":     "write the kernel as a __global__ function, or map the loop to tx with mapping:",
+	"blockIdx":      "write the kernel as a __global__ function, or map the loops to tx/ty/tz with mapping: (the grid follows from their extents)",
+	"blockDim":      "write the kernel as a __global__ function, or use the param the loop's extent comes from",
+	"gridDim":       "write the kernel as a __global__ function, or use the param the loop's extent comes from",
+	"warpSize":      "write the kernel as a __global__ function, or write 32",
+	"__syncthreads": "write the kernel as a __global__ function: a loop nest has no barriers",
+	"__shared__":    "write the kernel as a __global__ function to declare __shared__ arrays",
+}
+
+// outside fails at a name outside the loop-nest subset.
+func (ps *parser) outside(t token) {
+	if hint, ok := perThreadOnly[t.text]; ok {
+		ps.fail(t, t.text+" is only available in a __global__ kernel", hint)
+	}
+	ps.fail(t, fmt.Sprintf("%q is outside the supported C subset", t.text), unsupported[t.text])
+}
+
 func (ps *parser) stmt() Node {
 	t := ps.peek()
 	switch {
 	case t.kind == tPunct && t.text == ";":
 		ps.next()
 		return nil
+	case t.kind == tPunct && t.text == "#":
+		ps.fail(t, "preprocessor lines are only read in a __global__ kernel", "write the loop nest's constants as params, or write the kernel as a __global__ function")
 	case t.kind == tPunct && t.text == "{":
 		ps.fail(t, "a block { } is allowed only as a loop body", "put the statements inside a for loop, or drop the braces")
 	case t.kind == tIdent && t.text == "for":
 		return ps.forLoop()
 	case t.kind == tIdent && typeWords[t.text]:
 		return ps.decl()
-	case t.kind == tIdent && unsupported[t.text] != "":
-		ps.fail(t, fmt.Sprintf("%q is outside the supported C subset", t.text), unsupported[t.text])
+	case t.kind == tIdent && (unsupported[t.text] != "" || perThreadOnly[t.text] != ""):
+		ps.outside(t)
 	case t.kind == tIdent:
 		return ps.assign()
 	}
@@ -389,7 +418,13 @@ func (ps *parser) newStmt(start token) *Stmt {
 }
 
 func (ps *parser) finishStmt(s *Stmt, start token, scalar bool) {
-	end := ps.expect(";", "end the statement with ;")
+	ps.expect(";", "end the statement with ;")
+	ps.record(s, start, scalar)
+}
+
+// record appends s, which ends at the token just read, to the program.
+func (ps *parser) record(s *Stmt, start token, scalar bool) {
+	end := ps.toks[ps.p-1]
 	s.Text = strings.Join(strings.Fields(ps.src[start.off:end.end]), " ")
 	if scalar && s.Compute == 0 {
 		s.Compute = 1 // a register move
@@ -416,7 +451,9 @@ func (ps *parser) addRef(e *Expr, store bool, s *Stmt) {
 	} else {
 		s.Loads = append(s.Loads, r)
 	}
-	s.Compute++ // address arithmetic of the reference
+	if ps.cuda == nil || !ps.cuda.unrolled() {
+		s.Compute++ // address arithmetic of the reference
+	}
 }
 
 // countOps counts the non-memory instructions of a right-hand side and
@@ -426,7 +463,7 @@ func (ps *parser) countOps(e *Expr, s *Stmt) int {
 	case ExprLoad:
 		ps.addRef(e, false, s)
 		return 0 // addRef counted the address arithmetic
-	case ExprConst, ExprFloat, ExprParam, ExprLoop, ExprScalar:
+	case ExprConst, ExprFloat, ExprParam, ExprLoop, ExprScalar, ExprSpecial:
 		return 0
 	}
 	n := 1

@@ -69,9 +69,39 @@ func LookupSpecial(name string) (Special, bool) {
 // is tracked per lane: it may index arrays and steer control flow. A
 // float local's value is irrelevant to the trace, so it may do neither.
 type Local struct {
-	Name      string
-	Int       bool
+	Name string
+	Int  bool
+	// Type is the C type as declared, normalised ("unsigned int",
+	// "const float"), for printing; Int is what matters to the trace.
+	Type      string
 	Index     int // position in Program.Locals
+	Line, Col int
+}
+
+// Arg is a parameter of a per-thread kernel's __global__ function. A
+// pointer names an array of the kernel file (Array); an integer scalar
+// is the param of the same name (it reads as an ExprParam); a float
+// scalar reads as an ExprFloat.
+type Arg struct {
+	Name string
+	// Type is the C type as declared, normalised for printing: "int",
+	// "float", "const float *", "float *__restrict__".
+	Type string
+	// Array is the array a pointer parameter is; nil for a scalar.
+	Array *Array
+	// Int says a scalar is of an integer type.
+	Int       bool
+	Line, Col int
+}
+
+// Define is a #define line of a per-thread kernel's source: a named
+// integer constant. Uses of the name are ExprConst nodes with Name set.
+type Define struct {
+	Name string
+	// Value is the expression as written (of integer literals and
+	// earlier defines) and Val its value.
+	Value     *Expr
+	Val       int64
 	Line, Col int
 }
 
@@ -97,6 +127,11 @@ func (n *If) Pos() (int, int) { return n.Line, n.Col }
 // fails; the warp runs the loop while any lane is in it.
 type While struct {
 	Cond *Expr
+	// Init is how many of the nodes just before the While in its body
+	// are the for's init statements (they run once, before the first
+	// test of Cond; a local they declare is visible in the loop only).
+	// 0 for a while loop or a for without init.
+	Init int
 	Body []Node
 	// Post runs after each iteration, before Cond is tested again.
 	Post []Node
@@ -104,9 +139,9 @@ type While struct {
 	// and call of Cond and 1 for the branch (0 when Unroll).
 	Compute int
 	// Unroll says the loop is fully unrolled (#pragma unroll): no loop
-	// control is counted for it, neither Compute nor Post's, and the
-	// references in its body need no address arithmetic (their offsets
-	// become immediates).
+	// control is counted for it, neither Compute nor Post's (the parser
+	// sets both to 0), and the references whose innermost loop it is
+	// need no address arithmetic (their offsets become immediates).
 	Unroll    bool
 	Line, Col int
 }
