@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gpumemsim/arch"
@@ -80,7 +81,7 @@ func checkStream(t *testing.T, l *traces.Launch) {
 	if warps > 0 {
 		perWarp = total / float64(warps)
 	}
-	var c traces.WarpCursor
+	c := l.NewWarp()
 	var w traces.WarpInst
 	var insts, issued, work float64
 	for b := range l.Blocks() {
@@ -88,19 +89,27 @@ func checkStream(t *testing.T, l *traces.Launch) {
 			if work += perWarp; work > fuzzWork {
 				return
 			}
-			c.Start(l, b, wi)
-			for c.Next(&w) {
+			c.Reset(b, wi)
+			for c.NextTo(&w, &w.Addr) {
 				if insts++; insts > fuzzInsts {
 					return
 				}
 				issued++
-				if w.Op == traces.OpCompute {
+				if w.Op == traces.OpCompute || w.Op == traces.OpBarrier {
 					issued += float64(w.Count) - 1
 					continue
 				}
 				checkAddresses(t, l, &w)
 			}
 		}
+	}
+	if l.Info().PerThread {
+		// Its work is counted on sample blocks: an estimate, which the
+		// stream need not stay under. Errors it meets must be positioned.
+		if err := l.Err(); err != nil && !strings.Contains(err.Error(), ".yaml:") {
+			t.Fatalf("stream error without a position: %v", err)
+		}
+		return
 	}
 	rect := true
 	for _, bl := range l.Loops {
@@ -125,10 +134,14 @@ func constant(f traces.Linear) bool {
 // inactive lane's address is 0.
 func checkAddresses(t *testing.T, l *traces.Launch, w *traces.WarpInst) {
 	ref := l.Refs[w.Ref]
+	arrays := l.Arrays
+	if ref.Space == kernel.SpaceShared {
+		arrays = l.Shared
+	}
 	var a *traces.BoundArray
-	for i := range l.Arrays {
-		if l.Arrays[i].Name == ref.Array {
-			a = &l.Arrays[i]
+	for i := range arrays {
+		if arrays[i].Name == ref.Array {
+			a = &arrays[i]
 		}
 	}
 	if int(w.Width) != ref.Width || ref.Width <= 0 {
