@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
-	"slices"
 
 	"gpumemsim/arch"
-	"gpumemsim/kernel"
 	"gpumemsim/sim/banks"
 	"gpumemsim/sim/coalesce"
 	"gpumemsim/traces"
@@ -202,15 +200,9 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 	}
 	info := src.Info()
 	c := &Counts{Refs: make([]RefCounts, len(info.Refs))}
-	shared := make([]bool, len(info.Refs))
-	for i, r := range info.Refs {
-		shared[i] = r.Space == kernel.SpaceShared
-	}
-	var rule banks.Rule
-	if slices.Contains(shared, true) {
-		if rule, err = bankRuleOf(dev); err != nil {
-			return nil, err
-		}
+	shared, rule, err := sharedRefs(dev, info)
+	if err != nil {
+		return nil, err
 	}
 	blocks := int64(info.Blocks())
 	cur := src.NewWarp()

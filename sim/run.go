@@ -3,11 +3,8 @@ package sim
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"gpumemsim/arch"
-	"gpumemsim/kernel"
-	"gpumemsim/sim/banks"
 	"gpumemsim/sim/cache"
 	"gpumemsim/sim/coalesce"
 	"gpumemsim/sim/dram"
@@ -83,19 +80,15 @@ func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, erro
 	}
 	res := &Result{Device: dev.Name, Kernel: info.Kernel, Mapping: info.Mapping, PerThread: info.PerThread,
 		Block: info.Block, Grid: info.Grid, Occupancy: occ, Refs: make([]RefStats, len(info.Refs))}
-	shared := make([]bool, len(info.Refs))
+	shared, rule, err := sharedRefs(dev, info)
+	if err != nil {
+		return nil, err
+	}
 	for i, r := range info.Refs {
 		res.Refs[i].Ref = r.Text
 		res.Refs[i].Op = r.Op.String()
-		if r.Space == kernel.SpaceShared {
+		if shared[i] {
 			res.Refs[i].Space = r.Space.String()
-			shared[i] = true
-		}
-	}
-	var rule banks.Rule
-	if slices.Contains(shared, true) {
-		if rule, err = bankRuleOf(dev); err != nil {
-			return nil, err
 		}
 	}
 	e := &engine{res: res, activeBlks: occ.ActiveBlocks, blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),

@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"math/bits"
 
+	"slices"
+
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/sim/banks"
 	"gpumemsim/traces"
 )
@@ -71,9 +74,23 @@ func (st *SharedStats) count(ref *RefCounts, store bool, width int, active uint3
 	st.LoadBytes += bytes
 }
 
-// bankRuleOf is dev's shared-memory bank rule; its bank count must be the
+// sharedRefs says, per reference of a launch, whether shared memory
+// serves it, and gives dev's bank rule when any does.
+func sharedRefs(dev *arch.Device, info *traces.Info) ([]bool, banks.Rule, error) {
+	shared := make([]bool, len(info.Refs))
+	for i, r := range info.Refs {
+		shared[i] = r.Space == kernel.SpaceShared
+	}
+	if !slices.Contains(shared, true) {
+		return shared, 0, nil
+	}
+	rule, err := BankRule(dev)
+	return shared, rule, err
+}
+
+// BankRule is dev's shared-memory bank rule; its bank count must be the
 // config's.
-func bankRuleOf(dev *arch.Device) (banks.Rule, error) {
+func BankRule(dev *arch.Device) (banks.Rule, error) {
 	r, err := banks.RuleFor(dev.Coalescer.Rule, dev.SM.BankWidth)
 	if err == nil && banks.Banks(r) != dev.SM.SharedMemoryBanks {
 		err = fmt.Errorf("sm.shared_memory_banks %d: the %v bank rule has %d banks", dev.SM.SharedMemoryBanks, r, banks.Banks(r))
