@@ -22,12 +22,9 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := checkFormat(*format, "text", "json"); err != nil {
 		return err
 	}
-	dev, l, err := lf.load()
+	dev, l, err := lf.loadLoopNest()
 	if err != nil {
 		return err
-	}
-	if l.Info().PerThread {
-		return fmt.Errorf("%s: %w", l.Kernel.Name, traces.ErrPerThread)
 	}
 	jang, err := validate.NewJangModel(l)
 	if err != nil {

@@ -44,12 +44,9 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	dev, base, err := lf.load()
+	dev, base, err := lf.loadLoopNest()
 	if err != nil {
 		return err
-	}
-	if base.Info().PerThread {
-		return fmt.Errorf("%s: %w", base.Kernel.Name, traces.ErrPerThread)
 	}
 	mappings := []kernel.Mapping{base.Mapping}
 	if *maps == "all" {
