@@ -316,10 +316,6 @@ func (ps *parser) simpleStmt() *Stmt {
 	return s
 }
 
-// cudaAssignOps are the compound assignments of a per-thread kernel.
-var cudaAssignOps = map[string]bool{"+=": true, "-=": true, "*=": true, "/=": true, "%=": true,
-	"<<=": true, ">>=": true, "&=": true, "|=": true, "^=": true}
-
 // simple parses an assignment, x++, x--, ++x or --x, without what ends
 // it; x++ is x += 1.
 func (ps *parser) simple() *Stmt {
@@ -338,7 +334,7 @@ func (ps *parser) simple() *Stmt {
 		s.Assign = op.text[:1] + "="
 		s.Value = &Expr{Kind: ExprConst, Val: 1}
 		s.Value.Line, s.Value.Col = ps.pos(op.line, op.col)
-	case op.kind == tPunct && (op.text == "=" || cudaAssignOps[op.text]):
+	case op.kind == tPunct && (op.text == "=" || isCompound(op.text)):
 		s.Assign = op.text
 	default:
 		ps.fail(op, fmt.Sprintf("expected an assignment operator, found %s", describe(op)), "use =, +=, -=, *=, /=, %=, <<=, >>=, &=, |=, ^=, ++ or --")

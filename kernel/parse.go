@@ -361,7 +361,22 @@ func (ps *parser) decl() Node {
 	return s
 }
 
-var assignOps = map[string]ExprKind{"+=": ExprAdd, "-=": ExprSub, "*=": ExprMul, "/=": ExprDiv, "%=": ExprMod}
+// compoundOps are the compound assignments and their operators; a loop
+// nest has the arithmetic ones (ExprAdd to ExprMod), a per-thread kernel
+// all of them.
+var compoundOps = map[string]ExprKind{"+=": ExprAdd, "-=": ExprSub, "*=": ExprMul, "/=": ExprDiv, "%=": ExprMod,
+	"<<=": ExprShl, ">>=": ExprShr, "&=": ExprBitAnd, "|=": ExprBitOr, "^=": ExprBitXor}
+
+// CompoundOp is the operator of a compound assignment such as "+=".
+func CompoundOp(assign string) (ExprKind, bool) {
+	k, ok := compoundOps[assign]
+	return k, ok
+}
+
+func isCompound(assign string) bool {
+	_, ok := compoundOps[assign]
+	return ok
+}
 
 func (ps *parser) assign() Node {
 	start := ps.peek()
@@ -385,7 +400,8 @@ func (ps *parser) assign() Node {
 		ps.fail(start, fmt.Sprintf("unknown name %s", name), "declare arrays under arrays: in the kernel file and scalars with a type, e.g. float "+name+" = 0;")
 	}
 	op := ps.peek()
-	_, isCompound := assignOps[op.text]
+	k, isCompound := compoundOps[op.text]
+	isCompound = isCompound && k >= ExprAdd && k <= ExprMod
 	if op.kind != tPunct || (op.text != "=" && !isCompound) {
 		ps.fail(op, fmt.Sprintf("expected an assignment operator, found %s", describe(op)), "use =, +=, -=, *=, /= or %=")
 	}

@@ -318,7 +318,7 @@ func (pc *ptCompiler) stmt(s *kernel.Stmt, post bool) error {
 			c.x = x
 		}
 		if s.Assign != "=" && s.Assign != "" {
-			k, ok := compoundOps[s.Assign]
+			k, ok := kernel.CompoundOp(s.Assign)
 			if !ok {
 				return at(kernel.Pos{Line: s.Line, Col: s.Col}, fmt.Errorf("%s: unknown assignment %s", s.Text, s.Assign))
 			}
@@ -331,9 +331,6 @@ func (pc *ptCompiler) stmt(s *kernel.Stmt, post bool) error {
 	}
 	return nil
 }
-
-var compoundOps = map[string]kernel.ExprKind{"+=": kernel.ExprAdd, "-=": kernel.ExprSub, "*=": kernel.ExprMul, "/=": kernel.ExprDiv,
-	"%=": kernel.ExprMod, "<<=": kernel.ExprShl, ">>=": kernel.ExprShr, "&=": kernel.ExprBitAnd, "|=": kernel.ExprBitOr, "^=": kernel.ExprBitXor}
 
 func (pc *ptCompiler) ifStmt(n *kernel.If, d int, unrolled bool) error {
 	x, err := pc.expr(n.Cond)
