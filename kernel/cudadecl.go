@@ -18,6 +18,9 @@ func (ps *parser) declarators() []Node {
 		if nt.kind != tIdent {
 			ps.fail(nt, fmt.Sprintf("expected a variable name, found %s", describe(nt)), "declare a local as int i = 0; or float acc = 0;")
 		}
+		if len(out) > 0 && cTypeWords[nt.text] {
+			ps.fail(nt, "the locals of one declaration share its type", "declare a local of another type in a declaration of its own")
+		}
 		ps.checkLocal(nt)
 		ps.next()
 		if ps.is("[") {

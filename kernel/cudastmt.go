@@ -101,8 +101,8 @@ func (ps *parser) cudaBody() []Node {
 	if ps.is("{") {
 		return ps.cudaList(ps.next())
 	}
-	if ps.peek().kind == tEOF {
-		ps.fail(ps.peek(), "missing body", "add a statement or a { } block")
+	if ps.peek().kind == tEOF || ps.is("else") {
+		ps.fail(ps.peek(), "missing body", "add a statement, ; for none, or a { } block")
 	}
 	return ps.cudaStmt()
 }
