@@ -87,6 +87,10 @@ func TestCUDAErrors(t *testing.T) {
 		{src: "int r[4];", line: 1, mark: "[", msg: "local arrays are not supported yet"},
 		{src: "float *p;", line: 1, mark: "*", msg: "pointer locals are not supported"},
 		{src: "for (int i = 0; ; i++) A[i] = 0;", line: 1, mark: "; i++", msg: "a for loop needs a condition"},
+		{src: "for (int i = 0, float f = 0; i < N; i++) A[i] = 0;", line: 1, mark: "float", msg: "the locals of one declaration share its type"},
+		{src: "if (N > 0) else A[0] = 1;", line: 1, mark: "else", msg: "missing body"},
+		{src: "A[0] = (N + );", line: 1, mark: ")", msg: `expected an expression, found ")"`},
+		{src: "A[0] = min(N);", line: 1, mark: "min", msg: "min takes 2 arguments, got 1"},
 		// Declarations and scopes.
 		{src: "int i = 0;\nif (i < N) { int i = 1; }", line: 2, mark: "i = 1", msg: "local i shadows the local i declared at line 9"},
 		{src: "int i = 0;\nint i = 1;", line: 2, mark: "i = 1", msg: "local i is already declared at line 9"},

@@ -1,9 +1,6 @@
 package kernel
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // cudaParser is the state of the per-thread form's parser beyond what the
 // loop-nest parser keeps.
@@ -216,108 +213,4 @@ func (ps *parser) scalarArg(a *Arg, ct cType, nt token) {
 	case !a.Int && ps.params[a.Name]:
 		ps.fail(nt, fmt.Sprintf("%s parameter %s has the name of a param; params are integers", ct.name, a.Name), "declare it int "+a.Name+", or rename it")
 	}
-}
-
-// cType is a C type of a declaration, a parameter or a cast.
-type cType struct {
-	name  string   // normalised, without const: "unsigned int"
-	elem  ElemType // the element type it names; 0 for bool
-	int   bool
-	konst bool
-}
-
-func (c cType) String() string {
-	if c.konst {
-		return "const " + c.name
-	}
-	return c.name
-}
-
-func (c cType) elemName() string {
-	if c.elem == 0 {
-		return "u8"
-	}
-	return c.elem.String()
-}
-
-// cTypeWords are the words C types are made of here.
-var cTypeWords = map[string]bool{"const": true, "unsigned": true, "signed": true, "char": true, "short": true,
-	"int": true, "long": true, "float": true, "double": true, "bool": true, "size_t": true}
-
-// cTypes are the C types read, by their normalised names.
-var cTypes = map[string]struct {
-	elem ElemType
-	int  bool
-}{
-	"char": {I8, true}, "unsigned char": {U8, true}, "short": {I16, true}, "unsigned short": {U16, true},
-	"int": {I32, true}, "unsigned int": {U32, true}, "long": {I64, true}, "unsigned long": {U64, true},
-	"long long": {I64, true}, "unsigned long long": {U64, true}, "size_t": {U64, true},
-	"bool": {0, true}, "float": {F32, false}, "double": {F64, false},
-}
-
-// cTypeName is the C name of an element type, as Format writes it.
-func cTypeName(t ElemType) string {
-	for _, n := range []string{"float", "double", "int", "unsigned int", "char", "unsigned char", "short", "unsigned short", "long long", "unsigned long long"} {
-		if cTypes[n].elem == t {
-			return n
-		}
-	}
-	return t.String()
-}
-
-// cType reads the words of a C type.
-func (ps *parser) cType() cType {
-	start := ps.peek()
-	n := map[string]int{}
-	var words []string
-	for ps.peek().kind == tIdent && cTypeWords[ps.peek().text] {
-		w := ps.next().text
-		n[w]++
-		words = append(words, w)
-	}
-	name, ok := normalType(n)
-	info, known := cTypes[name]
-	if !ok || !known {
-		ps.fail(start, fmt.Sprintf("unsupported type %q", strings.Join(words, " ")),
-			"the types are char, short, int, long, long long (each also unsigned), size_t, bool, float and double, optionally const")
-	}
-	return cType{name: name, elem: info.elem, int: info.int, konst: n["const"] > 0}
-}
-
-// normalType names the type that the counted words make, or says they
-// make none.
-func normalType(n map[string]int) (string, bool) {
-	sign := n["unsigned"] + n["signed"]
-	single := n["float"] + n["double"] + n["bool"] + n["size_t"]
-	sized := n["char"] + n["short"] + min(n["long"], 1)
-	switch {
-	case single > 0:
-		if single+sign+sized+n["int"] > 1 {
-			return "", false
-		}
-		for _, w := range []string{"float", "double", "bool", "size_t"} {
-			if n[w] > 0 {
-				return w, true
-			}
-		}
-	case sign > 1 || sized > 1 || n["int"] > 1 || n["long"] > 2 || n["char"] > 0 && n["int"] > 0:
-		return "", false
-	case sign+sized+n["int"] == 0:
-		return "", false // const alone
-	}
-	base := "int"
-	switch {
-	case n["char"] > 0:
-		base = "char"
-	case n["short"] > 0:
-		base = "short"
-	case n["long"] == 1:
-		base = "long"
-	case n["long"] == 2:
-		base = "long long"
-	}
-	if n["unsigned"] > 0 {
-		return "unsigned " + base, true
-	}
-	return base, true
 }

@@ -101,8 +101,8 @@ func (ps *parser) cudaBody() []Node {
 	if ps.is("{") {
 		return ps.cudaList(ps.next())
 	}
-	if ps.peek().kind == tEOF {
-		ps.fail(ps.peek(), "missing body", "add a statement or a { } block")
+	if ps.peek().kind == tEOF || ps.is("else") {
+		ps.fail(ps.peek(), "missing body", "add a statement, ; for none, or a { } block")
 	}
 	return ps.cudaStmt()
 }
@@ -268,45 +268,6 @@ func (ps *parser) returnStmt() *Return {
 	return n
 }
 
-// declarators parses a declaration's type and its declarators (int a =
-// 0, b;), without the ;, into one statement each.
-func (ps *parser) declarators() []Node {
-	ct := ps.cType()
-	var out []Node
-	for {
-		if ps.is("*") {
-			ps.fail(ps.peek(), "pointer locals are not supported", "index the arrays directly: A[i]")
-		}
-		nt := ps.peek()
-		if nt.kind != tIdent {
-			ps.fail(nt, fmt.Sprintf("expected a variable name, found %s", describe(nt)), "declare a local as int i = 0; or float acc = 0;")
-		}
-		ps.checkLocal(nt)
-		ps.next()
-		if ps.is("[") {
-			ps.fail(ps.peek(), "local arrays are not supported yet", "use a __shared__ array, or a local per element")
-		}
-		s := ps.newStmt(nt)
-		s.Scalar, s.Decl = nt.text, true
-		if ps.is("=") {
-			ps.next()
-			s.Assign, s.Value = "=", ps.expr()
-			if ct.int {
-				ps.checkIntValue(s.Value, nt.text)
-			}
-			s.Compute = ps.countOps(s.Value, s)
-		}
-		s.Local = ps.addLocal(nt, ct)
-		ps.record(s, nt, true)
-		s.Text = ct.String() + " " + s.Text
-		out = append(out, s)
-		if !ps.is(",") {
-			return out
-		}
-		ps.next()
-	}
-}
-
 // simpleStmt parses an assignment statement and its ;.
 func (ps *parser) simpleStmt() *Stmt {
 	start := ps.peek()
@@ -394,66 +355,4 @@ func (ps *parser) target(s *Stmt) *Expr {
 	}
 	ps.unknownName(t)
 	return nil
-}
-
-// sharedDecl parses __shared__ TYPE NAME[d]...[d], ...; into
-// Program.Shared.
-func (ps *parser) sharedDecl() {
-	ps.next()
-	start := ps.peek()
-	if start.kind != tIdent || !cTypeWords[start.text] {
-		ps.fail(start, fmt.Sprintf("expected the __shared__ array's type, found %s", describe(start)), "write __shared__ float As[BS][BS];")
-	}
-	ct := ps.cType()
-	if ct.elem == 0 {
-		ps.fail(start, "bool arrays are not supported", "use unsigned char")
-	}
-	for {
-		ps.sharedArray(ct)
-		if !ps.is(",") {
-			break
-		}
-		ps.next()
-	}
-	if ps.is("=") {
-		ps.fail(ps.peek(), "a __shared__ array cannot have an initialiser", "assign its elements in the body")
-	}
-	ps.expect(";", "end the declaration with ;")
-}
-
-// sharedArray parses one declarator of a __shared__ declaration.
-func (ps *parser) sharedArray(ct cType) {
-	nt := ps.peek()
-	if nt.kind != tIdent {
-		ps.fail(nt, fmt.Sprintf("expected the __shared__ array's name, found %s", describe(nt)), "write __shared__ float As[BS][BS];")
-	}
-	ps.checkReserved(nt, "__shared__ array")
-	for _, l := range ps.prog.Locals {
-		if l.Name == nt.text {
-			ps.fail(nt, fmt.Sprintf("__shared__ array %s has the name of the local declared at line %d", nt.text, l.Line), "rename one of them")
-		}
-	}
-	ps.next()
-	a := &Array{Name: nt.text, Type: ct.elem, Space: SpaceShared, Align: int64(ct.elem.Size())}
-	a.Line, a.Col = ps.pos(nt.line, nt.col)
-	if !ps.is("[") {
-		ps.fail(ps.peek(), "__shared__ scalars are not supported", fmt.Sprintf("declare a one-element array: __shared__ %s %s[1];", ct.name, a.Name))
-	}
-	for ps.is("[") {
-		open := ps.next()
-		if ps.is("]") {
-			ps.fail(open, "a __shared__ array needs its size", "size it with constants and params: "+a.Name+"[BS]")
-		}
-		d := ps.expr()
-		if bad := launchConst(d); bad != nil {
-			ps.failAt(bad.Line, bad.Col, "the size of a __shared__ array must be an expression of constants and params",
-				"shared memory is allocated before any thread runs: size it with a param (the launch sets it) or a #define")
-		}
-		a.Dims = append(a.Dims, d)
-		ps.expect("]", "close the size with ]")
-	}
-	ps.prog.Shared = append(ps.prog.Shared, a)
-	sc := ps.cuda.scopes[len(ps.cuda.scopes)-1]
-	sc.shared = append(sc.shared, a)
-	ps.arrays[a.Name] = a
 }

@@ -258,7 +258,7 @@ func (ps *parser) primary() *Expr {
 		}
 		ps.fail(t, fmt.Sprintf("unknown name %s", name), "names are params, arrays (declared in the kernel file), loop variables in scope and declared scalars")
 	}
-	ps.fail(t, fmt.Sprintf("expected an expression, found %s", describe(t)), "")
+	ps.fail(t, fmt.Sprintf("expected an expression, found %s", describe(t)), "an expression is made of numbers, names, calls and operators, such as 2 * A[i] + 1")
 	return nil
 }
 
@@ -285,7 +285,7 @@ func (ps *parser) call() *Expr {
 	}
 	ps.next()
 	if len(e.Args) != n {
-		ps.fail(t, fmt.Sprintf("%s takes %d arguments, got %d", t.text, n, len(e.Args)), "")
+		ps.fail(t, fmt.Sprintf("%s takes %d arguments, got %d", t.text, n, len(e.Args)), fmt.Sprintf("call it with %d, separated by ,", n))
 	}
 	ps.measure(e, t)
 	return e

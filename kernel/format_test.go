@@ -244,3 +244,63 @@ mapping: {i: tx}
 	// mapping: {i: tx}
 	// block: [128, 1, 1]
 }
+
+// Format prints a per-thread kernel as its __global__ function: #define
+// values in parentheses, __shared__ arrays at the top, for loops with
+// braces and their init in the header, x += 1 as x++, casts and comments
+// dropped; then the grid after the block.
+func ExampleFormat_perThread() {
+	k, err := kernel.Parse("sum.yaml", []byte(`name: sum
+params: {N: 4096}
+arrays:
+  in: {type: f32, dims: [N]}
+  out: {type: f32, dims: [N / 256]}
+source: |
+  #define BS 256
+  #define HALF (BS/2)
+  __global__ void sum(const float *in, float *out) {
+    __shared__ float s[BS];
+    unsigned int t = threadIdx.x;
+    s[t] = in[blockIdx.x * BS + t];
+    __syncthreads();
+    for (int k = HALF; k > 0; k >>= 1) {   // a tree
+      if (t < k) s[t] += s[t + k];
+      __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = (float)s[0];
+  }
+block: [256]
+grid: [N / BS]
+`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%s", kernel.Format(k))
+	// Output:
+	// name: sum
+	// params: {N: 4096}
+	// arrays:
+	//   in: {type: f32, dims: [N]}
+	//   out: {type: f32, dims: [N / 256]}
+	// source: |
+	//   #define BS 256
+	//   #define HALF (BS / 2)
+	//
+	//   __global__ void sum(const float *in, float *out) {
+	//     __shared__ float s[BS];
+	//     unsigned int t = threadIdx.x;
+	//     s[t] = in[blockIdx.x * BS + t];
+	//     __syncthreads();
+	//     for (int k = HALF; k > 0; k >>= 1) {
+	//       if (t < k) {
+	//         s[t] += s[t + k];
+	//       }
+	//       __syncthreads();
+	//     }
+	//     if (t == 0) {
+	//       out[blockIdx.x] = s[0];
+	//     }
+	//   }
+	// block: [256, 1, 1]
+	// grid: [N / BS]
+}

@@ -162,3 +162,65 @@ func checkAddresses(t *testing.T, l *traces.Launch, w *traces.WarpInst) {
 		}
 	}
 }
+
+// FuzzSource is FuzzKernel with the mutations aimed at the source: a
+// kernel file is the keys before its source, the source (a block scalar)
+// and the keys after it, each fuzzed on its own. What parses must print
+// (Format) to a file that parses to the same kernel, printing again the
+// same bytes. The seeds are the kernel files of testdata/cuda and of
+// testdata/fuzz, and the shipped examples.
+func FuzzSource(f *testing.F) {
+	var seeds []string
+	for _, pattern := range []string{"testdata/cuda/*.yaml", "testdata/fuzz/*.yaml", "examples/*.yaml"} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, m...)
+	}
+	for _, s := range seeds {
+		data, err := os.ReadFile(s)
+		if err != nil {
+			f.Fatal(err)
+		}
+		before, source, after, ok := splitSource(string(data))
+		if !ok {
+			f.Fatalf("%s: no source: | block", s)
+		}
+		f.Add(before, source, after)
+	}
+	f.Fuzz(func(t *testing.T, before, source, after string) {
+		var b strings.Builder
+		b.WriteString(before + "source: |2\n")
+		for _, line := range strings.Split(source, "\n") {
+			b.WriteString("  " + line + "\n")
+		}
+		b.WriteString(after)
+		k, err := kernel.Parse("fuzz.yaml", []byte(b.String()))
+		if err != nil {
+			return
+		}
+		if _, err := roundTrip(k); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// splitSource cuts a kernel file around its source: | block, which it
+// returns unindented.
+func splitSource(file string) (before, source, after string, ok bool) {
+	before, rest, ok := strings.Cut(file, "source: |\n")
+	if !ok {
+		return "", "", "", false
+	}
+	lines := strings.SplitAfter(rest, "\n")
+	n := 0
+	for n < len(lines) && (strings.HasPrefix(lines[n], "  ") || strings.TrimSpace(lines[n]) == "" && lines[n] != "") {
+		n++
+	}
+	var src []string
+	for _, l := range lines[:n] {
+		src = append(src, strings.TrimPrefix(strings.TrimSuffix(l, "\n"), "  "))
+	}
+	return before, strings.Join(src, "\n"), strings.Join(lines[n:], ""), true
+}
