@@ -183,9 +183,6 @@ func BindGrid(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, params 
 }
 
 func bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
-	if k.Program.Form == kernel.PerThread {
-		return nil, at(k.Where.Top, errors.New("per-thread kernels are not simulated yet; hint: write the kernel as a loop nest with a mapping"))
-	}
 	if m == nil {
 		m = k.Mapping
 	}

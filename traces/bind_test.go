@@ -216,16 +216,3 @@ func TestNoMapping(t *testing.T) {
 		t.Errorf("with i=tx: %d blocks, extent %d; want 1, 64", l.Blocks(), l.Loops[0].Extent)
 	}
 }
-
-// TestBindPerThread: a per-thread (__global__) kernel parses, but Bind
-// refuses it, at the top of the file, until the SIMT interpreter runs it.
-func TestBindPerThread(t *testing.T) {
-	src := "name: k\nparams: {N: 64}\narrays:\n  A: {type: f32, dims: [N]}\nsource: |\n  __global__ void k(float *A) {\n    A[threadIdx.x] = 1;\n  }\nblock: [64]\ngrid: [1]\n"
-	k, err := kernel.Parse("t.yaml", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Bind(k, nil, arch.Dim3{}, nil, nil); err == nil || !strings.HasPrefix(err.Error(), "t.yaml:1:1: per-thread kernels are not simulated yet") {
-		t.Errorf("Bind(per-thread kernel) = %v; want t.yaml:1:1: per-thread kernels are not simulated yet", err)
-	}
-}
