@@ -96,9 +96,9 @@ func (ps *parser) sharedArray(ct cType) {
 			ps.fail(open, "a __shared__ array needs its size", "size it with constants and params: "+a.Name+"[BS]")
 		}
 		d := ps.expr()
-		if bad := launchConst(d); bad != nil {
-			ps.failAt(bad.Line, bad.Col, "the size of a __shared__ array must be an expression of constants and params",
-				"shared memory is allocated before any thread runs: size it with a param (the launch sets it) or a #define")
+		if bad := blockConst(d); bad != nil {
+			ps.failAt(bad.Line, bad.Col, "the size of a __shared__ array must be an expression of constants, params and blockDim",
+				"shared memory is allocated when the block is launched, before any thread runs: size it with a param, a #define or blockDim.x, .y, .z")
 		}
 		a.Dims = append(a.Dims, d)
 		ps.expect("]", "close the size with ]")

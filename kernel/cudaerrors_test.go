@@ -106,8 +106,9 @@ func TestCUDAErrors(t *testing.T) {
 		// Arrays.
 		{src: "C[0][1][2] = 0;", line: 1, mark: "C", msg: "array C has 2 dimensions; got 3 subscripts"},
 		{src: "A = 0;", line: 1, mark: "=", msg: "array A needs a subscript"},
-		{src: "__shared__ float s[blockDim.x];", line: 1, mark: "blockDim", msg: "the size of a __shared__ array must be an expression of constants and params"},
-		{src: "int n = 4;\n__shared__ float s[n];", line: 2, mark: "n]", msg: "the size of a __shared__ array must be an expression of constants and params"},
+		{src: "__shared__ float s[threadIdx.x];", line: 1, mark: "threadIdx", msg: "the size of a __shared__ array must be an expression of constants, params and blockDim"},
+		{src: "__shared__ float s[gridDim.x];", line: 1, mark: "gridDim", msg: "the size of a __shared__ array must be an expression of constants, params and blockDim"},
+		{src: "int n = 4;\n__shared__ float s[n];", line: 2, mark: "n]", msg: "the size of a __shared__ array must be an expression of constants, params and blockDim"},
 		{src: "extern __shared__ float s[];", line: 1, mark: "extern", msg: "dynamic shared memory (extern __shared__) is not supported"},
 		{src: "__shared__ float s;", line: 1, mark: ";", msg: "__shared__ scalars are not supported"},
 		{src: "__shared__ float s[];", line: 1, mark: "[", msg: "a __shared__ array needs its size"},

@@ -317,11 +317,22 @@ func (ps *parser) describeData(e *Expr) string {
 // launchConst returns the first node of e that is not known at launch;
 // nil when e is an expression of integer constants and params (min, max
 // and abs included).
-func launchConst(e *Expr) *Expr {
+func launchConst(e *Expr) *Expr { return notConst(e, false) }
+
+// blockConst is launchConst that also takes blockDim: what a launch knows
+// when it allocates a block's shared memory.
+func blockConst(e *Expr) *Expr { return notConst(e, true) }
+
+func notConst(e *Expr, blockDim bool) *Expr {
 	switch e.Kind {
 	case ExprConst, ExprParam:
 		return nil
-	case ExprFloat, ExprScalar, ExprSpecial, ExprLoad, ExprLoop:
+	case ExprSpecial:
+		if blockDim && e.Index >= int(BlockDimX) && e.Index <= int(BlockDimZ) {
+			return nil
+		}
+		return e
+	case ExprFloat, ExprScalar, ExprLoad, ExprLoop:
 		return e
 	case ExprCall:
 		if e.Name != "min" && e.Name != "max" && e.Name != "abs" {
@@ -329,7 +340,7 @@ func launchConst(e *Expr) *Expr {
 		}
 	}
 	for _, a := range e.Args {
-		if bad := launchConst(a); bad != nil {
+		if bad := notConst(a, blockDim); bad != nil {
 			return bad
 		}
 	}

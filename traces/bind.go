@@ -359,7 +359,7 @@ func checkResources(k *kernel.Kernel, smem arch.Bytes, b arch.Dim3, dev *arch.De
 func (l *Launch) placeArrays(env map[string]int64) error {
 	next := DefaultBase
 	for _, a := range l.Kernel.Arrays {
-		ba, err := boundArray(a, env)
+		ba, err := boundArray(a, func(e *kernel.Expr) (int64, error) { return eval(e, env) })
 		if err != nil {
 			return err
 		}
@@ -396,12 +396,13 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 	return nil
 }
 
-// boundArray evaluates the extents of a and its size in bytes.
-func boundArray(a *kernel.Array, env map[string]int64) (BoundArray, error) {
+// boundArray evaluates the extents of a with value and its size in
+// bytes.
+func boundArray(a *kernel.Array, value func(*kernel.Expr) (int64, error)) (BoundArray, error) {
 	ba := BoundArray{Name: a.Name, Type: a.Type, Layout: a.Layout, Space: a.Space}
 	n := int64(1)
 	for _, d := range a.Dims {
-		v, err := eval(d, env)
+		v, err := value(d)
 		if err != nil {
 			return ba, within("array "+a.Name+": dims", err)
 		}

@@ -120,17 +120,11 @@ func (l *Launch) bindGrid(env map[string]int64, grid arch.Dim3) error {
 		xc := &xcompiler{env: env, dims: l.dimConsts(arch.Dim3{X: 1, Y: 1, Z: 1})}
 		g := [3]int{1, 1, 1}
 		for i, e := range k.Grid {
-			p, err := xc.compile(e)
-			if err == nil && (p.varying || hasBlockIdx(p)) {
-				err = exprError(e, "grid: %s depends on the thread; hint: a grid extent is an expression of params and blockDim", e)
-			}
+			v, err := xc.launchValue(e)
 			if err != nil {
 				return within("grid", err)
 			}
-			var ln lanes
-			ln.reserve(p.depth, 0)
-			v := ln.scalar(p)
-			if ln.bad != "" || v <= 0 || v > math.MaxInt32 {
+			if v <= 0 || v > math.MaxInt32 {
 				return exprError(e, "grid: %s gives %d blocks; hint: a grid extent is a positive number of blocks below 2^31", e, v)
 			}
 			g[i] = int(v)
@@ -145,6 +139,25 @@ func (l *Launch) bindGrid(env map[string]int64, grid arch.Dim3) error {
 	}
 	l.grid = grid
 	return nil
+}
+
+// launchValue evaluates e, an expression of params and blockDim: what is
+// known when a block is launched.
+func (xc *xcompiler) launchValue(e *kernel.Expr) (int64, error) {
+	p, err := xc.compile(e)
+	if err == nil && (p.varying || hasBlockIdx(p)) {
+		err = exprError(e, "%s depends on the thread; hint: write an expression of params and blockDim", e)
+	}
+	if err != nil {
+		return 0, err
+	}
+	var ln lanes
+	ln.reserve(p.depth, 0)
+	v := ln.scalar(p)
+	if ln.bad != "" {
+		return 0, exprError(e, "%s: %s; hint: check the params", e, ln.bad)
+	}
+	return v, nil
 }
 
 func hasBlockIdx(p *xprog) bool {
@@ -168,8 +181,10 @@ func (l *Launch) dimConsts(grid arch.Dim3) [6]int64 {
 // memory.
 func (l *Launch) placeShared(env map[string]int64) error {
 	var next int64
+	xc := &xcompiler{env: env, dims: l.dimConsts(arch.Dim3{X: 1, Y: 1, Z: 1})}
+	value := func(e *kernel.Expr) (int64, error) { return xc.launchValue(e) }
 	for _, a := range l.Kernel.Program.Shared {
-		ba, err := boundArray(a, env)
+		ba, err := boundArray(a, value)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,48 @@
+package traces
+
+import (
+	"testing"
+
+	"gpumemsim/arch"
+	"gpumemsim/kernel"
+)
+
+// TestSharedFollowsBlock: __shared__ arrays sized by blockDim are
+// allocated per launch. Tiles H×SL and SL×W of floats, SL = min(H, W),
+// each array starting at a multiple of 128 bytes; sizes by hand.
+func TestSharedFollowsBlock(t *testing.T) {
+	src := `name: tiles
+params: {N: 64}
+arrays:
+  A: {type: f32, dims: [N]}
+source: |
+  __global__ void tiles(float *A) {
+    __shared__ float As[blockDim.y][min(blockDim.x, blockDim.y)];
+    __shared__ float Bs[min(blockDim.x, blockDim.y)][blockDim.x];
+    if (threadIdx.x < min(blockDim.x, blockDim.y))
+      As[threadIdx.y][threadIdx.x] = A[threadIdx.x];
+  }
+block: [16, 16]
+grid: [1]
+`
+	k, err := kernel.Parse("tiles.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		block          arch.Dim3
+		bsBase, shared int64
+	}{
+		{arch.Dim3{X: 16, Y: 16, Z: 1}, 1024, 2048}, // 16·16·4 = 1024 each
+		{arch.Dim3{X: 32, Y: 8, Z: 1}, 256, 1280},   // As 8·8·4 = 256, Bs 8·32·4 = 1024
+		{arch.Dim3{X: 16, Y: 2, Z: 1}, 128, 256},    // As 2·2·4 = 16 → Bs at 128, 2·16·4 = 128
+	} {
+		l, err := Bind(k, nil, c.block, nil, nil)
+		if err != nil {
+			t.Fatalf("block %s: %v", c.block, err)
+		}
+		if int64(l.Shared[1].Base) != c.bsBase || int64(l.SharedArrays) != c.shared {
+			t.Errorf("block %s: Bs at %d, %d bytes of shared arrays; want %d, %d", c.block, l.Shared[1].Base, l.SharedArrays, c.bsBase, c.shared)
+		}
+	}
+}
