@@ -179,6 +179,9 @@ func TestCUDAFileErrors(t *testing.T) {
 		{"grid: [1.5]\n", "t.yaml:11:8: a grid entry is an integer; 1.5 is not"},
 		{"grid: [Q]\n", "t.yaml:11:8: unknown param Q"},
 		{"grid: [N,\n  M M]\n", "t.yaml:12:5: unexpected \"M\" in a grid entry"},
+		{"requires: N % 32 == 0\n", "t.yaml:11:11: requires must be a list of conditions"},
+		{"requires: [threadIdx.x < N]\n", "t.yaml:11:12: threadIdx is not known when the grid is set"},
+		{"requires: [N % 32 == 0 M]\n", "t.yaml:11:24: unexpected \"M\" in a requires entry"},
 	} {
 		cudaError{}.checkErr(t, cudaYAML(sig+"A[0] = 1;\n}", tc.extra), tc.want)
 	}
@@ -202,6 +205,7 @@ func TestLoopNestCUDAErrors(t *testing.T) {
 		tc.check(t, nest, 6)
 	}
 	cudaError{}.checkErr(t, nest("for (i = 0; i < N; i++) A[i] = 0;", "mapping: {i: tx}\ngrid: [4]\n"), "t.yaml:8:1: grid is for __global__ kernels")
+	cudaError{}.checkErr(t, nest("for (i = 0; i < N; i++) A[i] = 0;", "mapping: {i: tx}\nrequires: [N % 32 == 0]\n"), "t.yaml:8:1: requires is for __global__ kernels")
 }
 
 // TestCUDALimits checks the per-thread caps at their value (accepted)

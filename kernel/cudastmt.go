@@ -214,10 +214,11 @@ func (ps *parser) forInit() []Node {
 }
 
 // checkUnroll checks that an unrolled loop counts a variable from a
-// constant to a constant by a constant (constants or params: known at
-// launch) and returns the variable.
+// constant to a constant by a constant (of constants, params and blockDim:
+// known at launch, as a template parameter is known at compile time) and
+// returns the variable.
 func (ps *parser) checkUnroll(w *While, init []Node, kw token) *Local {
-	hint := "#pragma unroll needs a trip count known at launch: for (int i = c1; i < c2; i += c3) with constants or params c1, c2, c3; or drop the #pragma"
+	hint := "#pragma unroll needs a trip count known at launch: for (int i = c1; i < c2; i += c3) with constants, params or blockDim in c1, c2, c3; or drop the #pragma"
 	msg := "#pragma unroll: the loop's trip count is not known at launch"
 	if len(init) != 1 {
 		ps.fail(kw, msg+" (the loop needs one init statement)", hint)
@@ -226,7 +227,7 @@ func (ps *parser) checkUnroll(w *While, init []Node, kw token) *Local {
 	if s.Local == nil || s.Assign != "=" {
 		ps.failAt(s.Line, s.Col, msg+" (the init must set a local)", hint)
 	}
-	if bad := launchConst(s.Value); bad != nil {
+	if bad := blockConst(s.Value); bad != nil {
 		ps.failAt(bad.Line, bad.Col, msg+" (its start is not constant)", hint)
 	}
 	v := s.Local
@@ -236,7 +237,7 @@ func (ps *parser) checkUnroll(w *While, init []Node, kw token) *Local {
 		ps.failAt(c.Line, c.Col, msg+" (the condition must compare "+v.Name+")", hint)
 	}
 	for _, a := range c.Args {
-		if bad := launchConst(a); bad != nil && !isV(a) {
+		if bad := blockConst(a); bad != nil && !isV(a) {
 			ps.failAt(bad.Line, bad.Col, msg+" (its bound is not constant)", hint)
 		}
 	}
@@ -244,7 +245,7 @@ func (ps *parser) checkUnroll(w *While, init []Node, kw token) *Local {
 	if len(w.Post) != 1 || w.Post[0].(*Stmt).Local != v || !steps[w.Post[0].(*Stmt).Assign] {
 		ps.fail(kw, msg+" (the increment must step "+v.Name+")", hint)
 	}
-	if bad := launchConst(w.Post[0].(*Stmt).Value); bad != nil {
+	if bad := blockConst(w.Post[0].(*Stmt).Value); bad != nil {
 		ps.failAt(bad.Line, bad.Col, msg+" (its step is not constant)", hint)
 	}
 	return v

@@ -50,6 +50,9 @@ func Format(k *Kernel) []byte {
 	if len(k.Grid) > 0 {
 		add("grid", exprList(k.Grid))
 	}
+	if len(k.Requires) > 0 {
+		add("requires", exprList(k.Requires))
+	}
 	if k.Regs != 0 {
 		add("regs", integer(int64(k.Regs)))
 	}

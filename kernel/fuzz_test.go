@@ -29,13 +29,11 @@ const (
 // address inside its array and every inactive lane's 0; and where the
 // whole launch is small enough to stream, its instructions must match
 // WarpInstructions (equal for loops with constant bounds, at most
-// otherwise). The seeds are the shipped examples and every kernel file
-// of testdata, the per-thread (__global__) kernels of testdata/cuda and
-// testdata/fuzz/seed-cuda-forms.yaml included: for those the round trip
-// is the property checked (Bind refuses them until they can run).
+// otherwise). The seeds are the shipped examples, loop nests and
+// per-thread (__global__) kernels, and every kernel file of testdata.
 func FuzzKernel(f *testing.F) {
 	var seeds []string
-	for _, pattern := range []string{"examples/*.yaml", "testdata/*.yaml", "testdata/bind/*.yaml", "testdata/fuzz/*.yaml", "testdata/cuda/*.yaml"} {
+	for _, pattern := range []string{"examples/*.yaml", "testdata/*.yaml", "testdata/bind/*.yaml", "testdata/fuzz/*.yaml"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			f.Fatal(err)
@@ -167,11 +165,11 @@ func checkAddresses(t *testing.T, l *traces.Launch, w *traces.WarpInst) {
 // kernel file is the keys before its source, the source (a block scalar)
 // and the keys after it, each fuzzed on its own. What parses must print
 // (Format) to a file that parses to the same kernel, printing again the
-// same bytes. The seeds are the kernel files of testdata/cuda and of
-// testdata/fuzz, and the shipped examples.
+// same bytes. The seeds are the kernel files of testdata/fuzz and the
+// shipped examples.
 func FuzzSource(f *testing.F) {
 	var seeds []string
-	for _, pattern := range []string{"testdata/cuda/*.yaml", "testdata/fuzz/*.yaml", "examples/*.yaml"} {
+	for _, pattern := range []string{"examples/*.yaml", "testdata/fuzz/*.yaml"} {
 		m, err := filepath.Glob(pattern)
 		if err != nil {
 			f.Fatal(err)

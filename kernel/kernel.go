@@ -51,6 +51,10 @@ type Kernel struct {
 	// expressions of params and blockDim.x/y/z; nil when the file gives
 	// none (then the launch must).
 	Grid []*Expr
+	// Requires are a per-thread kernel's conditions on its launch:
+	// expressions of params and blockDim that must not be 0 (for tiles
+	// that must fit the block, N % blockDim.x == 0).
+	Requires []*Expr
 	// Regs is the registers per thread (0: not given).
 	Regs int
 	// Smem is the shared memory per block (0: none).
@@ -109,7 +113,7 @@ func Load(nameOrPath string) (*Kernel, error) {
 }
 
 // kernelKeys are the keys a kernel file may have.
-var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "regs", "smem", "dependent"}
+var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "requires", "regs", "smem", "dependent"}
 
 var arrayKeys = []string{"type", "dims", "layout", "align", "base"}
 
@@ -283,12 +287,20 @@ func (ld *loader) form(k *Kernel, top map[string]*yaml.Node, keys []*yaml.Node) 
 			return ld.errAt(kn, "mapping is for loop-nest kernels", "the per-thread form computes its own indices from threadIdx and blockIdx; drop mapping:")
 		}
 		if n := top["grid"]; n != nil {
-			return ld.grid(k, n)
+			if err := ld.grid(k, n); err != nil {
+				return err
+			}
+		}
+		if n := top["requires"]; n != nil {
+			return ld.requires(k, n)
 		}
 		return nil
 	}
 	if kn := key("grid"); kn != nil {
 		return ld.errAt(kn, "grid is for __global__ kernels", "a loop-nest kernel's grid follows from the extents of its mapped loops and the block; drop grid:")
+	}
+	if kn := key("requires"); kn != nil {
+		return ld.errAt(kn, "requires is for __global__ kernels", "a loop nest covers any block: its mapped loops are guarded by their bounds; drop requires:")
 	}
 	if n := top["mapping"]; n != nil {
 		return ld.mapping(k, n)

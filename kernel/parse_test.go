@@ -133,7 +133,10 @@ for (i = 0; i <= N; i += 4) /* step four */
 }
 
 func TestLoadExamples(t *testing.T) {
-	want := []string{"copy", "copy-colmajor", "copy-rowmajor", "kmeans", "latency-probe", "matmul", "matmul-naive", "matvec", "stride", "transpose", "vecadd"}
+	want := []string{"copy", "copy-colmajor", "copy-rowmajor", "kmeans", "latency-probe", "matmul", "matmul-naive",
+		"matmul-ryoo-a", "matmul-ryoo-b", "matmul-ryoo-c", "matmul-ryoo-d", "matmul-tiled", "matvec",
+		"reduce-interleaved", "reduce-sequential", "stencil-shared", "stride", "transpose",
+		"transpose-shared", "transpose-shared-padded", "vecadd"}
 	if got := Examples(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("Examples() = %v; want %v", got, want)
 	}
@@ -145,8 +148,11 @@ func TestLoadExamples(t *testing.T) {
 		if k.Name != n || k.Description == "" {
 			t.Errorf("Load(%s): name %q, description %q; want the name and a description", n, k.Name, k.Description)
 		}
-		if len(k.Mapping) == 0 {
-			t.Errorf("Load(%s): no mapping; every shipped example declares one", n)
+		switch {
+		case k.Program.Form == LoopNest && len(k.Mapping) == 0:
+			t.Errorf("Load(%s): no mapping; every shipped loop nest declares one", n)
+		case k.Program.Form == PerThread && len(k.Grid) == 0:
+			t.Errorf("Load(%s): no grid; every shipped per-thread kernel declares one", n)
 		}
 	}
 	if _, err := Load("no-such-kernel"); err == nil || !strings.Contains(err.Error(), "matmul") {

@@ -396,6 +396,18 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 	return nil
 }
 
+// ParamText writes the launch's params as K=V,... in declaration order.
+func (l *Launch) ParamText() string {
+	var b strings.Builder
+	for i, p := range l.Params {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s=%d", p.Name, p.Value)
+	}
+	return b.String()
+}
+
 // boundArray evaluates the extents of a with value and its size in
 // bytes.
 func boundArray(a *kernel.Array, value func(*kernel.Expr) (int64, error)) (BoundArray, error) {

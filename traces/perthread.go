@@ -92,6 +92,9 @@ func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, para
 	if err := l.bindGrid(env, grid); err != nil {
 		return nil, err
 	}
+	if err := l.checkRequires(env); err != nil {
+		return nil, err
+	}
 	if err := l.placeArrays(env); err != nil {
 		return nil, err
 	}
@@ -138,6 +141,22 @@ func (l *Launch) bindGrid(env map[string]int64, grid arch.Dim3) error {
 		return fmt.Errorf("grid %s has more than 2^31-1 blocks; hint: use a smaller problem", grid)
 	}
 	l.grid = grid
+	return nil
+}
+
+// checkRequires checks the kernel file's conditions on the block and the
+// params.
+func (l *Launch) checkRequires(env map[string]int64) error {
+	xc := &xcompiler{env: env, dims: l.dimConsts(arch.Dim3{X: 1, Y: 1, Z: 1})}
+	for _, e := range l.Kernel.Requires {
+		v, err := xc.launchValue(e)
+		if err != nil {
+			return within("requires", err)
+		}
+		if v == 0 {
+			return exprError(e, "block %s with %s does not fit the kernel: it requires %s; hint: choose a block that meets it, or change the params", l.Block, l.ParamText(), e)
+		}
+	}
 	return nil
 }
 

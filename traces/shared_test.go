@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"strings"
 	"testing"
 
 	"gpumemsim/arch"
@@ -44,5 +45,35 @@ grid: [1]
 		if int64(l.Shared[1].Base) != c.bsBase || int64(l.SharedArrays) != c.shared {
 			t.Errorf("block %s: Bs at %d, %d bytes of shared arrays; want %d, %d", c.block, l.Shared[1].Base, l.SharedArrays, c.bsBase, c.shared)
 		}
+	}
+}
+
+// TestRequires: the kernel file's conditions refuse a block its tiles do
+// not fit, at the condition that fails.
+func TestRequires(t *testing.T) {
+	k, err := kernel.Load("matmul-tiled")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		block arch.Dim3
+		want  string // "" fits
+	}{
+		{arch.Dim3{X: 16, Y: 2, Z: 1}, ""},
+		{arch.Dim3{X: 256, Y: 2, Z: 1}, ""},
+		{arch.Dim3{X: 24, Y: 16, Z: 1}, "it requires N % blockDim.x == 0"}, // 1024 % 24 = 16
+		{arch.Dim3{X: 16, Y: 48, Z: 1}, "it requires M % blockDim.y == 0"}, // 1024 % 48 = 16
+	} {
+		_, err := Bind(k, nil, c.block, nil, nil)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("block %s: %v; want it to fit", c.block, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "examples/matmul-tiled.yaml:")):
+			t.Errorf("block %s: %v; want examples/matmul-tiled.yaml:L:C: ... %s", c.block, err, c.want)
+		}
+	}
+	// M = 48 and N = 96 fit 32x24; SL = min(32, 24) = 24 does not divide K = 100.
+	if _, err := Bind(k, nil, arch.Dim3{X: 32, Y: 24, Z: 1}, map[string]int64{"M": 48, "N": 96, "K": 100}, nil); err == nil || !strings.Contains(err.Error(), "it requires K % min(blockDim.x, blockDim.y) == 0") {
+		t.Errorf("K=100, block 32x24: %v; want it requires K %% min(blockDim.x, blockDim.y) == 0", err)
 	}
 }

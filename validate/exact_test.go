@@ -207,14 +207,17 @@ func exactLaunches(t *testing.T, dev *arch.Device) []*traces.Launch {
 	cases := exactExampleCases()
 	var ls []*traces.Launch
 	for _, name := range kernel.Examples() {
+		k, err := kernel.Load(name)
+		if err != nil {
+			t.Fatalf("kernel.Load(%q): %v", name, err)
+		}
+		if k.Program.Form == kernel.PerThread {
+			continue // the closed form is of loop nests (TestExactRefusesPerThread)
+		}
 		cs, ok := cases[name]
 		if !ok {
 			t.Errorf("no test sizes for shipped example %s: add it to exactExampleCases", name)
 			continue
-		}
-		k, err := kernel.Load(name)
-		if err != nil {
-			t.Fatalf("kernel.Load(%q): %v", name, err)
 		}
 		for _, c := range cs {
 			var m kernel.Mapping
@@ -555,4 +558,24 @@ func ExampleExactCounts() {
 	// A[i] load: 32 requests, 63 transactions (32 B: 1, 64 B: 62, 128 B: 0)
 	// B[i] load: 32 requests, 63 transactions (32 B: 1, 64 B: 62, 128 B: 0)
 	// C[i] store: 32 requests, 63 transactions (32 B: 1, 64 B: 62, 128 B: 0)
+}
+
+// TestExactRefusesPerThread: a per-thread kernel has no closed form here;
+// ExactCounts says so instead of counting.
+func TestExactRefusesPerThread(t *testing.T) {
+	dev, err := configs.Load("fermi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.Load("transpose-shared")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ExactCounts(dev, l); err == nil {
+		t.Error("ExactCounts(transpose-shared) = nil error; want a refusal")
+	}
 }

@@ -167,16 +167,3 @@ func bindLaunch(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[
 	}
 	return l, err
 }
-
-// paramString writes a launch's parameters as K=V,... in declaration
-// order.
-func paramString(l *traces.Launch) string {
-	var b strings.Builder
-	for i, p := range l.Params {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, "%s=%d", p.Name, p.Value)
-	}
-	return b.String()
-}

@@ -43,7 +43,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if err := checkWork(l.Kernel.Name+" with "+paramString(l), l.WarpInstructions(), *maxWork); err != nil {
+	if err := checkWork(l.Kernel.Name+" with "+l.ParamText(), l.WarpInstructions(), *maxWork); err != nil {
 		return err
 	}
 	if *regs > 0 {
@@ -90,7 +90,7 @@ type launchInfo struct {
 
 func launchOf(l *traces.Launch, res *sim.Result) launchInfo {
 	return launchInfo{Mapping: l.Mapping.String(), Block: dimText(l.Block), Grid: dimText(l.Grid()),
-		Params: paramString(l), Regs: l.Regs}
+		Params: l.ParamText(), Regs: l.Regs}
 }
 
 // dimText writes a shape without trailing unit extents: 16x16, 256.
@@ -174,7 +174,7 @@ func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Resu
 	if l.Info().PerThread {
 		mapping = "  per-thread"
 	}
-	fmt.Fprintf(w, "Kernel   %s%s  block %s  grid %s  %s\n", l.Kernel.Name, mapping, dimText(l.Block), dimText(l.Grid()), paramString(l))
+	fmt.Fprintf(w, "Kernel   %s%s  block %s  grid %s  %s\n", l.Kernel.Name, mapping, dimText(l.Block), dimText(l.Grid()), l.ParamText())
 	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
 	if s := res.Sampling; s != nil {
 		fmt.Fprintln(w, samplingLine(s))

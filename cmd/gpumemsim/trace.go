@@ -47,12 +47,12 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	// be long even where the kernel has few warps.
 	work := l.WarpInstructions()
 	perWarp := work / float64(max(1, l.ActiveWarps()))
-	if err := checkWork("a warp of "+l.Kernel.Name+" with "+paramString(l), perWarp, *maxWork); err != nil {
+	if err := checkWork("a warp of "+l.Kernel.Name+" with "+l.ParamText(), perWarp, *maxWork); err != nil {
 		return err
 	}
 	count := *totals || work <= fastCount
 	if *totals {
-		if err := checkWork(l.Kernel.Name+" with "+paramString(l), work, *maxWork); err != nil {
+		if err := checkWork(l.Kernel.Name+" with "+l.ParamText(), work, *maxWork); err != nil {
 			return err
 		}
 	}

@@ -221,7 +221,7 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 		work = work.add(estimateOf(dev, l))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
 	}
-	what := fmt.Sprintf("%d configurations of %s with %s", len(runs), base.Kernel.Name, paramString(base))
+	what := fmt.Sprintf("%d configurations of %s with %s", len(runs), base.Kernel.Name, base.ParamText())
 	if err := checkWork(what, work.warpInsts, maxWork); err != nil {
 		return err
 	}
@@ -338,7 +338,7 @@ func validateJSON(dev *arch.Device, base *traces.Launch, runs []*config, cmp val
 		Params      string              `json:"params"`
 		Rows        []validateRow       `json:"rows"`
 		Summary     validate.Comparison `json:"summary"`
-	}{dev.Name, dev.CacheConfig, base.Kernel.Name, paramString(base), rowsOf(runs), cmp}
+	}{dev.Name, dev.CacheConfig, base.Kernel.Name, base.ParamText(), rowsOf(runs), cmp}
 }
 
 func writeValidateCSV(w io.Writer, runs []*config) error {
