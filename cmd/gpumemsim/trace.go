@@ -151,10 +151,14 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 	}
 	desc := ""
 	if d := strings.TrimSpace(k.Description); d != "" {
-		desc = ": " + d
+		desc = ": " + strings.ReplaceAll(d, "\n", "\n\t") // aligned under the first line
 	}
 	fmt.Fprintf(tw, "kernel\t%s (%s; positions below are line:col there)%s\n", k.Name, k.File, desc)
-	fmt.Fprintf(tw, "mapping\t%s\n", l.Mapping)
+	if l.Kernel.Program.Form == kernel.PerThread {
+		fmt.Fprintln(tw, "form\tper-thread (__global__): each thread computes its indices from threadIdx and blockIdx")
+	} else {
+		fmt.Fprintf(tw, "mapping\t%s\n", l.Mapping)
+	}
 	fmt.Fprintf(tw, "block\t%s (%d threads, %d warps)\n", l.Block, l.Block.Threads(), l.WarpsPerBlock())
 	fmt.Fprintf(tw, "grid\t%s (%s)\n", l.Grid(), plural(l.Blocks(), "block"))
 	fmt.Fprintf(tw, "params\t%s\n", paramsText(l.Params))
@@ -164,6 +168,13 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 			label = "arrays"
 		}
 		fmt.Fprintf(tw, "%s\t%s %s at %#x (%s)\n", label, a.Name, arrayShape(a), a.Base, arch.Bytes(a.Size))
+	}
+	for i, a := range l.Shared {
+		label := ""
+		if i == 0 {
+			label = "__shared__"
+		}
+		fmt.Fprintf(tw, "%s\t%s %s at %#x of each block's shared memory (%s)\n", label, a.Name, arrayShape(a), a.Base, arch.Bytes(a.Size))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -30,6 +30,10 @@ func TestTraceGolden(t *testing.T) {
 		// counted only when asked.
 		{"trace-matmul-large", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-warps", "2"}},
 		{"trace-matmul-totals", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-set", "M=512,N=512,P=512", "-warps", "1", "-totals"}},
+		// Per-thread kernels: each lane's bank and the passes; on
+		// CC 1.x, per half-warp.
+		{"trace-reduce-interleaved-gt200", []string{"trace", "-device", "gt200", "-kernel", "reduce-interleaved", "-set", "N=4096", "-warps", "6"}},
+		{"trace-transpose-shared-fermi", []string{"trace", "-kernel", "transpose-shared", "-set", "N=64", "-warps", "9"}},
 		{"trace-err-unknown-kernel", []string{"trace", "-kernel", "kernels/matmull.yaml"}},
 		{"trace-err-bad-map", []string{"trace", "-map", "i1"}},
 		{"trace-err-unknown-loop", []string{"trace", "-map", "i4=tx"}},
@@ -40,6 +44,39 @@ func TestTraceGolden(t *testing.T) {
 		{"trace-err-negative-warps", []string{"trace", "-warps", "-1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+	}
+}
+
+// TestTraceBankConflicts: the classroom view states each request's
+// conflict degree, derived by hand. reduce-interleaved's first
+// sdata[index] load reads words 2·lane: on CC 1.x (16 banks) the lanes l
+// and l+8 of a half-warp share bank 2l mod 16 with different words, so
+// each half-warp is a 2-way conflict. transpose-shared reads
+// tile[threadIdx.x][j]: 32 words 32 apart, all in bank j on Fermi, a
+// 32-way conflict; the padded tile's rows of 33 words put them in 32
+// banks.
+func TestTraceBankConflicts(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-device", "gt200", "-kernel", "reduce-interleaved", "-set", "N=4096", "-warps", "3"},
+			"shared memory: 4 transactions through the banks for 128 B requested\n        half-warp 0 (lanes 0-15): a 2-way bank conflict\n        half-warp 1 (lanes 16-31): a 2-way bank conflict\n"},
+		{[]string{"-kernel", "transpose-shared", "-set", "N=64", "-warps", "9"},
+			"shared memory: 32 transactions through the banks (a 32-way bank conflict) for 128 B requested\n"},
+		{[]string{"-kernel", "transpose-shared-padded", "-set", "N=64", "-warps", "9"},
+			"shared memory: 1 transaction through the banks (no bank conflict) for 128 B requested\n"},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"trace", "-totals=false"}, c.args...)
+		if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+			t.Fatalf("gpumemsim %s: %v", strings.Join(args, " "), err)
+		}
+		out := stdout.String()
+		last := strings.LastIndex(out, "#"+c.args[len(c.args)-1]+" ")
+		if last < 0 || !strings.Contains(out[last:], c.want) {
+			t.Errorf("gpumemsim %s: instruction #%s does not show\n%s", strings.Join(args, " "), c.args[len(c.args)-1], c.want)
+		}
 	}
 }
 

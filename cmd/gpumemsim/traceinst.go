@@ -26,9 +26,11 @@ type shownInst struct {
 	shared bool
 	banks  [traces.WarpSize]int
 	passes int
-	// wholeWarp says the bank rule serves the warp as one request (not
-	// per half- or quarter-warp).
-	wholeWarp bool
+	// degrees are the passes of each request the bank rule splits the
+	// warp into (one request: the warp; CC 1.x: its half-warps), each
+	// one's conflict degree; requestLanes is the lanes of one request.
+	degrees      []int
+	requestLanes int
 }
 
 // firstInsts returns the first n memory instructions of block 0, warp 0's
@@ -55,7 +57,11 @@ func firstInsts(d *arch.Device, l *traces.Launch, co *sim.Coalescer, n int) ([]s
 			case l.Refs[in.Ref].Space == kernel.SpaceShared:
 				s.shared = true
 				s.passes = banks.Transactions(rule, int(in.Width), in.Active, &in.Addr)
-				s.wholeWarp = rule != banks.CC1x && (in.Width <= 4 || rule == banks.CC3x64 && in.Width <= 8)
+				s.requestLanes = banks.RequestLanes(rule, int(in.Width))
+				span := uint32(1)<<s.requestLanes - 1 // 32 lanes: 0 - 1 wraps to all
+				for lo := 0; lo < traces.WarpSize; lo += s.requestLanes {
+					s.degrees = append(s.degrees, banks.Transactions(rule, int(in.Width), in.Active&(span<<lo), &in.Addr))
+				}
 				for lane := range traces.WarpSize {
 					s.banks[lane] = banks.Bank(rule, in.Addr[lane])
 				}
@@ -232,12 +238,26 @@ func writeBanks(w io.Writer, s *shownInst, requested int) {
 		}
 	}
 	degree := ""
-	if s.wholeWarp {
-		// One request per warp: the passes are the conflict degree.
-		degree = " (no bank conflict)"
-		if s.passes > 1 {
-			degree = fmt.Sprintf(" (a %d-way bank conflict)", s.passes)
-		}
+	if len(s.degrees) == 1 {
+		degree = " (" + conflictText(s.degrees[0]) + ")"
 	}
 	fmt.Fprintf(w, "      shared memory: %s through the banks%s for %d B requested\n", plural(s.passes, "transaction"), degree, requested)
+	if len(s.degrees) == 1 {
+		return
+	}
+	part := map[int]string{16: "half-warp", 8: "quarter-warp"}[s.requestLanes]
+	for i, d := range s.degrees {
+		if d > 0 {
+			fmt.Fprintf(w, "        %s %d (lanes %d-%d): %s\n", part, i, i*s.requestLanes, (i+1)*s.requestLanes-1, conflictText(d))
+		}
+	}
+}
+
+// conflictText names the conflict degree of one request that takes
+// passes through the banks.
+func conflictText(passes int) string {
+	if passes == 1 {
+		return "no bank conflict"
+	}
+	return fmt.Sprintf("a %d-way bank conflict", passes)
 }

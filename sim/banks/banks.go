@@ -114,6 +114,22 @@ func validWidth(width int) bool {
 	return uint(width-1) < 16 && width&(width-1) == 0
 }
 
+// RequestLanes returns how many lanes one request through the banks
+// covers under rule r for accesses of width bytes: a half-warp on CC 1.x;
+// later, as many lanes as one row of data holds, up to the warp (the whole
+// warp for words of up to 4 bytes, on Kepler's 64-bit mode up to 8, else
+// half- or quarter-warps). Transactions of the lanes of one request are
+// its conflict degree. It panics on an invalid rule or width.
+func RequestLanes(r Rule, width int) int {
+	if !r.valid() || !validWidth(width) {
+		panic(fmt.Sprintf("banks: invalid input: rule %v, width %d", r, width))
+	}
+	if r == CC1x {
+		return 16
+	}
+	return min(32, 1<<geometries[r].rowShift/width)
+}
+
 // Transactions returns the number of shared-memory transactions, passes
 // through the banks, that rule r needs to serve one warp instruction:
 // width is the bytes each lane accesses (1, 2, 4, 8 or 16), active has bit
@@ -134,9 +150,7 @@ func Transactions(r Rule, width int, active uint32, addr *[32]uint64) int {
 	if r == CC1x {
 		return g.halfWarps(width, active, addr)
 	}
-	// A sub-request asks for at most one row of data: the whole warp for
-	// words of up to 4 bytes (Kepler: 8), else half- or quarter-warps.
-	lanes := min(32, 1<<g.rowShift/width)
+	lanes := RequestLanes(r, width)
 	if lanes == 32 {
 		return g.degree(width, active, addr)
 	}

@@ -430,3 +430,24 @@ func ExampleTransactions() {
 	// padded: 1
 	// lane 1 in bank 1 of 32
 }
+
+// TestRequestLanes: the lanes of one request, from the guide: half-warps
+// on CC 1.x (F.3.3); on 2.x a 64-bit access is served per half-warp and a
+// 128-bit one per quarter-warp (F.4.3); Kepler's rows of 256 B serve a
+// warp's 64-bit words at once (F.5.3.2); Maxwell's 128-B rows as Fermi's.
+func TestRequestLanes(t *testing.T) {
+	for _, c := range []struct {
+		r     Rule
+		width int
+		want  int
+	}{
+		{CC1x, 4, 16}, {CC1x, 8, 16}, {CC1x, 16, 16},
+		{CC2x, 1, 32}, {CC2x, 4, 32}, {CC2x, 8, 16}, {CC2x, 16, 8},
+		{CC3x32, 8, 32}, {CC3x64, 8, 32}, {CC3x64, 16, 16},
+		{CC5x, 4, 32}, {CC5x, 8, 16}, {CC5x, 16, 8},
+	} {
+		if got := RequestLanes(c.r, c.width); got != c.want {
+			t.Errorf("RequestLanes(%v, %d) = %d; want %d", c.r, c.width, got, c.want)
+		}
+	}
+}
