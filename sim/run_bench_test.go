@@ -7,8 +7,9 @@ import (
 	"gpumemsim/sim"
 )
 
-// BenchmarkRun reports simulated warp memory instructions per second of
-// the full hierarchy on one core.
+// BenchmarkRun reports simulated warp memory instructions (global and
+// shared loads and stores) per second of the full hierarchy on one core,
+// and of those the shared ones.
 func BenchmarkRun(b *testing.B) {
 	for _, bc := range []struct {
 		name, device, kernel, mapping, block string
@@ -18,6 +19,9 @@ func BenchmarkRun(b *testing.B) {
 		{"matmul/kepler", "kepler", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 256, "N": 256, "P": 256}},
 		{"matmul/gt200", "gt200", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 256, "N": 256, "P": 256}},
 		{"vecadd/fermi", "fermi", "vecadd", "", "", map[string]int64{"N": 1 << 20}},
+		// The same product as matmul/fermi, per thread with shared tiles:
+		// 16 shared loads per global load.
+		{"matmul-tiled/fermi", "fermi", "matmul-tiled", "", "16x16", map[string]int64{"M": 256, "N": 256, "K": 256}},
 		// The DRAM-bound path: J14's uncoalesced mapping on a device
 		// without L1 or L2, 16 transactions per half-warp load.
 		{"matmul-uncoalesced/gt200", "gt200", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 128, "N": 128, "P": 128}},
@@ -28,15 +32,19 @@ func BenchmarkRun(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			dev, l := bind(b, bc.device, bc.kernel, bc.mapping, bc.block, bc.params)
 			b.ReportAllocs()
-			var insts int64
+			var insts, shared int64
 			for b.Loop() {
 				r, err := sim.Run(context.Background(), dev, l, sim.Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
 				insts += r.MemInsts
+				shared += r.Shared.LoadRequests + r.Shared.StoreRequests
 			}
 			b.ReportMetric(float64(insts)/b.Elapsed().Seconds(), "warp-mem-insts/s")
+			if shared > 0 {
+				b.ReportMetric(float64(shared)/b.Elapsed().Seconds(), "shared-insts/s")
+			}
 		})
 	}
 }
