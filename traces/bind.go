@@ -203,7 +203,7 @@ func bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string
 	if err := checkBlock(block, dev); err != nil {
 		return nil, at(blockAt, fmt.Errorf("block %s: %w", block, err))
 	}
-	if err := checkResources(k, k.Smem, block, dev); err != nil {
+	if err := checkResources(k, smemUse{k.Smem, k.Where.Smem, ""}, block, dev); err != nil {
 		return nil, err
 	}
 	env := map[string]int64{}
@@ -321,11 +321,18 @@ func checkBlock(b arch.Dim3, dev *arch.Device) error {
 	return errors.New(strings.Join(errs, "; ") + "; hint: use a smaller block")
 }
 
+// smemUse is a block's shared memory and where the file asks for it.
+type smemUse struct {
+	bytes arch.Bytes
+	at    kernel.Pos
+	what  string // what the bytes are, when not the file's smem alone
+}
+
 // checkResources checks the kernel's registers and shared memory against
 // the device, alone and with the block (a block whose registers or
 // shared memory exceed an SM's cannot run at all); an error names the
-// file's regs or smem.
-func checkResources(k *kernel.Kernel, smem arch.Bytes, b arch.Dim3, dev *arch.Device) error {
+// file's regs or where it asks for the shared memory.
+func checkResources(k *kernel.Kernel, su smemUse, b arch.Dim3, dev *arch.Device) error {
 	if dev == nil {
 		return nil
 	}
@@ -333,12 +340,9 @@ func checkResources(k *kernel.Kernel, smem arch.Bytes, b arch.Dim3, dev *arch.De
 	if sm.MaxRegistersPerThread > 0 && k.Regs > sm.MaxRegistersPerThread {
 		return at(k.Where.Regs, fmt.Errorf("%d registers per thread; %s allows at most %d; hint: give at most %d", k.Regs, dev.Name, sm.MaxRegistersPerThread, sm.MaxRegistersPerThread))
 	}
-	smemAt, what := k.Where.Smem, ""
-	if smem != k.Smem {
-		smemAt, what = k.Where.Top, " (smem and the __shared__ arrays)"
-	}
+	smem, smemAt := su.bytes, su.at
 	if sm.MaxSharedMemoryPerBlock > 0 && smem > sm.MaxSharedMemoryPerBlock {
-		return at(smemAt, fmt.Errorf("%s of shared memory per block%s; %s allows at most %s; hint: ask for at most %s", smem, what, dev.Name, sm.MaxSharedMemoryPerBlock, sm.MaxSharedMemoryPerBlock))
+		return at(smemAt, fmt.Errorf("%s of shared memory per block%s; %s allows at most %s; hint: ask for at most %s", smem, su.what, dev.Name, sm.MaxSharedMemoryPerBlock, sm.MaxSharedMemoryPerBlock))
 	}
 	if dev.WarpSize <= 0 {
 		return nil // a partial device, as tests build: no occupancy

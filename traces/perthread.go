@@ -101,7 +101,7 @@ func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, para
 	if err := l.placeShared(env); err != nil {
 		return nil, err
 	}
-	if err := checkResources(k, l.Smem, block, dev); err != nil {
+	if err := checkResources(k, l.smemUse(dev), block, dev); err != nil {
 		return nil, err
 	}
 	pt, err := l.compileThreads(env)
@@ -219,6 +219,32 @@ func (l *Launch) placeShared(env map[string]int64) error {
 	l.SharedArrays = arch.Bytes(next)
 	l.Smem = l.Kernel.Smem + arch.Bytes(next)
 	return nil
+}
+
+// smemUse is the block's shared memory, located at the __shared__ array
+// that takes it past what dev allows per block (else the last one), or at
+// the file's smem when the kernel declares none.
+func (l *Launch) smemUse(dev *arch.Device) smemUse {
+	k := l.Kernel
+	shared := k.Program.Shared
+	if len(shared) == 0 {
+		return smemUse{l.Smem, k.Where.Smem, ""}
+	}
+	i := len(shared) - 1
+	for j, a := range l.Shared {
+		if dev == nil {
+			break
+		}
+		if limit := dev.SM.MaxSharedMemoryPerBlock; limit > 0 && k.Smem+arch.Bytes(a.Base)+arch.Bytes(a.Size) > limit {
+			i = j
+			break
+		}
+	}
+	what := fmt.Sprintf(" (__shared__ arrays up to %s", shared[i].Name)
+	if k.Smem > 0 {
+		what += ", and smem"
+	}
+	return smemUse{l.Smem, kernel.Pos{Line: shared[i].Line, Col: shared[i].Col}, what + ")"}
 }
 
 // compileThreads compiles the program of a per-thread kernel.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/configs"
 	"gpumemsim/kernel"
 )
 
@@ -75,5 +76,36 @@ func TestRequires(t *testing.T) {
 	// M = 48 and N = 96 fit 32x24; SL = min(32, 24) = 24 does not divide K = 100.
 	if _, err := Bind(k, nil, arch.Dim3{X: 32, Y: 24, Z: 1}, map[string]int64{"M": 48, "N": 96, "K": 100}, nil); err == nil || !strings.Contains(err.Error(), "it requires K % min(blockDim.x, blockDim.y) == 0") {
 		t.Errorf("K=100, block 32x24: %v; want it requires K %% min(blockDim.x, blockDim.y) == 0", err)
+	}
+}
+
+// TestSharedTooLarge: __shared__ arrays past the device's per-block limit
+// are refused at the array that crosses it: 64 rows of 128 floats are
+// 32 KiB, G80 allows 16 KiB; B alone (1 KiB at 0) fits.
+func TestSharedTooLarge(t *testing.T) {
+	src := `name: big
+params: {N: 64}
+arrays:
+  A: {type: f32, dims: [N]}
+source: |
+  __global__ void big(float *A) {
+    __shared__ float B[256];
+    __shared__ float S[blockDim.x][128];
+    S[threadIdx.x][0] = A[threadIdx.x] + B[0];
+  }
+block: [64]
+grid: [1]
+`
+	k, err := kernel.Parse("big.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := configs.Load("g80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "big.yaml:8:22: 33KiB of shared memory per block (__shared__ arrays up to S); g80 allows at most 16KiB"
+	if _, err := Bind(k, nil, arch.Dim3{}, nil, dev); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Bind = %v; want %s...", err, want)
 	}
 }
