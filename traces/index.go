@@ -1,7 +1,6 @@
 package traces
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
@@ -198,10 +197,6 @@ func cloneForms(fs []Linear) []Linear {
 	}
 	return out
 }
-
-// ErrPerThread says a per-thread kernel has no loop nest for the static
-// models to read.
-var ErrPerThread = errors.New("a per-thread (__global__) kernel has no loop nest: Jang's and Peng's models read the access matrices of a loop nest, which are not derived from per-thread kernels yet; hint: simulate it with run or trace")
 
 // memRef finds the parsed reference behind l.Refs[ref].
 func (l *Launch) memRef(ref int) (*kernel.MemRef, error) {
