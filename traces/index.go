@@ -1,20 +1,78 @@
 package traces
 
 import (
-	"errors"
 	"fmt"
+	"slices"
 
 	"gpumemsim/kernel"
 )
 
+// The static models of package validate (J14's access matrices, Peng's
+// strides) read a launch through AccessColumns, IndexForms,
+// EnclosingLoops, AddrForm and ThreadExtents. For a loop nest the columns
+// are its loops; for a per-thread kernel they come from its affine view
+// (affine.go).
+
+// AccessColumn is one column of J14's memory access matrices, one entry of
+// the iteration vector: a loop of the kernel, or an index that runs
+// across threads.
+type AccessColumn struct {
+	// Var names the column: the loop variable, or threadIdx.x, .y, .z.
+	Var string
+	// Thread says the column runs across the threads of a work group,
+	// along Axis: a loop mapped to Axis, or threadIdx of a per-thread
+	// kernel (a "thread loop" over the block's extent).
+	Thread bool
+	Axis   kernel.Axis
+	// Step is how much the variable changes per iteration, or per thread
+	// index for a thread column (1 for threadIdx); 0 for a per-thread
+	// loop without an induction variable.
+	Step int64
+	// ProblemSize says the loop's trip count depends on the input
+	// problem size (J14's "loop variable of the input problem size").
+	ProblemSize bool
+}
+
+// AccessColumns returns the columns of the access matrices of l: one per
+// loop of l.Loops for a loop nest (mapped loops are thread columns); for
+// a per-thread kernel, the thread indices it reads, outermost first
+// (threadIdx.z, .y, .x), then its loops in source order. A loop nest's
+// loop runs over the problem size when its lower bound, upper bound or
+// step mentions a param or the variable of such a loop; a per-thread
+// loop when its condition mentions a param, gridDim or an int local whose
+// value does (see affine.go).
+func (l *Launch) AccessColumns() []AccessColumn {
+	if l.pt != nil {
+		return l.threadView().cols
+	}
+	problem := problemSizeLoops(l.Kernel.Program)
+	cols := make([]AccessColumn, len(l.Loops))
+	for v, bl := range l.Loops {
+		cols[v] = AccessColumn{Var: bl.Var, Thread: bl.Mapped, Axis: bl.Axis, Step: bl.Step, ProblemSize: problem[v]}
+	}
+	return cols
+}
+
 // IndexForms returns the subscripts of reference ref (an index of l.Refs)
-// as affine forms of the loop variables with the params substituted,
-// outermost array dimension first: row d of J14's memory access matrix is
-// IndexForms(ref)[d].Coef (one column per loop of l.Loops) and entry d of
-// its offset vector is IndexForms(ref)[d].Const. The forms are in elements
-// of the array, before the layout turns them into a byte address
-// (Ref.Addr).
+// as affine forms of the columns (AccessColumns) with the params
+// substituted, outermost array dimension first: row d of J14's memory
+// access matrix is IndexForms(ref)[d].Coef and entry d of its offset
+// vector is IndexForms(ref)[d].Const. The forms are in elements of the
+// array, before the layout turns them into a byte address (AddrForm).
+//
+// A per-thread kernel's forms are those of work group 0, and a flat
+// subscript of a multi-dimensional array is split into its dimensions
+// (see affine.go); a shared-memory reference, or one whose subscript is
+// not affine in the thread indices and loop variables, is an error that
+// says why, at the reference's file:line:col.
 func (l *Launch) IndexForms(ref int) ([]Linear, error) {
+	if l.pt != nil {
+		vr, err := l.viewRef(ref)
+		if err != nil {
+			return nil, err
+		}
+		return cloneForms(vr.index), nil
+	}
 	r, err := l.memRef(ref)
 	if err != nil {
 		return nil, err
@@ -32,10 +90,36 @@ func (l *Launch) IndexForms(ref int) ([]Linear, error) {
 	return forms, nil
 }
 
-// EnclosingLoops returns the loops (indices of l.Loops) whose bodies hold
-// reference ref, outermost first. Mapped loops are included: they enclose
-// the reference in the source even though they run across threads.
+// AddrForm returns the byte address of reference ref, base included, as
+// an affine form of the columns: Ref.Addr for a loop nest; for a
+// per-thread kernel, the address in work group 0, or IndexForms' error.
+func (l *Launch) AddrForm(ref int) (Linear, error) {
+	if l.pt != nil {
+		vr, err := l.viewRef(ref)
+		if err != nil {
+			return Linear{}, err
+		}
+		return cloneForms([]Linear{vr.addr})[0], nil
+	}
+	if _, err := l.memRef(ref); err != nil {
+		return Linear{}, err
+	}
+	return l.Refs[ref].Addr, nil
+}
+
+// EnclosingLoops returns the columns (indices of AccessColumns) whose
+// bodies hold reference ref, outermost first. Thread columns are
+// included: a mapped loop encloses the reference in the source even
+// though it runs across threads, and a per-thread kernel's thread indices
+// enclose all of it.
 func (l *Launch) EnclosingLoops(ref int) ([]int, error) {
+	if l.pt != nil {
+		vr, err := l.viewRef(ref)
+		if err != nil {
+			return nil, err
+		}
+		return slices.Clone(vr.loops), nil
+	}
 	r, err := l.memRef(ref)
 	if err != nil {
 		return nil, err
@@ -68,17 +152,56 @@ func (l *Launch) EnclosingLoops(ref int) ([]int, error) {
 	return found, nil
 }
 
-// ErrPerThread says a per-thread kernel has no loop nest for the static
-// models to read.
-var ErrPerThread = errors.New("a per-thread (__global__) kernel has no loop nest: Jang's and Peng's models read the access matrices of a loop nest, which are not derived from per-thread kernels yet; hint: simulate it with run or trace")
+// ThreadExtents returns, per axis (x, y, z), the number of threads along
+// it that run the kernel: a loop nest's mapped loop extent (1 for an axis
+// without one; threads past it are inactive), and for a per-thread kernel
+// the block's extent times the grid's, as every thread it launches runs.
+func (l *Launch) ThreadExtents() [3]int64 {
+	if l.pt != nil {
+		b, g := l.Block, l.grid
+		return [3]int64{int64(b.X) * int64(g.X), int64(b.Y) * int64(g.Y), int64(b.Z) * int64(g.Z)}
+	}
+	return l.extent
+}
+
+// problemSizeLoops marks the loops of a loop nest whose trip count
+// depends on the input problem size: a bound or the step mentions a
+// param, or the variable of a loop so marked.
+func problemSizeLoops(p *kernel.Program) []bool {
+	marked := make([]bool, len(p.Loops))
+	var mentions func(e *kernel.Expr) bool
+	mentions = func(e *kernel.Expr) bool {
+		if e == nil {
+			return false
+		}
+		switch e.Kind {
+		case kernel.ExprParam:
+			return true
+		case kernel.ExprLoop:
+			return marked[e.Index]
+		}
+		return slices.ContainsFunc(e.Args, mentions)
+	}
+	// Bounds mention outer loops only, and p.Loops is in source order,
+	// so outer loops are marked first.
+	for i, lp := range p.Loops {
+		marked[i] = mentions(lp.Lower) || mentions(lp.Upper) || mentions(lp.Step)
+	}
+	return marked
+}
+
+func cloneForms(fs []Linear) []Linear {
+	out := make([]Linear, len(fs))
+	for i, f := range fs {
+		out[i] = Linear{Const: f.Const, Coef: slices.Clone(f.Coef)}
+	}
+	return out
+}
 
 // memRef finds the parsed reference behind l.Refs[ref].
 func (l *Launch) memRef(ref int) (*kernel.MemRef, error) {
-	if l.pt != nil {
-		return nil, ErrPerThread
-	}
-	if ref < 0 || ref >= len(l.Refs) {
-		return nil, fmt.Errorf("%s: reference %d out of range (the launch has %d)", l.Kernel.Name, ref, len(l.Refs))
+	if err := l.checkRef(ref); err != nil {
+		return nil, err
 	}
 	id := l.Refs[ref].ID
 	for _, r := range l.Kernel.Program.Refs {
@@ -87,4 +210,11 @@ func (l *Launch) memRef(ref int) (*kernel.MemRef, error) {
 		}
 	}
 	panic(fmt.Sprintf("traces: reference %d of %s has no parsed reference", id, l.Kernel.Name))
+}
+
+func (l *Launch) checkRef(ref int) error {
+	if ref < 0 || ref >= len(l.Refs) {
+		return fmt.Errorf("%s: reference %d out of range (the launch has %d)", l.Kernel.Name, ref, len(l.Refs))
+	}
+	return nil
 }

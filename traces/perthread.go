@@ -21,6 +21,10 @@ type threadProg struct {
 	once sync.Once
 	work ptWork
 
+	// viewOnce computes view, the affine view the static models read.
+	viewOnce sync.Once
+	view     *threadView
+
 	mu  sync.Mutex
 	err error // the first error a cursor met
 }

@@ -65,8 +65,12 @@ type ExactRef struct {
 // Only rectangular nests are closed-form here: a reference inside a
 // divergent in-thread loop (bounds that depend on a thread-mapped loop) or
 // inside an in-thread loop whose bounds depend on an outer loop
-// (triangular) gives an error that says "not closed-form".
+// (triangular) gives an error that says "not closed-form"; a per-thread
+// kernel gives ErrExactPerThread.
 func ExactCounts(dev *arch.Device, l *traces.Launch) ([]ExactRef, error) {
+	if l.Info().PerThread {
+		return nil, fmt.Errorf("%s: %w", l.Kernel.Name, ErrExactPerThread)
+	}
 	ru, err := exactRuleOf(dev)
 	if err != nil {
 		return nil, err
@@ -89,6 +93,10 @@ func ExactCounts(dev *arch.Device, l *traces.Launch) ([]ExactRef, error) {
 	}
 	return out, nil
 }
+
+// ErrExactPerThread says the closed form does not apply to a per-thread
+// kernel, whose ifs and loops decide which lanes take part.
+var ErrExactPerThread = errors.New("the closed-form counts apply to loop nests only: a per-thread kernel's ifs and loops decide which lanes run each instruction; hint: run simulates its counts")
 
 // exactResidues is the number of residues tracked: the largest segment.
 const exactResidues = 128

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -176,6 +177,16 @@ type JangModel struct {
 //   - M has one column per loop of the program in source order (outermost
 //     to innermost for a perfect nest); a loop that does not enclose the
 //     reference has a zero column.
+//   - A per-thread (__global__) kernel is read through its affine view
+//     (traces.AccessColumns): its thread indices are the inter-thread
+//     columns, its loops the intra-thread ones, blockIdx is left out (the
+//     matrices are work group 0's, which is what the per-work-group cost
+//     and gain are about), flat subscripts are split into the array's
+//     dimensions, and shared-memory references are not part of the
+//     model. A global reference whose subscript is not affine in thread
+//     indices, block indices and loop variables is an error naming it
+//     and why (all of them at once): the model refuses rather than
+//     guesses.
 //   - The contiguous row ("last row") is the last array dimension for a
 //     row-major array and the first for a column-major one.
 //   - Classifier (models.md §1.1.2): all inter-thread columns zero →
@@ -190,7 +201,8 @@ type JangModel struct {
 //     access linear, and a reverse linear access always carries an offset
 //     (A[N-1-i]) yet J14 prices it as coalesced.
 //   - A loop belongs to the input problem size when its lower bound, upper
-//     bound or step mentions a param or the variable of such a loop.
+//     bound or step mentions a param or the variable of such a loop (for a
+//     per-thread kernel: see traces.AccessColumns).
 //   - Same-address read: every inter-thread entry zero, at least one
 //     non-zero intra-thread column, and every non-zero intra-thread column
 //     belongs to a loop of fixed trip count.
@@ -214,13 +226,21 @@ type JangModel struct {
 //     once, as in J14's per-array numbers.
 func NewJangModel(l *traces.Launch) (*JangModel, error) {
 	m := &JangModel{Kernel: l.Kernel.Name, Mapping: l.Mapping.String(), Block: l.Block, Regs: l.Regs}
-	lp := m.loops(l)
+	lp := m.loops(l.AccessColumns())
+	var errs []error
 	for i := range l.Refs {
+		if l.Refs[i].Space == kernel.SpaceShared {
+			continue
+		}
 		jr, err := m.ref(l, &lp, i)
 		if err != nil {
-			return nil, err
+			errs = append(errs, err)
+			continue
 		}
 		m.Refs = append(m.Refs, jr)
+	}
+	if len(errs) > 0 {
+		return nil, refErrors(errs)
 	}
 	m.shareInstances()
 	m.selectSpaces(l)
@@ -228,27 +248,35 @@ func NewJangModel(l *traces.Launch) (*JangModel, error) {
 	return m, nil
 }
 
-// jangLoops is how the loops of a launch enter J14's matrices.
-type jangLoops struct {
-	axisLoop  [3]int // per thread axis, the loop mapped to it (-1: none)
-	intra     []int  // the loops that run inside the threads
-	inter     []int  // the mapped loops, by axis
-	interAxis []int  // their axes
-	problem   []bool // per loop: it runs over the problem size
+// refErrors joins the errors of references the static models cannot
+// read, with one hint for all.
+func refErrors(errs []error) error {
+	return errors.Join(append(errs, errors.New("hint: J14's and Peng's models read global subscripts that are affine in threadIdx, blockIdx and loop variables; simulate the kernel with run instead"))...)
 }
 
-// loops sorts the launch's loops into inter- and intra-thread ones and
-// records their names in m.
-func (m *JangModel) loops(l *traces.Launch) jangLoops {
-	lp := jangLoops{axisLoop: [3]int{-1, -1, -1}}
-	for v, bl := range l.Loops {
-		m.Loops = append(m.Loops, bl.Var)
-		if bl.Mapped {
-			lp.axisLoop[bl.Axis] = v
-			m.Dims = max(m.Dims, int(bl.Axis)+1)
+// jangLoops is how the columns of a launch (its loops, and a per-thread
+// kernel's thread indices) enter J14's matrices.
+type jangLoops struct {
+	cols      []traces.AccessColumn
+	axisLoop  [3]int // per thread axis, the column that runs along it (-1: none)
+	intra     []int  // the loops that run inside the threads
+	inter     []int  // the thread columns, by axis
+	interAxis []int  // their axes
+	problem   []bool // per column: it runs over the problem size
+}
+
+// loops sorts the columns into inter- and intra-thread ones and records
+// their names in m.
+func (m *JangModel) loops(cols []traces.AccessColumn) jangLoops {
+	lp := jangLoops{cols: cols, axisLoop: [3]int{-1, -1, -1}}
+	for v, c := range cols {
+		m.Loops = append(m.Loops, c.Var)
+		if c.Thread {
+			lp.axisLoop[c.Axis] = v
+			m.Dims = max(m.Dims, int(c.Axis)+1)
 		} else {
 			lp.intra = append(lp.intra, v)
-			m.IntraLoops = append(m.IntraLoops, bl.Var)
+			m.IntraLoops = append(m.IntraLoops, c.Var)
 		}
 	}
 	for ax, v := range lp.axisLoop {
@@ -256,13 +284,13 @@ func (m *JangModel) loops(l *traces.Launch) jangLoops {
 			lp.inter = append(lp.inter, v)
 			lp.interAxis = append(lp.interAxis, ax)
 			m.InterAxes = append(m.InterAxes, kernel.Axis(ax).String())
-			m.InterLoops = append(m.InterLoops, l.Loops[v].Var)
+			m.InterLoops = append(m.InterLoops, cols[v].Var)
 		}
 	}
-	lp.problem = jangProblemSizeLoops(l.Kernel.Program)
-	for v, p := range lp.problem {
-		if p {
-			m.ProblemSize = append(m.ProblemSize, l.Loops[v].Var)
+	for _, c := range cols {
+		lp.problem = append(lp.problem, c.ProblemSize)
+		if c.ProblemSize {
+			m.ProblemSize = append(m.ProblemSize, c.Var)
 		}
 	}
 	return lp
@@ -277,18 +305,19 @@ func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error)
 	if err != nil {
 		return JangRef{}, err
 	}
-	jr := JangRef{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(), instance: i}
+	n := len(m.Refs) // the index jr will have
+	jr := JangRef{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(), instance: n}
 	for _, f := range forms {
 		jr.M = append(jr.M, slices.Clone(f.Coef))
 		jr.O = append(jr.O, f.Const)
 	}
-	if len(jr.M) == 0 || len(jr.M[0]) != len(l.Loops) {
-		panic(fmt.Sprintf("validate: %s: index forms of %s do not match the %d loops", l.Kernel.Name, r.Text, len(l.Loops)))
+	if len(jr.M) == 0 || len(jr.M[0]) != len(lp.cols) {
+		panic(fmt.Sprintf("validate: %s: index forms of %s do not match the %d columns", l.Kernel.Name, r.Text, len(lp.cols)))
 	}
 	for d := range jr.M {
 		row := make([]int64, 0, len(lp.inter))
 		for j, v := range lp.inter {
-			row = append(row, jr.M[d][v]*l.Loops[v].Step)
+			row = append(row, jr.M[d][v]*lp.cols[v].Step)
 			if jr.M[d][v] != 0 {
 				jr.costAxis[lp.interAxis[j]] = true
 			}
@@ -307,7 +336,7 @@ func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error)
 	txCol := make([]int64, len(jr.M))
 	if v := lp.axisLoop[kernel.AxisX]; v >= 0 {
 		for d := range jr.M {
-			txCol[d] = jr.M[d][v] * l.Loops[v].Step
+			txCol[d] = jr.M[d][v] * lp.cols[v].Step
 		}
 	}
 	interZero := !slices.Contains(jr.costAxis[:], true)
@@ -324,7 +353,7 @@ func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error)
 	nonZeroIntra, fixedOnly, linearWalk := jangIntraWalk(jr.M, lp)
 	jr.SameAddress = interZero && nonZeroIntra && fixedOnly
 	jr.Prefetch = r.Op == traces.OpLoad && linearWalk && !jr.SameAddress
-	for j := range i {
+	for j := range n {
 		p := &m.Refs[j]
 		if p.Array == jr.Array && slices.EqualFunc(p.M, jr.M, slices.Equal) && slices.Equal(p.O, jr.O) {
 			jr.instance = p.instance

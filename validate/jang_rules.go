@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"gpumemsim/arch"
-	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
 
@@ -129,32 +128,6 @@ func jangSelect(access string, r *JangRef, small bool) []string {
 		return []string{JangTexture}
 	}
 	return []string{JangGlobal}
-}
-
-// jangProblemSizeLoops marks the loops whose trip count depends on the
-// input problem size: a bound or the step mentions a param, or the
-// variable of a loop so marked.
-func jangProblemSizeLoops(p *kernel.Program) []bool {
-	marked := make([]bool, len(p.Loops))
-	var mentions func(e *kernel.Expr) bool
-	mentions = func(e *kernel.Expr) bool {
-		if e == nil {
-			return false
-		}
-		switch e.Kind {
-		case kernel.ExprParam:
-			return true
-		case kernel.ExprLoop:
-			return marked[e.Index]
-		}
-		return slices.ContainsFunc(e.Args, mentions)
-	}
-	// Bounds mention outer loops only, and p.Loops is in source order,
-	// so outer loops are marked first.
-	for i, lp := range p.Loops {
-		marked[i] = mentions(lp.Lower) || mentions(lp.Upper) || mentions(lp.Step)
-	}
-	return marked
 }
 
 func jangArrayOf(l *traces.Launch, name string) *traces.BoundArray {

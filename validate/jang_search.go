@@ -275,7 +275,7 @@ type JangEstimate struct {
 }
 
 // NewJangEstimate builds the model of l and runs Algorithm 2 on device d
-// through its CostGain. A kernel without a register count is searched
+// through JangSearchLaunch. A kernel without a register count is searched
 // with 0 registers (the register file never limits it); a mapping of more
 // than two thread dimensions is an error, as J14 enumerates 1-D and 2-D
 // work groups only.
@@ -291,9 +291,54 @@ func NewJangEstimate(d *arch.Device, l *traces.Launch) (*JangEstimate, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Kernel, err)
 	}
-	cands, err := JangSearch(d, shapes, m.Regs, m.ElemSize, m.CostGain)
+	cands, err := JangSearchLaunch(d, l, m, shapes)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Kernel, err)
 	}
 	return &JangEstimate{Device: d.Name, Model: m, Candidates: cands}, nil
+}
+
+// JangSearchLaunch is JangSearch for launch l, whose model is m, over the
+// given shapes. A loop nest's access matrices do not depend on the work
+// group, so every shape's cost and gain come from m. A per-thread
+// kernel's may (blockDim in a subscript or a loop's step), so it is bound
+// again at each shape, with l's params and the grid its file gives, and
+// each shape's cost and gain come from its own model; a shape at which
+// it does not bind is an error.
+func JangSearchLaunch(d *arch.Device, l *traces.Launch, m *JangModel, shapes []arch.Dim3) ([]JangCandidate, error) {
+	costGain := JangCostGain(m.CostGain)
+	var failed error
+	if l.Info().PerThread {
+		costGain = func(b arch.Dim3) (int64, int64) {
+			mb, err := jangModelAt(l, m, b)
+			if err != nil {
+				failed = cmp.Or(failed, err)
+				return 0, 0
+			}
+			return mb.CostGain(b)
+		}
+	}
+	cands, err := JangSearch(d, shapes, m.Regs, m.ElemSize, costGain)
+	return cands, cmp.Or(err, failed)
+}
+
+// jangModelAt is the model of l's kernel bound at block, with l's params;
+// m is l's model, which serves l's own block.
+func jangModelAt(l *traces.Launch, m *JangModel, block arch.Dim3) (*JangModel, error) {
+	if block == l.Block {
+		return m, nil
+	}
+	params := make(map[string]int64, len(l.Params))
+	for _, p := range l.Params {
+		params[p.Name] = p.Value
+	}
+	lb, err := traces.Bind(l.Kernel, l.Mapping, block, params, nil)
+	if err != nil {
+		return nil, fmt.Errorf("work group %s: %w", block, err)
+	}
+	mb, err := NewJangModel(lb)
+	if err != nil {
+		return nil, fmt.Errorf("work group %s: %w", block, err)
+	}
+	return mb, nil
 }

@@ -140,6 +140,13 @@ type PengResult struct {
 //     references' element indices have the same coefficients on the
 //     mapped loops (the thread-dependent part cancels); it is then the
 //     difference of their element indices in thread 0's sequence.
+//   - A per-thread (__global__) kernel: thread 0's sequence and each
+//     access's lanes come from running warp 0 of block 0 through the
+//     launch's cursor, with the kernel's own ifs and loops; its strides,
+//     enclosing loops and index differences from its affine view
+//     (traces.AccessColumns, IndexForms), so a global reference whose
+//     subscript is not affine is an error naming it; every warp of its
+//     grid is active; shared-memory references are left out.
 //   - Costs are per warp: each warp with an active lane executes the
 //     sequence, Requests = warps · executions · transactions, weighted by
 //     PengCost (Peng's example multiplies by threads instead; models.md
@@ -163,43 +170,37 @@ func PengEstimate(d *arch.Device, l *traces.Launch) (PengResult, error) {
 		res.L2Line = d.L2.Sector
 	}
 
-	problem := jangProblemSizeLoops(l.Kernel.Program)
+	cols := l.AccessColumns()
 	warps := pengActiveWarps(l)
-	accs := make([]PengAccess, len(l.Refs))
-	index := make([]traces.Linear, len(l.Refs))
+	accOf := make([]int, len(l.Refs)) // access of each reference; -1 for shared memory
+	var accs []PengAccess
+	var index []traces.Linear
+	var errs []error
 	for i, r := range l.Refs {
-		ba := jangArrayOf(l, r.Array)
-		a := PengAccess{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(),
-			ElemSize: int64(r.Width), Width: int64(r.Width), Warps: warps, Loops: []string{}}
-		index[i] = pengElementIndex(r.Addr, ba.Base, a.FieldOffset, a.ElemSize)
-		loops, err := l.EnclosingLoops(i)
+		accOf[i] = -1
+		if r.Space == kernel.SpaceShared {
+			continue
+		}
+		a, ix, err := pengAccess(l, cols, i, warps)
 		if err != nil {
-			return PengResult{}, err
+			errs = append(errs, err)
+			continue
 		}
-		for _, v := range loops {
-			lp := l.Loops[v]
-			if lp.Mapped {
-				if lp.Axis == kernel.AxisX {
-					a.Stride = max(r.Addr.Coef[v]*lp.Step, -r.Addr.Coef[v]*lp.Step)
-				}
-				continue
-			}
-			a.Loops = append(a.Loops, lp.Var)
-			if problem[v] {
-				a.Degree++
-			}
-		}
-		accs[i] = a
+		accOf[i] = len(accs)
+		accs, index = append(accs, a), append(index, ix)
+	}
+	if len(errs) > 0 {
+		return PengResult{}, refErrors(errs)
 	}
 
-	trace, first, err := pengTrace(l)
+	trace, lanes, err := pengTrace(l, accOf, len(accs))
 	if err != nil {
 		return PengResult{}, err
 	}
-	for i := range accs {
-		accs[i].Transactions = PengTransactions(pengWarpLanes(l, i, first[i]), accs[i].Width)
+	for k := range accs {
+		accs[k].Transactions = PengTransactions(lanes[k], accs[k].Width)
 	}
-	pengReuse(l, &res, trace, index, accs)
+	pengReuse(l, cols, &res, trace, index, accs)
 
 	for i := range accs {
 		a := &accs[i]
@@ -231,6 +232,37 @@ func PengEstimate(d *arch.Device, l *traces.Launch) (PengResult, error) {
 	res.Cost = res.ReadCost + res.WriteCost
 	res.Accesses = accs
 	return res, nil
+}
+
+// pengAccess is global reference i of l before its executions are
+// counted, and its element index as an affine form of the columns.
+func pengAccess(l *traces.Launch, cols []traces.AccessColumn, i int, warps int64) (PengAccess, traces.Linear, error) {
+	r := &l.Refs[i]
+	ba := jangArrayOf(l, r.Array)
+	a := PengAccess{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(),
+		ElemSize: int64(r.Width), Width: int64(r.Width), Warps: warps, Loops: []string{}}
+	addr, err := l.AddrForm(i)
+	if err != nil {
+		return a, traces.Linear{}, err
+	}
+	loops, err := l.EnclosingLoops(i)
+	if err != nil {
+		return a, traces.Linear{}, err
+	}
+	for _, v := range loops {
+		c := cols[v]
+		if c.Thread {
+			if c.Axis == kernel.AxisX {
+				a.Stride = max(addr.Coef[v]*c.Step, -addr.Coef[v]*c.Step)
+			}
+			continue
+		}
+		a.Loops = append(a.Loops, c.Var)
+		if c.ProblemSize {
+			a.Degree++
+		}
+	}
+	return a, pengElementIndex(addr, ba.Base, a.FieldOffset, a.ElemSize), nil
 }
 
 // PengTransactions counts the transactions of one warp access from the
@@ -302,17 +334,72 @@ func pengElementIndex(addr traces.Linear, base uint64, fieldOffset, elemSize int
 	return f
 }
 
-// pengStep is one execution in thread 0's access sequence.
+// pengStep is one execution in thread 0's access sequence: of access
+// ref (an index of PengResult.Accesses), at byte address addr.
 type pengStep struct {
 	ref  int
 	addr int64
 }
 
-// pengTrace unrolls global thread 0's program: mapped loop variables at
-// their first value, in-thread loops with their actual trip counts. It
-// returns the sequence and, per reference, the loop values at its first
-// execution (nil when it never executes).
-func pengTrace(l *traces.Launch) ([]pengStep, [][]int64, error) {
+// pengTrace is global thread 0's access sequence and, per access, the
+// byte addresses of the active lanes of warp 0 of block 0 at its first
+// execution by thread 0. accOf maps each reference of l to its access
+// (-1: none, for shared memory); n is the number of accesses.
+func pengTrace(l *traces.Launch, accOf []int, n int) ([]pengStep, [][]int64, error) {
+	if l.Info().PerThread {
+		return pengThreadTrace(l, accOf, n)
+	}
+	trace, first, err := pengNestTrace(l, accOf)
+	if err != nil {
+		return nil, nil, err
+	}
+	lanes := make([][]int64, n)
+	for i, k := range accOf {
+		if k >= 0 {
+			lanes[k] = pengWarpLanes(l, i, first[i])
+		}
+	}
+	return trace, lanes, nil
+}
+
+// pengThreadTrace runs warp 0 of block 0 of a per-thread kernel through
+// its cursor, as the simulator would: thread 0's accesses are lane 0's,
+// with their actual control flow, and an access's lanes are those of
+// the first instruction lane 0 takes part in.
+func pengThreadTrace(l *traces.Launch, accOf []int, n int) ([]pengStep, [][]int64, error) {
+	c := l.NewWarp()
+	c.Reset(0, 0)
+	var w traces.WarpInst
+	var trace []pengStep
+	lanes := make([][]int64, n)
+	for insts := 0; c.NextTo(&w, &w.Addr); insts++ {
+		if insts >= PengMaxTrace {
+			return nil, nil, fmt.Errorf("%s: warp 0 runs more than %d instructions; Peng's estimate runs thread 0 through them all, so shrink the params", l.Kernel.Name, PengMaxTrace)
+		}
+		if (w.Op != traces.OpLoad && w.Op != traces.OpStore) || w.Active&1 == 0 || accOf[w.Ref] < 0 {
+			continue
+		}
+		k := accOf[w.Ref]
+		trace = append(trace, pengStep{ref: k, addr: int64(w.Addr[0])})
+		if lanes[k] == nil {
+			for lane := range traces.WarpSize {
+				if w.Active&(1<<lane) != 0 {
+					lanes[k] = append(lanes[k], int64(w.Addr[lane]))
+				}
+			}
+		}
+	}
+	if err := l.Err(); err != nil {
+		return nil, nil, err
+	}
+	return trace, lanes, nil
+}
+
+// pengNestTrace unrolls global thread 0's program of a loop nest: mapped
+// loop variables at their first value, in-thread loops with their actual
+// trip counts. It returns the sequence and, per reference, the loop
+// values at its first execution (nil when it never executes).
+func pengNestTrace(l *traces.Launch, accOf []int) ([]pengStep, [][]int64, error) {
 	vals := make([]int64, len(l.Loops))
 	first := make([][]int64, len(l.Refs))
 	var trace []pengStep
@@ -324,7 +411,7 @@ func pengTrace(l *traces.Launch) ([]pengStep, [][]int64, error) {
 		if first[ref] == nil {
 			first[ref] = append([]int64{}, vals...)
 		}
-		trace = append(trace, pengStep{ref: ref, addr: l.Refs[ref].Addr.Eval(vals)})
+		trace = append(trace, pengStep{ref: accOf[ref], addr: l.Refs[ref].Addr.Eval(vals)})
 		return nil
 	}
 	run = func(nodes []kernel.Node) error {
@@ -382,7 +469,7 @@ func pengWarpLanes(l *traces.Launch, ref int, vals []int64) []int64 {
 	if vals == nil {
 		vals = make([]int64, len(l.Loops))
 	}
-	ext := pengExtents(l)
+	ext := l.ThreadExtents()
 	b := l.Block
 	lanes := make([]int64, 0, traces.WarpSize)
 	for lane := range min(traces.WarpSize, b.Threads()) {
@@ -404,23 +491,12 @@ func pengWarpLanes(l *traces.Launch, ref int, vals []int64) []int64 {
 	return lanes
 }
 
-// pengExtents is the number of threads along each axis: the mapped loop's
-// extent, 1 for an axis no loop is mapped to.
-func pengExtents(l *traces.Launch) [3]int64 {
-	ext := [3]int64{1, 1, 1}
-	for _, lp := range l.Loops {
-		if lp.Mapped {
-			ext[lp.Axis] = lp.Extent
-		}
-	}
-	return ext
-}
-
 // pengActiveWarps counts the warps of the grid with at least one active
-// lane. Blocks come in at most 8 kinds (full or the partial last block
-// along each axis), so it counts one block of each kind.
+// lane (every warp of a per-thread kernel's grid). Blocks come in at most
+// 8 kinds (full or the partial last block along each axis), so it counts
+// one block of each kind.
 func pengActiveWarps(l *traces.Launch) int64 {
-	ext := pengExtents(l)
+	ext := l.ThreadExtents()
 	b := [3]int64{int64(l.Block.X), int64(l.Block.Y), int64(l.Block.Z)}
 	type part struct{ n, size int64 }
 	var parts [3][]part
@@ -456,7 +532,7 @@ func pengActiveWarps(l *traces.Launch) int64 {
 // pengReuse applies the hit rule to every execution of thread 0's
 // sequence and fills the accesses' executions, hits and last-execution
 // reuse fields.
-func pengReuse(l *traces.Launch, res *PengResult, trace []pengStep, index []traces.Linear, accs []PengAccess) {
+func pengReuse(l *traces.Launch, cols []traces.AccessColumn, res *PengResult, trace []pengStep, index []traces.Linear, accs []PengAccess) {
 	n := len(trace)
 	fen := make([]int64, n+1) // Fenwick tree: width at each address's last position
 	add := func(i int, v int64) {
@@ -499,8 +575,8 @@ func pengReuse(l *traces.Launch, res *PengResult, trace []pengStep, index []trac
 		a.L1Distance, a.L2Distance, a.L1Accordant, a.L2Accordant = 0, 0, false, false
 		diff := func(p int) (int64, bool) {
 			q := trace[p].ref
-			for v, lp := range l.Loops {
-				if lp.Mapped && index[q].Coef[v] != index[s.ref].Coef[v] {
+			for v, c := range cols {
+				if c.Thread && index[q].Coef[v] != index[s.ref].Coef[v] {
 					return 0, false
 				}
 			}

@@ -21,4 +21,12 @@
 // the default 48 KiB shared memory + 16 KiB L1, or prefer-l1, 16 + 48;
 // Kepler also prefer-equal, 32 + 32): occupancy, the per-block shared
 // memory limit and the simulated L1 follow it, and the output names it.
+//
+// estimate and validate take per-thread (__global__) kernels too: the
+// static models read their global references as affine forms of the
+// thread indices and loop variables (see traces.AccessColumns), and a
+// reference that is not affine is an error naming it. validate -blocks
+// binds such a kernel again at each shape, with the grid of its file;
+// -maps all needs a loop nest, and the exact counts apply to loop nests
+// only.
 package main

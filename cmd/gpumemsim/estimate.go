@@ -22,7 +22,7 @@ func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := checkFormat(*format, "text", "json"); err != nil {
 		return err
 	}
-	dev, l, err := lf.loadLoopNest()
+	dev, l, err := lf.load()
 	if err != nil {
 		return err
 	}
@@ -83,7 +83,7 @@ type exactJSON struct {
 func writeHeader(w io.Writer, dev *arch.Device, l *traces.Launch) {
 	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
 	writeSplitLine(w, dev)
-	fmt.Fprintf(w, "Kernel   %s  map %s  block %s  grid %s  %s\n\n", l.Kernel.Name, l.Mapping.String(), dimText(l.Block), dimText(l.Grid()), l.ParamText())
+	fmt.Fprintln(w, kernelLine(l))
 }
 
 // matrixText writes a matrix as J14 prints it: [1 0 0; 0 0 1].

@@ -78,17 +78,6 @@ func (f *launchFlags) load() (*arch.Device, *traces.Launch, error) {
 	return dev, l, nil
 }
 
-// loadLoopNest is load for the commands that run the static models,
-// which read a loop nest's access matrices: a per-thread kernel is
-// refused with the reason.
-func (f *launchFlags) loadLoopNest() (*arch.Device, *traces.Launch, error) {
-	dev, l, err := f.load()
-	if err == nil && l.Info().PerThread {
-		err = fmt.Errorf("%s: %w", l.Kernel.Name, traces.ErrPerThread)
-	}
-	return dev, l, err
-}
-
 // bindWithGrid binds a per-thread kernel with the grid -grid gives; an
 // error the grid alone causes names the flag.
 func bindWithGrid(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, grid string, params map[string]int64, dev *arch.Device) (*traces.Launch, error) {

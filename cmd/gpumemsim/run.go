@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -164,17 +165,33 @@ func formatValue(m sim.Metric) string {
 	return v
 }
 
+// kernelLine describes a launch in one line of the text outputs: the
+// kernel, its mapping, block, grid and params.
+func kernelLine(l *traces.Launch) string {
+	perThread := l.Info().PerThread
+	mapping := mappingName(l.Mapping, perThread)
+	if !perThread {
+		mapping = "map " + mapping
+	}
+	return fmt.Sprintf("Kernel   %s  %s  block %s  grid %s  %s\n", l.Kernel.Name, mapping, dimText(l.Block), dimText(l.Grid()), l.ParamText())
+}
+
+// mappingName names a launch's mapping in the outputs: a per-thread
+// kernel computes its own indices and has none.
+func mappingName(m kernel.Mapping, perThread bool) string {
+	if perThread {
+		return "per-thread"
+	}
+	return m.String()
+}
+
 // textWidth is the width the text tables keep within.
 const textWidth = 100
 
 func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric, style string, describe bool) error {
 	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
 	writeSplitLine(w, dev)
-	mapping := "  map " + l.Mapping.String()
-	if l.Info().PerThread {
-		mapping = "  per-thread"
-	}
-	fmt.Fprintf(w, "Kernel   %s%s  block %s  grid %s  %s\n", l.Kernel.Name, mapping, dimText(l.Block), dimText(l.Grid()), l.ParamText())
+	fmt.Fprint(w, kernelLine(l))
 	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
 	if s := res.Sampling; s != nil {
 		fmt.Fprintln(w, samplingLine(s))

@@ -11,6 +11,10 @@ import (
 
 func TestRunGolden(t *testing.T) {
 	small := "M=64,N=64,P=64"
+	// The tiled matmul whose tiles follow the block, and J14 Table 1's
+	// twelve work groups, x first (J14 prints ty×tx: 2×256 is 256x2).
+	tiled := "matmul-tiled"
+	table1 := "256x2,128x4,64x8,32x16,16x32,128x2,64x4,32x8,16x16,64x2,32x4,16x8"
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -33,6 +37,11 @@ func TestRunGolden(t *testing.T) {
 		{"validate-matmul-maps", []string{"validate", "-device", "fermi", "-kernel", "matmul", "-maps", "all", "-blocks", "16x16,32x8,8x32", "-set", small, "-format", "csv"}},
 		{"validate-err-maps", []string{"validate", "-maps", "some"}},
 		{"validate-err-blocks", []string{"validate", "-blocks", "16x"}},
+		// Per-thread kernels: the static models read their affine view.
+		{"estimate-perthread-tiled", []string{"estimate", "-device", "fermi", "-kernel", tiled, "-set", "M=64,N=64,K=64"}},
+		{"estimate-perthread-err-not-affine", []string{"estimate", "-device", "fermi", "-kernel", "testdata/kernels/not-affine.yaml"}},
+		{"validate-perthread-table1", []string{"validate", "-device", "gt200", "-kernel", tiled, "-blocks", table1, "-set", "M=32,N=256,K=32"}},
+		{"validate-perthread-err-maps", []string{"validate", "-kernel", tiled, "-maps", "all"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}

@@ -29,6 +29,9 @@ type config struct {
 	simRank int
 }
 
+// mappingName names the configuration's mapping in the outputs.
+func (c *config) mappingName() string { return mappingName(c.mapping, c.launch.Info().PerThread) }
+
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample] [-format text|json|csv]", stderr)
 	lf := addLaunchFlags(fs)
@@ -44,12 +47,15 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	dev, base, err := lf.loadLoopNest()
+	dev, base, err := lf.load()
 	if err != nil {
 		return err
 	}
 	mappings := []kernel.Mapping{base.Mapping}
 	if *maps == "all" {
+		if base.Info().PerThread {
+			return fmt.Errorf("-maps all: %s is a per-thread kernel, with no loops to assign to thread dimensions (it computes its indices from threadIdx); hint: leave out -maps and compare block shapes with -blocks", base.Kernel.Name)
+		}
 		mappings = permutedMappings(base.Mapping)
 	}
 	params := map[string]int64{}
@@ -148,7 +154,7 @@ func staticRanking(dev *arch.Device, base *traces.Launch, params map[string]int6
 }
 
 // candidates are the work-group candidates of one mapping: Algorithm 2's,
-// or the given shapes.
+// or the given shapes (a per-thread kernel's model is built at each).
 func candidates(dev *arch.Device, base *traces.Launch, params map[string]int64, m kernel.Mapping, shapes []arch.Dim3) ([]validate.JangCandidate, error) {
 	l, err := traces.Bind(base.Kernel, m, base.Block, params, dev)
 	if err != nil {
@@ -167,7 +173,7 @@ func candidates(dev *arch.Device, base *traces.Launch, params map[string]int64, 
 	}
 	var cands []validate.JangCandidate
 	for _, b := range shapes {
-		cs, err := validate.JangSearch(dev, []arch.Dim3{b}, model.Regs, model.ElemSize, model.CostGain)
+		cs, err := validate.JangSearchLaunch(dev, l, model, []arch.Dim3{b})
 		if err != nil {
 			return nil, fmt.Errorf("-blocks %v: %w", b, err)
 		}
@@ -235,7 +241,7 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 		var je *sim.JobError
 		if errors.As(err, &je) {
 			c := runs[je.Index]
-			return fmt.Errorf("%s %s: %w", c.mapping, dimText(c.cand.Block), je.Err)
+			return fmt.Errorf("%s %s: %w", c.mappingName(), dimText(c.cand.Block), je.Err)
 		}
 		return err
 	}
@@ -267,7 +273,7 @@ func writeValidateText(w io.Writer, runs []*config, cmp validate.Comparison) err
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "#\tMapping\tWGS\tAWG\tOC\tCost\tGain\tOR\tSim cycles\tSim ms\tSim rank\tgld_transactions\tdram_read_transactions\t")
 	for i, c := range runs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.0f%%\t%d\t%d\t%d\t%d\t%.4f\t%d\t%.0f\t%.0f\t\n", i+1, c.mapping, dimText(c.cand.Block),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.0f%%\t%d\t%d\t%d\t%d\t%.4f\t%d\t%.0f\t%.0f\t\n", i+1, c.mappingName(), dimText(c.cand.Block),
 			c.cand.AWG, 100*c.cand.Occupancy, c.cand.Cost, c.cand.Gain, c.cand.Rank, c.res.Cycles, c.res.TimeMS, c.simRank,
 			c.metrics["gld_transactions"], c.metrics["dram_read_transactions"])
 	}
@@ -280,7 +286,7 @@ func writeValidateText(w io.Writer, runs []*config, cmp validate.Comparison) err
 	fmt.Fprintf(w, "\nStatic rank (OR) against simulated cycles, n = %d:\n", cmp.N)
 	fmt.Fprintf(w, "  Spearman ρ %s   Kendall τ-b %s   Pearson r %s\n", num(cmp.Spearman), num(cmp.KendallTauB), num(cmp.Pearson))
 	fmt.Fprintf(w, "  static pick: #%d %s %s; simulated best: #%d %s %s; top-1 agreement: %v; regret %s\n",
-		cmp.StaticPick+1, pick.mapping, dimText(pick.cand.Block), cmp.SimulatedBest+1, best.mapping, dimText(best.cand.Block),
+		cmp.StaticPick+1, pick.mappingName(), dimText(pick.cand.Block), cmp.SimulatedBest+1, best.mappingName(), dimText(best.cand.Block),
 		cmp.Top1Agree, num(cmp.Regret))
 	for _, warn := range cmp.Warnings {
 		fmt.Fprintf(w, "  warning: %v\n", warn)
@@ -323,7 +329,7 @@ type validateRow struct {
 func rowsOf(runs []*config) []validateRow {
 	rows := make([]validateRow, len(runs))
 	for i, c := range runs {
-		rows[i] = validateRow{Row: i + 1, Mapping: c.mapping.String(), Block: dimText(c.cand.Block), AWG: c.cand.AWG,
+		rows[i] = validateRow{Row: i + 1, Mapping: c.mappingName(), Block: dimText(c.cand.Block), AWG: c.cand.AWG,
 			Occupancy: c.cand.Occupancy, Cost: c.cand.Cost, Gain: c.cand.Gain, StaticRank: c.cand.Rank,
 			SimCycles: c.res.Cycles, SimTimeMS: c.res.TimeMS, SimRank: c.simRank, Metrics: c.metrics, Sampling: c.res.Sampling}
 	}
