@@ -58,6 +58,9 @@ type Kernel struct {
 	// Dependent says every load waits for the previous load to complete
 	// (a pointer chase); the simulator serialises the loads.
 	Dependent bool
+	// Launches is the host loop of launches, run one after the other on
+	// one device (traces.BindSequence); nil: the file is one launch.
+	Launches []HostLoop
 	// Where locates the file's keys, for errors found after parsing.
 	Where Positions
 }
@@ -109,7 +112,7 @@ func Load(nameOrPath string) (*Kernel, error) {
 }
 
 // kernelKeys are the keys a kernel file may have.
-var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "regs", "smem", "dependent"}
+var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "regs", "smem", "dependent", "launches"}
 
 var arrayKeys = []string{"type", "dims", "layout", "align", "base"}
 
@@ -149,6 +152,16 @@ func (ld *loader) fields(n *yaml.Node, what string, allowed []string) (map[strin
 		keys = append(keys, k)
 	}
 	return m, keys, nil
+}
+
+// keyNode is the key called name among keys, or nil.
+func keyNode(keys []*yaml.Node, name string) *yaml.Node {
+	for _, kn := range keys {
+		if kn.Value == name {
+			return kn
+		}
+	}
+	return nil
 }
 
 func (ld *loader) str(n *yaml.Node, key string) (string, error) {
@@ -220,6 +233,11 @@ func Parse(file string, data []byte) (*Kernel, error) {
 	if err := ld.launch(k, top); err != nil {
 		return nil, err
 	}
+	if n := top["launches"]; n != nil {
+		if err := ld.launches(k, n); err != nil {
+			return nil, err
+		}
+	}
 	return k, nil
 }
 
@@ -270,16 +288,8 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 // form reads the keys that belong to one source form: mapping to a loop
 // nest, grid to a per-thread kernel.
 func (ld *loader) form(k *Kernel, top map[string]*yaml.Node, keys []*yaml.Node) error {
-	key := func(name string) *yaml.Node {
-		for _, kn := range keys {
-			if kn.Value == name {
-				return kn
-			}
-		}
-		return nil
-	}
 	if k.Program.Form == PerThread {
-		if kn := key("mapping"); kn != nil {
+		if kn := keyNode(keys, "mapping"); kn != nil {
 			return ld.errAt(kn, "mapping is for loop-nest kernels", "the per-thread form computes its own indices from threadIdx and blockIdx; drop mapping:")
 		}
 		if n := top["grid"]; n != nil {
@@ -287,7 +297,7 @@ func (ld *loader) form(k *Kernel, top map[string]*yaml.Node, keys []*yaml.Node) 
 		}
 		return nil
 	}
-	if kn := key("grid"); kn != nil {
+	if kn := keyNode(keys, "grid"); kn != nil {
 		return ld.errAt(kn, "grid is for __global__ kernels", "a loop-nest kernel's grid follows from the extents of its mapped loops and the block; drop grid:")
 	}
 	if n := top["mapping"]; n != nil {
