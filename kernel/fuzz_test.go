@@ -20,6 +20,8 @@ import (
 const (
 	fuzzInsts = 10000
 	fuzzWork  = 1e6
+	// fuzzLaunches is how many launches of a sequence are streamed.
+	fuzzLaunches = 4
 )
 
 // FuzzKernel parses its input as a kernel file. What parses must print
@@ -29,7 +31,8 @@ const (
 // address inside its array and every inactive lane's 0; and where the
 // whole launch is small enough to stream, its instructions must match
 // WarpInstructions (equal for loops with constant bounds, at most
-// otherwise). The seeds are the shipped examples and every kernel file
+// otherwise). A file with launches binds as a sequence, whose first
+// launches are streamed so. The seeds are the shipped examples and every kernel file
 // of testdata, the per-thread (__global__) kernels of testdata/cuda and
 // testdata/fuzz/seed-cuda-forms.yaml included: for those the round trip
 // is the property checked (Bind refuses them until they can run).
@@ -61,11 +64,13 @@ func FuzzKernel(f *testing.F) {
 		if _, err := roundTrip(k); err != nil {
 			t.Fatal(err)
 		}
-		l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
+		ls, err := traces.BindSequence(k, nil, arch.Dim3{}, nil, dev)
 		if err != nil {
 			return
 		}
-		checkStream(t, l)
+		for _, l := range ls[:min(len(ls), fuzzLaunches)] {
+			checkStream(t, l)
+		}
 	})
 }
 

@@ -71,9 +71,10 @@ type Pos struct{ Line, Col int }
 
 // Positions are where a kernel file gives what traces.Bind checks
 // against params and devices: the top of the document and the values of
-// block, regs and smem. (Dims, bounds and references carry their own.)
+// block, regs, smem and launches. (Dims, bounds and references carry
+// their own.)
 type Positions struct {
-	Top, Block, Grid, Regs, Smem Pos
+	Top, Block, Grid, Regs, Smem, Launches Pos
 }
 
 // Examples returns the names of the shipped example kernels, sorted.
@@ -237,6 +238,7 @@ func Parse(file string, data []byte) (*Kernel, error) {
 		if err := ld.launches(k, n); err != nil {
 			return nil, err
 		}
+		k.Where.Launches = Pos{n.Line, n.Column}
 	}
 	return k, nil
 }
