@@ -205,3 +205,81 @@ func TestSequenceRefusals(t *testing.T) {
 		t.Errorf("a sequence of two kernels: %v; want a refusal", err)
 	}
 }
+
+// TestNWTransactions: Needleman-Wunsch at N = 64 (7 launches of 1, 2, 3,
+// 4, 3, 2, 1 tiles) on Fermi, each launch's global requests and 128-byte
+// transactions counted by hand from the kernel's indices. Both arrays
+// start on a multiple of 128 bytes (256-byte aligned), so 32 ints share a
+// line from element 0; cols = N + 1. A tile at (bx, by) starts at element
+// B = cols·16·by + 16·bx; per tile:
+//   - the north-west corner: one lane, 1 request, 1 transaction;
+//   - the ref rows, ty = 0..15: 16 consecutive ints from B + cols + 1 +
+//     cols·ty, 1 transaction or 2 where they cross a line; the tile's
+//     stores at the end touch the same elements;
+//   - the west column: 16 ints cols > 32 apart, 16 transactions;
+//   - the north row: 16 consecutive ints from B + 1.
+//
+// Loads: 19 requests, stores 16. Launch by launch that is 35, 98, 105,
+// 196, 105, 98 and 35 load transactions and 17, 60, 51, 120, 51, 60 and
+// 17 store transactions.
+func TestNWTransactions(t *testing.T) {
+	dev, err := configs.Load("fermi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.Load("../kernel/testdata/cuda/nw-shared.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n, bw, cols = 64, 4, 65
+	ls, err := traces.BindSequence(k, nil, arch.Dim3{}, map[string]int64{"N": n}, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs := make([]traces.Source, len(ls))
+	for i, l := range ls {
+		srcs[i] = l
+	}
+	seq, err := sim.RunSequence(context.Background(), dev, srcs, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := func(first int) int64 { return int64((first+15)/32 - first/32 + 1) } // 16 ints from first
+	var loads, stores int64
+	for j, r := range seq.Launches {
+		// needle.cu's tiles: launch j < bw is i = j+1 of the first loop,
+		// tiles (bx, i-1-bx); later ones i = 2·bw−1−j of the second,
+		// tiles (bx+bw−i, bw−1−bx).
+		i, tiles := j+1, [][2]int{}
+		for bx := range i {
+			tiles = append(tiles, [2]int{bx, i - 1 - bx})
+		}
+		if j >= bw {
+			i, tiles = 2*bw-1-j, nil
+			for bx := range i {
+				tiles = append(tiles, [2]int{bx + bw - i, bw - 1 - bx})
+			}
+		}
+		var ld, st int64
+		for _, tile := range tiles {
+			b := cols*16*tile[1] + 16*tile[0]
+			var rows int64
+			for ty := range 16 {
+				rows += lines(b + cols + 1 + cols*ty)
+			}
+			ld += 1 + rows + 16 + lines(b+1)
+			st += rows
+		}
+		nt := int64(len(tiles))
+		if got, want := [4]int64{r.Loads.Requests, r.Loads.Transactions, r.Stores.Requests, r.Stores.Transactions}, [4]int64{19 * nt, ld, 16 * nt, st}; got != want {
+			t.Errorf("launch %d (%d tiles): load requests, transactions, store requests, transactions %v; want %v", j+1, nt, got, want)
+		}
+		if hand := [2][7]int64{{35, 98, 105, 196, 105, 98, 35}, {17, 60, 51, 120, 51, 60, 17}}; ld != hand[0][j] || st != hand[1][j] {
+			t.Fatalf("launch %d: the count from the indices is %d and %d; by hand %d and %d", j+1, ld, st, hand[0][j], hand[1][j])
+		}
+		loads, stores = loads+ld, stores+st
+	}
+	if tot := seq.Total; tot.Loads.Transactions != loads || tot.Stores.Transactions != stores {
+		t.Errorf("total: %d load and %d store transactions; want %d and %d", tot.Loads.Transactions, tot.Stores.Transactions, loads, stores)
+	}
+}

@@ -148,3 +148,32 @@ func TestTrips(t *testing.T) {
 		}
 	}
 }
+
+// Rodinia's nw launches grid i for i = 1 .. N/16, then N/16-1 .. 1:
+// 2·N/16 − 1 launches, each with its own i and phase.
+func TestNWLaunches(t *testing.T) {
+	k, err := kernel.Load("../kernel/testdata/cuda/nw-shared.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int64{16, 32, 2048} {
+		ls, err := BindSequence(k, nil, arch.Dim3{}, map[string]int64{"N": n}, nil)
+		if err != nil {
+			t.Fatalf("N=%d: %v", n, err)
+		}
+		bw := int(n / 16)
+		if len(ls) != 2*bw-1 {
+			t.Fatalf("N=%d: %d launches; want 2·%d−1", n, len(ls), bw)
+		}
+		for j, l := range ls {
+			i, phase := j+1, 1
+			if j >= bw {
+				i, phase = 2*bw-1-j, 2
+			}
+			want := fmt.Sprintf("%dx1x1 i=%d phase=%d", i, i, phase)
+			if got := fmt.Sprintf("%s %s", l.Grid(), setText(l.Set)); got != want {
+				t.Errorf("N=%d launch %d: %s; want %s", n, j+1, got, want)
+			}
+		}
+	}
+}
