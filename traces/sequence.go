@@ -67,20 +67,16 @@ func planLaunches(k *kernel.Kernel, block arch.Dim3, over map[string]int64) ([]p
 	for _, p := range base.Params {
 		env[p.Name] = p.Value
 	}
-	counts, err := launchCounts(k, env, block)
+	loops, err := hostLoops(k, env, block)
 	if err != nil {
 		return nil, err
 	}
 	var plan []planned
 	for i, h := range k.Launches {
-		from := int64(0)
-		if h.Var != "" {
-			from, _, _ = hostValue(h.From, env, block) // launchCounts evaluated it
-		}
-		for n := range counts[i] {
+		for n := range loops[i].count {
 			penv, where := env, fmt.Sprintf("launch %d", len(plan)+1)
 			if h.Var != "" {
-				v := from + n*h.Step
+				v := loops[i].from + n*h.Step
 				penv, where = with(env, kernel.Param{Name: h.Var, Value: v}), fmt.Sprintf("%s, %s=%d", where, h.Var, v)
 			}
 			p, err := planOne(h, penv, block, over)
@@ -106,34 +102,38 @@ func checkOverrides(k *kernel.Kernel, over map[string]int64) error {
 	return nil
 }
 
-// launchCounts is the number of launches of each entry of k's launches:
-// one for a single launch, the trips of its loop otherwise. It refuses
-// sequences of no launch and of more than kernel.MaxLaunches.
-func launchCounts(k *kernel.Kernel, env map[string]int64, block arch.Dim3) ([]int64, error) {
-	counts := make([]int64, len(k.Launches))
+// hostLoop is an entry of launches evaluated: its loop's first value
+// and its number of launches.
+type hostLoop struct{ from, count int64 }
+
+// hostLoops evaluates each entry of k's launches: one launch for an entry
+// without a loop, the trips of its loop otherwise. It refuses sequences
+// of no launch and of more than kernel.MaxLaunches.
+func hostLoops(k *kernel.Kernel, env map[string]int64, block arch.Dim3) ([]hostLoop, error) {
+	loops := make([]hostLoop, len(k.Launches))
 	var total int64
 	for i, h := range k.Launches {
-		n := int64(1)
+		lp := hostLoop{count: 1}
 		if h.Var != "" {
-			from, err := boundValue(h.From, env, block)
-			if err != nil {
+			var to int64
+			var err error
+			if lp.from, err = boundValue(h.From, env, block); err != nil {
 				return nil, err
 			}
-			to, err := boundValue(h.To, env, block)
-			if err != nil {
+			if to, err = boundValue(h.To, env, block); err != nil {
 				return nil, err
 			}
-			n = trips(from, to, h.Step)
+			lp.count = trips(lp.from, to, h.Step)
 		}
-		counts[i] = n
-		if total += n; total > kernel.MaxLaunches {
+		loops[i] = lp
+		if total += lp.count; total > kernel.MaxLaunches {
 			return nil, at(h.Pos, fmt.Errorf("the launches make more than %d launches with these params; hint: simulate a smaller problem (-set): every launch's results are kept and printed", kernel.MaxLaunches))
 		}
 	}
 	if total == 0 {
 		return nil, at(k.Where.Launches, errors.New("the launches make no launch with these params; hint: check each loop's from, to and step (to is inclusive; step: -1 counts down)"))
 	}
-	return counts, nil
+	return loops, nil
 }
 
 // boundValue evaluates a launch loop's from or to.
