@@ -88,7 +88,7 @@ func (ps *parser) unknownName(t token) {
 		ps.fail(t, fmt.Sprintf("unexpected %s", name), "an expression is made of names, numbers, operators and calls")
 	}
 	if ps.cuda.grid {
-		ps.fail(t, "unknown param "+name, "grid entries are expressions of params, #define constants and blockDim.x, .y, .z; the params are "+ps.paramList())
+		ps.fail(t, "unknown param "+name, ps.cuda.hostNames+"; the params are "+ps.paramList())
 	}
 	for _, a := range ps.prog.Shared {
 		if a.Name == name {
@@ -132,7 +132,7 @@ func (ps *parser) special() *Expr {
 	}
 	ps.next()
 	if ps.cuda.grid && (s < BlockDimX || s > BlockDimZ) {
-		ps.fail(t, t.text+" is not known when the grid is set", "grid entries are expressions of params, #define constants and blockDim.x, .y, .z")
+		ps.fail(t, t.text+" is not known when the grid is set", ps.cuda.hostNames)
 	}
 	e := ps.node(ExprSpecial, t)
 	e.Index = int(s)

@@ -17,9 +17,11 @@ type cudaParser struct {
 	// floatCast marks the operands of casts to a float type: float data,
 	// though the IR drops the cast.
 	floatCast map[*Expr]bool
-	// grid says a grid entry is being parsed: params, constants and
-	// blockDim only.
-	grid bool
+	// grid says an expression the host evaluates is being parsed (a grid
+	// entry, a value of launches): params, constants and blockDim only;
+	// hostNames says which names it may use, for its errors.
+	grid      bool
+	hostNames string
 }
 
 // loopCtx is a loop being parsed.

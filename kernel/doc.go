@@ -11,11 +11,37 @@
 // integer default), arrays (name → {type, dims, layout, align, base}),
 // source, mapping (loop → tx|ty|tz), block ([x, y, z]), grid (per-thread
 // kernels only), regs (registers per
-// thread), smem (shared memory per block, e.g. 4KiB) and dependent (true:
+// thread), smem (shared memory per block, e.g. 4KiB), dependent (true:
 // every load waits for the previous load, for pointer-chase latency
-// probes). Unknown or duplicate keys and wrong types are errors at
-// file:line:col. Shipped examples load by name (Examples); anything else
-// is a path. A file without block gets 128 threads.
+// probes) and launches (see Launch sequences). Unknown or duplicate keys
+// and wrong types are errors at file:line:col. Shipped examples load by
+// name (Examples); anything else is a path. A file without block gets 128
+// threads.
+//
+// # Launch sequences
+//
+// launches describes the host's loop of launches, run one after the
+// other on one device (Needleman-Wunsch launches one kernel per
+// anti-diagonal of blocks). It is a list of entries (HostLoop), each a
+// single launch or a for loop of them:
+//
+//	launches:
+//	  - for: {var: i, from: 1, to: N / 16}          # to is inclusive
+//	    grid: [i]                                    # this entry's grid
+//	    set: {I: i, PHASE: 1}                        # params per launch
+//	  - for: {var: i, from: N / 16 - 1, to: 1, step: -1}
+//	    grid: [i]
+//	    set: {I: i, PHASE: 2}
+//
+// from and to are integer expressions of params, #defines and blockDim;
+// step is a nonzero integer (default 1); the grid's extents and set's
+// values may use the loop variable too. An entry without for is one
+// launch; without grid it takes the file's grid, evaluated with the
+// launch's params (a per-thread file must then have one); set names
+// params of the file, which keep their defaults (or the caller's values)
+// where no entry sets them. Every launch has the file's block. A file
+// holds at most MaxHostLoops entries and a sequence at most MaxLaunches
+// launches. A file without launches is one launch.
 //
 // Arrays have an element type (i8 u8 i16 u16 i32 u32 f32 i64 u64 f64),
 // dims (extents, expressions of params, outermost first), a layout

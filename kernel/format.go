@@ -62,6 +62,9 @@ func Format(k *Kernel) []byte {
 	if k.Dependent {
 		add("dependent", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
 	}
+	if len(k.Launches) > 0 {
+		add("launches", launchesNode(k.Launches))
+	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
@@ -89,16 +92,48 @@ func arrayNode(a *Array) *yaml.Node {
 	return n
 }
 
+// launchesNode writes launches as a list of one mapping per entry, with
+// step only where it is not 1.
+func launchesNode(hs []HostLoop) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, h := range hs {
+		en := &yaml.Node{Kind: yaml.MappingNode}
+		if h.Var != "" {
+			f := flowMap()
+			f.Content = append(f.Content, str("var"), str(h.Var), str("from"), exprNode(h.From), str("to"), exprNode(h.To))
+			if h.Step != 1 {
+				f.Content = append(f.Content, str("step"), integer(h.Step))
+			}
+			en.Content = append(en.Content, str("for"), f)
+		}
+		if len(h.Grid) > 0 {
+			en.Content = append(en.Content, str("grid"), exprList(h.Grid))
+		}
+		if len(h.Set) > 0 {
+			f := flowMap()
+			for _, p := range h.Set {
+				f.Content = append(f.Content, str(p.Name), exprNode(p.Value))
+			}
+			en.Content = append(en.Content, str("set"), f)
+		}
+		n.Content = append(n.Content, en)
+	}
+	return n
+}
+
 // exprList writes expressions as a flow sequence, as dims and grid are.
 func exprList(es []*Expr) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
 	for _, e := range es {
-		// Untagged: an entry is read as text whatever YAML makes of it,
-		// and the encoder quotes what would not read back (commas).
-		n.Content = append(n.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: e.String()})
+		n.Content = append(n.Content, exprNode(e))
 	}
 	return n
 }
+
+// exprNode writes an expression untagged: it is read as text whatever
+// YAML makes of it, and the encoder quotes what would not read back
+// (commas).
+func exprNode(e *Expr) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Value: e.String()} }
 
 func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 

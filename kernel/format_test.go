@@ -59,7 +59,26 @@ func sameKernel(a, b *kernel.Kernel) error {
 	if pa, pb := program(a.Program), program(b.Program); pa != pb {
 		return fmt.Errorf("program\n%s\nagainst\n%s", pa, pb)
 	}
+	if la, lb := launches(a), launches(b); la != lb {
+		return fmt.Errorf("launches\n%s\nagainst\n%s", la, lb)
+	}
 	return nil
+}
+
+// launches writes a kernel file's launches fully, one entry a line.
+func launches(k *kernel.Kernel) string {
+	var b strings.Builder
+	for _, h := range k.Launches {
+		if h.Var != "" {
+			fmt.Fprintf(&b, "for %s from %s to %s step %d; ", h.Var, exprTree(h.From), exprTree(h.To), h.Step)
+		}
+		fmt.Fprintf(&b, "grid [%s] set", exprs(h.Grid))
+		for _, p := range h.Set {
+			fmt.Fprintf(&b, " %s=%s", p.Name, exprTree(p.Value))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }
 
 // exprs writes expressions fully: what String leaves out (the local an
@@ -194,7 +213,7 @@ func TestFormatRoundTrip(t *testing.T) {
 		ks = append(ks, k)
 	}
 	files, _ := filepath.Glob("testdata/bind/*.yaml")
-	for _, f := range append(files, "testdata/fuzz/seed-forms.yaml", "testdata/fuzz/seed-cuda-forms.yaml") {
+	for _, f := range append(files, "testdata/fuzz/seed-forms.yaml", "testdata/fuzz/seed-cuda-forms.yaml", "testdata/fuzz/seed-launches.yaml") {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)

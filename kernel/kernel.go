@@ -62,6 +62,9 @@ type Kernel struct {
 	// Dependent says every load waits for the previous load to complete
 	// (a pointer chase); the simulator serialises the loads.
 	Dependent bool
+	// Launches is the host loop of launches, run one after the other on
+	// one device (traces.BindSequence); nil: the file is one launch.
+	Launches []HostLoop
 	// Where locates the file's keys, for errors found after parsing.
 	Where Positions
 }
@@ -72,9 +75,10 @@ type Pos struct{ Line, Col int }
 
 // Positions are where a kernel file gives what traces.Bind checks
 // against params and devices: the top of the document and the values of
-// block, regs and smem. (Dims, bounds and references carry their own.)
+// block, regs, smem and launches. (Dims, bounds and references carry
+// their own.)
 type Positions struct {
-	Top, Block, Grid, Regs, Smem Pos
+	Top, Block, Grid, Regs, Smem, Launches Pos
 }
 
 // Examples returns the names of the shipped example kernels, sorted.
@@ -113,7 +117,7 @@ func Load(nameOrPath string) (*Kernel, error) {
 }
 
 // kernelKeys are the keys a kernel file may have.
-var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "requires", "regs", "smem", "dependent"}
+var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "requires", "regs", "smem", "dependent", "launches"}
 
 var arrayKeys = []string{"type", "dims", "layout", "align", "base"}
 
@@ -153,6 +157,16 @@ func (ld *loader) fields(n *yaml.Node, what string, allowed []string) (map[strin
 		keys = append(keys, k)
 	}
 	return m, keys, nil
+}
+
+// keyNode is the key called name among keys, or nil.
+func keyNode(keys []*yaml.Node, name string) *yaml.Node {
+	for _, kn := range keys {
+		if kn.Value == name {
+			return kn
+		}
+	}
+	return nil
 }
 
 func (ld *loader) str(n *yaml.Node, key string) (string, error) {
@@ -224,6 +238,12 @@ func Parse(file string, data []byte) (*Kernel, error) {
 	if err := ld.launch(k, top); err != nil {
 		return nil, err
 	}
+	if n := top["launches"]; n != nil {
+		if err := ld.launches(k, n); err != nil {
+			return nil, err
+		}
+		k.Where.Launches = Pos{n.Line, n.Column}
+	}
 	return k, nil
 }
 
@@ -274,16 +294,8 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 // form reads the keys that belong to one source form: mapping to a loop
 // nest, grid to a per-thread kernel.
 func (ld *loader) form(k *Kernel, top map[string]*yaml.Node, keys []*yaml.Node) error {
-	key := func(name string) *yaml.Node {
-		for _, kn := range keys {
-			if kn.Value == name {
-				return kn
-			}
-		}
-		return nil
-	}
 	if k.Program.Form == PerThread {
-		if kn := key("mapping"); kn != nil {
+		if kn := keyNode(keys, "mapping"); kn != nil {
 			return ld.errAt(kn, "mapping is for loop-nest kernels", "the per-thread form computes its own indices from threadIdx and blockIdx; drop mapping:")
 		}
 		if n := top["grid"]; n != nil {
@@ -296,10 +308,10 @@ func (ld *loader) form(k *Kernel, top map[string]*yaml.Node, keys []*yaml.Node) 
 		}
 		return nil
 	}
-	if kn := key("grid"); kn != nil {
+	if kn := keyNode(keys, "grid"); kn != nil {
 		return ld.errAt(kn, "grid is for __global__ kernels", "a loop-nest kernel's grid follows from the extents of its mapped loops and the block; drop grid:")
 	}
-	if kn := key("requires"); kn != nil {
+	if kn := keyNode(keys, "requires"); kn != nil {
 		return ld.errAt(kn, "requires is for __global__ kernels", "a loop nest covers any block: its mapped loops are guarded by their bounds; drop requires:")
 	}
 	if n := top["mapping"]; n != nil {

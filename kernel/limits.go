@@ -39,6 +39,12 @@ const (
 	// a per-thread kernel may nest (an else if is one level deeper than
 	// its if); its loops count toward MaxLoops.
 	MaxNesting = 64
+	// MaxHostLoops is the most entries a kernel file's launches may have.
+	MaxHostLoops = 64
+	// MaxLaunches is the most launches a sequence may have, whatever
+	// its params make of its loops: each launch's results are kept and
+	// printed (Needleman-Wunsch at 16384 x 16384 launches 2047 kernels).
+	MaxLaunches = 4096
 )
 
 // readFile reads at most max bytes of the file at path, and refuses a

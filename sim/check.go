@@ -3,8 +3,10 @@ package sim
 import (
 	"errors"
 	"fmt"
+	"reflect"
 
 	"gpumemsim/arch"
+	"gpumemsim/sim/dram"
 	"gpumemsim/traces"
 )
 
@@ -14,7 +16,7 @@ func (e *engine) finish(dev *arch.Device) {
 	for i := range e.sms {
 		e.clk.last = max(e.clk.last, e.sms[i].lastEnd)
 	}
-	res.Cycles = e.clk.last
+	res.Cycles = e.clk.last - e.start
 	for i := range e.sms {
 		s := &e.sms[i]
 		e.warpCycles += s.warpCycles
@@ -27,15 +29,50 @@ func (e *engine) finish(dev *arch.Device) {
 			res.Stalls.Idle += res.Cycles
 		}
 	}
-	res.DRAM = e.port.mem.Stats().Total
+	res.DRAM = e.memCounts().since(e.mem0).dram
 	derive(dev, res, e.warpCycles, e.activeCycles)
 	sumRefs(res)
 	if e.l2 != nil {
 		for i := range e.l2.slices {
-			for _, dirty := range e.l2.slices[i].l2.Flush() {
+			for _, dirty := range e.l2.slices[i].l2.Dirty() {
 				res.L2.DirtySectorsAtEnd += e.l2.sec.atoms(dirty)
 			}
 		}
+	}
+}
+
+// memCounts are what the memory below the SMs has counted since the
+// device was built: the requests the port sent to DRAM, the atoms the L2
+// fetched, and DRAM's own account. A launch's share is the difference
+// between its end and its start (since).
+type memCounts struct {
+	sent    dram.ChannelStats
+	fetched int64
+	dram    dram.ChannelStats
+}
+
+func (e *engine) memCounts() memCounts {
+	m := memCounts{sent: e.port.sent, dram: e.port.mem.Stats().Total}
+	if e.l2 != nil {
+		m.fetched = e.l2.fetched
+	}
+	return m
+}
+
+// since is m less what was counted by then.
+func (m memCounts) since(then memCounts) memCounts {
+	d := m
+	d.fetched -= then.fetched
+	subStats(&d.sent, &then.sent)
+	subStats(&d.dram, &then.dram)
+	return d
+}
+
+// subStats subtracts every count of o from s.
+func subStats(s, o *dram.ChannelStats) {
+	os := int64Fields(reflect.ValueOf(o).Elem(), "", nil)
+	for i, p := range int64Fields(reflect.ValueOf(s).Elem(), "", nil) {
+		*p -= *os[i]
 	}
 }
 
@@ -77,11 +114,12 @@ func (e *engine) check(dev *arch.Device) error {
 	for i := range e.sms {
 		e.sms[i].check(fail)
 	}
-	e.port.check(fail)
+	m := e.memCounts().since(e.mem0)
+	e.port.check(fail, m)
 	if e.l2 != nil {
 		e.l2.check(fail)
 	}
-	e.res.check(fail, e.port, e.l2, dev)
+	e.res.check(fail, m, e.l2, dev)
 	return errors.Join(errs...)
 }
 
@@ -96,7 +134,9 @@ func (s *sm) check(fail func(string, ...any)) {
 	}
 }
 
-func (p *port) check(fail func(string, ...any)) {
+// check verifies that the port is empty and that DRAM served what it
+// was sent (m: over the launch).
+func (p *port) check(fail func(string, ...any), m memCounts) {
 	if p.inFlight != 0 {
 		fail("%d DRAM requests never completed", p.inFlight)
 	}
@@ -105,15 +145,15 @@ func (p *port) check(fail func(string, ...any)) {
 			fail("channel %d: %d requests never reached DRAM", ch, q.len())
 		}
 	}
-	d := p.mem.Stats().Total
+	d := m.dram
 	if d.Completed != d.Reads+d.Writes {
 		fail("DRAM: %d requests completed of %d reads + %d writes", d.Completed, d.Reads, d.Writes)
 	}
-	if d.ReadSectors != p.sent.ReadSectors {
-		fail("DRAM: %d sectors read; the caches sent %d", d.ReadSectors, p.sent.ReadSectors)
+	if d.ReadSectors != m.sent.ReadSectors {
+		fail("DRAM: %d sectors read; the caches sent %d", d.ReadSectors, m.sent.ReadSectors)
 	}
-	if d.WriteSectors != p.sent.WriteSectors {
-		fail("DRAM: %d sectors written; the caches sent %d", d.WriteSectors, p.sent.WriteSectors)
+	if d.WriteSectors != m.sent.WriteSectors {
+		fail("DRAM: %d sectors written; the caches sent %d", d.WriteSectors, m.sent.WriteSectors)
 	}
 }
 
@@ -126,8 +166,8 @@ func (c *l2) check(fail func(string, ...any)) {
 }
 
 // check verifies that the counters of every level add up and agree with
-// what the port sent to DRAM.
-func (res *Result) check(fail func(string, ...any), p *port, c *l2, dev *arch.Device) {
+// what the memory below the SMs counted over the same time (m).
+func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arch.Device) {
 	if l1 := res.L1; l1.Hits+l1.Misses != l1.Accesses {
 		fail("L1: %d hits + %d misses != %d accesses", l1.Hits, l1.Misses, l1.Accesses)
 	}
@@ -164,16 +204,16 @@ func (res *Result) check(fail func(string, ...any), p *port, c *l2, dev *arch.De
 	if refL1 != res.L1.Accesses {
 		fail("L1: references account for %d accesses of %d", refL1, res.L1.Accesses)
 	}
-	if refDRAM != p.sent.ReadSectors {
-		fail("DRAM: references account for %d read sectors of %d", refDRAM, p.sent.ReadSectors)
+	if refDRAM != m.sent.ReadSectors {
+		fail("DRAM: references account for %d read sectors of %d", refDRAM, m.sent.ReadSectors)
 	}
 	switch {
 	case !dev.L2.Present():
-		if want := res.Loads.Bytes / 32; want != p.sent.ReadSectors {
-			fail("no L2: load transactions of %d sectors, %d read from DRAM", want, p.sent.ReadSectors)
+		if want := res.Loads.Bytes / 32; want != m.sent.ReadSectors {
+			fail("no L2: load transactions of %d sectors, %d read from DRAM", want, m.sent.ReadSectors)
 		}
-		if want := res.Stores.Bytes / 32; want != p.sent.WriteSectors {
-			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, p.sent.WriteSectors)
+		if want := res.Stores.Bytes / 32; want != m.sent.WriteSectors {
+			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, m.sent.WriteSectors)
 		}
 	case dev.Coalescer.CacheGlobalLoads:
 		if res.L2.ReadRequests != res.L1.Fills {
@@ -189,14 +229,14 @@ func (res *Result) check(fail func(string, ...any), p *port, c *l2, dev *arch.De
 	}
 	if c != nil {
 		// A sector larger than an atom fetches the atoms around a miss too.
-		if c.fetched != p.sent.ReadSectors {
-			fail("DRAM reads (%d sectors) != L2 fetches (%d sectors)", p.sent.ReadSectors, c.fetched)
+		if m.fetched != m.sent.ReadSectors {
+			fail("DRAM reads (%d sectors) != L2 fetches (%d sectors)", m.sent.ReadSectors, m.fetched)
 		}
-		if c.sector == atomBytes && res.L2.ReadMissSectors != c.fetched {
-			fail("L2 read misses (%d sectors) != L2 fetches (%d sectors) with 32-byte sectors", res.L2.ReadMissSectors, c.fetched)
+		if c.sector == atomBytes && res.L2.ReadMissSectors != m.fetched {
+			fail("L2 read misses (%d sectors) != L2 fetches (%d sectors) with 32-byte sectors", res.L2.ReadMissSectors, m.fetched)
 		}
-		if res.L2.ReadMissSectors > c.fetched {
-			fail("L2 read misses (%d sectors) exceed L2 fetches (%d sectors)", res.L2.ReadMissSectors, c.fetched)
+		if res.L2.ReadMissSectors > m.fetched {
+			fail("L2 read misses (%d sectors) exceed L2 fetches (%d sectors)", res.L2.ReadMissSectors, m.fetched)
 		}
 		if res.L2.WriteRequests != res.Stores.Transactions {
 			fail("L2: %d write requests of %d store transactions", res.L2.WriteRequests, res.Stores.Transactions)

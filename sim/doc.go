@@ -1,7 +1,8 @@
 // Package sim replays the warp instructions of a traces.Source through a
 // device's memory hierarchy and returns profiler-style counters and cycles,
 // checking its own accounting at the end (Run; RunAll runs many in
-// parallel). Count gives the coalescer's counts alone; Metrics names the
+// parallel; RunSequence runs launches one after the other on one device,
+// whose L2 and DRAM keep their state between them). Count gives the coalescer's counts alone; Metrics names the
 // counters as nvprof, Nsight Compute or GPGPU-Sim would.
 //
 // The engine is an event loop over units that each own their constants and

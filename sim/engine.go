@@ -60,12 +60,23 @@ func (g *grid) finished(clk *clock, sm int, t int64) {
 // it concerns. The units do the modelling (sm.go, scheduler.go, lsu.go,
 // level.go, l2.go, port.go).
 type engine struct {
-	clk         clock
-	grid        grid
-	sms         cores
-	l2          *l2 // nil on devices without an L2 for global memory
-	port        *port
-	res         *Result
+	clk  clock
+	grid grid
+	sms  cores
+	co   *Coalescer
+	l2   *l2 // nil on devices without an L2 for global memory
+	port *port
+	// below is what the SMs send to: the L2, or direct (DRAM) where
+	// there is none; held is its hold cell (see sm.held).
+	below  memSide
+	direct *dramOnly
+	held   *int64
+	res    *Result
+	// start is the cycle the launch started: 0, or the end of the
+	// launch before it in a sequence; mem0 is what the memory had
+	// counted by then.
+	start       int64
+	mem0        memCounts
 	activeBlks  int   // resident blocks per SM
 	blockLaunch int64 // scheduler.block_launch_latency
 	steps       int
@@ -81,7 +92,7 @@ func (e *engine) run(ctx context.Context) error {
 	for range e.activeBlks {
 		for i := range e.sms {
 			if e.grid.more() {
-				e.sms[i].launchBlock(e.grid.take(), e.blockLaunch)
+				e.sms[i].launchBlock(e.grid.take(), e.start+e.blockLaunch)
 			}
 		}
 	}

@@ -67,6 +67,17 @@ type eventQueue struct {
 
 func (q *eventQueue) len() int { return q.n }
 
+// restart makes the empty queue take events from cycle t on, t earlier
+// than the last pop included: a launch of a sequence starts when the one
+// before it finished, and superseded wake-ups of that one may have been
+// popped later.
+func (q *eventQueue) restart(t int64) {
+	if q.n != 0 {
+		panic(fmt.Sprintf("sim: event queue restarted at cycle %d with %d events queued", t, q.n))
+	}
+	q.base = t
+}
+
 // peek is the time of the earliest event; only valid when len() > 0.
 func (q *eventQueue) peek() int64 {
 	if q.nearN > 0 && (len(q.far) == 0 || q.nearMin <= q.far[0].t) {

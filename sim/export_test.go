@@ -10,16 +10,12 @@ import (
 // RunAhead is Run with the schedulers' lookahead set to lookahead cycles
 // (0: every event in strict time order), for the tests of sim_test.
 func RunAhead(dev *arch.Device, l traces.Source, lookahead int64) (*Result, error) {
-	e, err := newEngine(dev, l, Options{})
+	e, err := newDevice(dev)
 	if err != nil {
 		return nil, err
 	}
 	e.clk.ahead = lookahead
-	if err := e.run(context.Background()); err != nil {
-		return nil, err
-	}
-	e.finish(dev)
-	if err := e.check(dev); err != nil {
+	if err := e.runLaunch(context.Background(), dev, l, Options{}); err != nil {
 		return nil, err
 	}
 	return e.res, nil

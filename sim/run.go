@@ -30,21 +30,12 @@ type Options struct {
 // deterministic: the same inputs give the same Result. It checks its own
 // accounting at the end and returns an error if anything does not add up.
 func Run(ctx context.Context, dev *arch.Device, src traces.Source, opts Options) (*Result, error) {
-	e, err := newEngine(dev, src, opts)
+	e, err := newDevice(dev)
 	if err != nil {
 		return nil, err
 	}
-	if err := e.run(ctx); err != nil {
+	if err := e.runLaunch(ctx, dev, src, opts); err != nil {
 		return nil, err
-	}
-	if f, ok := src.(failing); ok {
-		if err := f.Err(); err != nil {
-			return nil, err
-		}
-	}
-	e.finish(dev)
-	if err := e.check(dev); err != nil {
-		return nil, fmt.Errorf("simulator self-check failed (a bug; please report it with the command line): %w", err)
 	}
 	if sp := e.grid.sampler; sp != nil {
 		sp.extrapolate(dev, src)
@@ -52,12 +43,73 @@ func Run(ctx context.Context, dev *arch.Device, src traces.Source, opts Options)
 	return e.res, nil
 }
 
+// runLaunch simulates the launch src on the engine's device from the end
+// of whatever ran on it before (nothing, or the launches before it in a
+// sequence) and checks the launch's own accounting.
+func (e *engine) runLaunch(ctx context.Context, dev *arch.Device, src traces.Source, opts Options) error {
+	e.start = e.clk.last
+	e.clk.now = e.start
+	e.clk.q.restart(e.start)
+	e.mem0 = e.memCounts()
+	if err := e.load(dev, src, opts); err != nil {
+		return err
+	}
+	if err := e.run(ctx); err != nil {
+		return err
+	}
+	if f, ok := src.(failing); ok {
+		if err := f.Err(); err != nil {
+			return err
+		}
+	}
+	e.finish(dev)
+	if err := e.check(dev); err != nil {
+		return selfCheckFailed(err)
+	}
+	return nil
+}
+
+func selfCheckFailed(err error) error {
+	return fmt.Errorf("simulator self-check failed (a bug; please report it with the command line): %w", err)
+}
+
 // failing is a Source that may meet an error while streaming (an access
 // outside its array in a per-thread kernel); Run reports it.
 type failing interface{ Err() error }
 
-// newEngine builds the units of dev for the launch src and wires them.
-func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, error) {
+// newDevice builds the units of dev that outlive a launch: the memory
+// below the SMs (the L2 slices, the port, DRAM) and the SMs' places.
+func newDevice(dev *arch.Device) (*engine, error) {
+	co, err := NewCoalescer(dev)
+	if err != nil {
+		return nil, err
+	}
+	mem, err := dram.NewMemory(dev)
+	if err != nil {
+		return nil, fmt.Errorf("device %s: %w", dev.Name, err)
+	}
+	e := &engine{co: co, blockLaunch: int64(dev.Scheduler.BlockLaunchLatency)}
+	e.clk.ahead = int64(dev.Interconnect.Latency)
+	e.sms = make(cores, dev.SMs)
+	icnt := int64(dev.Interconnect.Latency)
+	e.port = &port{clk: &e.clk, mem: mem, at: never, lat: int64(dev.DRAM.Latency), icnt: icnt,
+		overflow: make([]fifo[dram.Request], dev.DRAM.Channels), sms: e.sms}
+	e.direct = &dramOnly{port: e.port}
+	e.below, e.held = e.direct, new(int64)
+	if dev.L2.Present() {
+		if e.l2, err = newL2(dev, e.port, e.sms); err != nil {
+			return nil, err
+		}
+		e.port.l2 = e.l2
+		e.below, e.held = e.l2, &e.l2.holdUntil
+	}
+	return e, nil
+}
+
+// load makes the launch src the engine's: a Result to count into, its
+// grid, and SMs built afresh for its occupancy, so that their L1s start
+// empty.
+func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	info := src.Info()
 	regs, smem := opts.Regs, opts.Smem
 	if regs == 0 {
@@ -68,21 +120,13 @@ func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, erro
 	}
 	occ, err := dev.Occupancy(info.Block, regs, smem)
 	if err != nil {
-		return nil, fmt.Errorf("launch: %w", err)
-	}
-	co, err := NewCoalescer(dev)
-	if err != nil {
-		return nil, err
-	}
-	mem, err := dram.NewMemory(dev)
-	if err != nil {
-		return nil, fmt.Errorf("device %s: %w", dev.Name, err)
+		return fmt.Errorf("launch: %w", err)
 	}
 	res := &Result{Device: dev.Name, Kernel: info.Kernel, Mapping: info.Mapping, PerThread: info.PerThread,
 		Block: info.Block, Grid: info.Grid, Occupancy: occ, Refs: make([]RefStats, len(info.Refs))}
 	shared, rule, err := sharedRefs(dev, info)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for i, r := range info.Refs {
 		res.Refs[i].Ref = r.Text
@@ -91,35 +135,31 @@ func newEngine(dev *arch.Device, src traces.Source, opts Options) (*engine, erro
 			res.Refs[i].Space = r.Space.String()
 		}
 	}
-	e := &engine{res: res, activeBlks: occ.ActiveBlocks, blockLaunch: int64(dev.Scheduler.BlockLaunchLatency),
-		grid: grid{total: info.Blocks(), progress: opts.Progress}}
-	e.clk.ahead = int64(dev.Interconnect.Latency)
+	e.countInto(res)
+	e.activeBlks = occ.ActiveBlocks
+	e.grid = grid{total: info.Blocks(), progress: opts.Progress}
+	e.warpCycles, e.activeCycles, e.idleSMs = 0, 0, 0
 	if opts.Sample.On {
 		e.grid.sampler = newSampler(e, opts.Sample, int64(occ.ActiveBlocks)*int64(dev.SMs))
 	}
-	e.sms = make(cores, dev.SMs)
-	icnt := int64(dev.Interconnect.Latency)
-	e.port = &port{clk: &e.clk, mem: mem, at: never, lat: int64(dev.DRAM.Latency), icnt: icnt,
-		overflow: make([]fifo[dram.Request], dev.DRAM.Channels), sms: e.sms}
-	var below memSide = &dramOnly{port: e.port, res: res}
-	held := new(int64)
-	if dev.L2.Present() {
-		if e.l2, err = newL2(dev, e.port, e.sms, res); err != nil {
-			return nil, err
-		}
-		e.port.l2 = e.l2
-		below, held = e.l2, &e.l2.holdUntil
-	}
-	spec := &smSpec{icnt: icnt, dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(), shared: shared}
+	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(), shared: shared}
 	for i := range e.sms {
 		s := &e.sms[i]
-		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: below, held: held, co: co, res: res, firstStart: -1,
+		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, held: e.held, co: e.co, res: res, firstStart: -1,
 			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}}
 		if err := s.build(dev, src, occ); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return e, nil
+	return nil
+}
+
+// countInto makes every unit that counts count into res.
+func (e *engine) countInto(res *Result) {
+	e.res, e.direct.res = res, res
+	if e.l2 != nil {
+		e.l2.res = res
+	}
 }
 
 // build makes s's warp slots, block slots, schedulers and L1 for occ.
@@ -175,13 +215,13 @@ func newLevel(c arch.Cache, sets int, stats *L1Stats) (*level, error) {
 }
 
 // newL2 builds the L2 slices of dev.
-func newL2(dev *arch.Device, p *port, sms cores, res *Result) (*l2, error) {
+func newL2(dev *arch.Device, p *port, sms cores) (*l2, error) {
 	per := dev.L2.Slices / dev.DRAM.Channels
 	il := uint64(dev.DRAM.Interleave)
 	c := &l2{l2Spec: l2Spec{line: uint64(dev.L2.Line), sector: uint64(dev.L2.Sector), perLine: int(dev.L2.Line / dev.L2.Sector), hit: int64(dev.L2.HitLatency), icnt: int64(dev.Interconnect.Latency),
 		dramLat: int64(dev.DRAM.Latency), queue: int64(dev.L2.QueueDepth), merges: int32(dev.L2.MSHRMerges)},
 		chMap: dram.NewAddressMap(il, uint64(dev.DRAM.Channels)), subMap: dram.NewAddressMap(il, uint64(per)),
-		perChannel: per, slices: make([]slice, dev.L2.Slices), port: p, sms: sms, res: res}
+		perChannel: per, slices: make([]slice, dev.L2.Slices), port: p, sms: sms}
 	g := cache.FromArch(dev.L2.Cache, dev.L2.SetsPerSlice())
 	n := dev.L2.MSHREntries
 	for i := range c.slices {

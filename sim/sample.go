@@ -107,7 +107,7 @@ func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
 	sp.keyIndex, sp.inst = keyCounters(e.res, len(e.res.Refs) > 0)
 	r := e.res
 	stores := storeSide(r)
-	dram := int64Fields(reflect.ValueOf(&r.DRAM).Elem(), ".DRAM")
+	dram := int64Fields(reflect.ValueOf(&r.DRAM).Elem(), ".DRAM", notExtrapolated)
 	for i, f := range counterFields(r) {
 		switch f {
 		case &r.DRAM.Reads:

@@ -30,13 +30,13 @@ func sentPointers(s *dram.ChannelStats) []*int64 {
 // SM cycles, dirty L2 sectors left, and the load and store totals, which
 // are sums over the references).
 func counterFields(r *Result) []*int64 {
-	return int64Fields(reflect.ValueOf(r).Elem(), "")
+	return int64Fields(reflect.ValueOf(r).Elem(), "", notExtrapolated)
 }
 
 // int64Fields are the int64 fields within v, whose path from the Result
-// is path, less those notExtrapolated.
-func int64Fields(v reflect.Value, path string) []*int64 {
-	if notExtrapolated[path] {
+// is path, less those whose path skip holds.
+func int64Fields(v reflect.Value, path string, skip map[string]bool) []*int64 {
+	if skip[path] {
 		return nil
 	}
 	var out []*int64
@@ -45,11 +45,11 @@ func int64Fields(v reflect.Value, path string) []*int64 {
 		out = append(out, v.Addr().Interface().(*int64))
 	case reflect.Struct:
 		for i := range v.NumField() {
-			out = append(out, int64Fields(v.Field(i), path+"."+v.Type().Field(i).Name)...)
+			out = append(out, int64Fields(v.Field(i), path+"."+v.Type().Field(i).Name, skip)...)
 		}
 	case reflect.Slice:
 		for i := range v.Len() {
-			out = append(out, int64Fields(v.Index(i), path+"[]")...)
+			out = append(out, int64Fields(v.Index(i), path+"[]", skip)...)
 		}
 	}
 	return out
@@ -99,7 +99,7 @@ func storeSide(r *Result) []*int64 {
 		&r.DRAM.Writes, &r.DRAM.WriteBytes, &r.DRAM.WriteSectors}
 	for k := range r.Refs {
 		if r.Refs[k].Op == traces.OpStore.String() {
-			out = append(out, int64Fields(reflect.ValueOf(&r.Refs[k]).Elem(), ".Refs[]")...)
+			out = append(out, int64Fields(reflect.ValueOf(&r.Refs[k]).Elem(), ".Refs[]", notExtrapolated)...)
 		}
 	}
 	return out

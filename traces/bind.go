@@ -110,6 +110,9 @@ type Launch struct {
 	SharedArrays arch.Bytes
 	Shared       []BoundArray
 	Dependent    bool
+	// Set are the params that the kernel file's launches gave this
+	// launch of a sequence, in their entry's order (BindSequence).
+	Set []kernel.Param
 	// pt is the compiled program of a per-thread kernel (nil for a loop
 	// nest, whose program is code).
 	pt *threadProg
@@ -160,26 +163,37 @@ func Bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string
 
 // BindGrid is Bind with a grid (zero: the kernel file's) for a per-thread
 // kernel; a loop nest derives its grid from its mapped loops and refuses
-// one.
+// one. A kernel file that describes a sequence of launches is refused
+// (ErrSequence): BindSequence binds it.
 func BindGrid(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
-	var l *Launch
-	var err error
-	switch {
-	case k.Program.Form == kernel.PerThread:
-		l, err = bindThreads(k, m, block, grid, params, dev)
-	case grid != (arch.Dim3{}):
-		err = errors.New("a loop nest's grid follows from its mapped loops and the block; hint: leave out -grid, or write the kernel as a __global__ function")
-	default:
-		l, err = bind(k, m, block, params, dev)
+	if len(k.Launches) > 0 {
+		return nil, fmt.Errorf("%s: %w", k.Name, ErrSequence)
 	}
+	l, err := bindOne(k, m, block, grid, params, dev)
 	if err != nil {
-		var pe *arch.PosError
-		if errors.As(err, &pe) {
-			return nil, inFile(k.File, err)
-		}
-		return nil, fmt.Errorf("%s: %w", k.Name, err)
+		return nil, named(k, err)
 	}
 	return l, nil
+}
+
+// bindOne binds one launch of k.
+func bindOne(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
+	switch {
+	case k.Program.Form == kernel.PerThread:
+		return bindThreads(k, m, block, grid, params, dev)
+	case grid != (arch.Dim3{}):
+		return nil, errors.New("a loop nest's grid follows from its mapped loops and the block; hint: leave out -grid, or write the kernel as a __global__ function")
+	}
+	return bind(k, m, block, params, dev)
+}
+
+// named names the kernel file in a positioned error, else the kernel.
+func named(k *kernel.Kernel, err error) error {
+	var pe *arch.PosError
+	if errors.As(err, &pe) {
+		return inFile(k.File, err)
+	}
+	return fmt.Errorf("%s: %w", k.Name, err)
 }
 
 func bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {

@@ -15,6 +15,12 @@ func TestBindExamples(t *testing.T) {
 		if err != nil {
 			t.Fatalf("kernel.Load(%s): %v", n, err)
 		}
+		if len(k.Launches) > 0 {
+			if _, err := BindSequence(k, nil, arch.Dim3{}, nil, nil); err != nil {
+				t.Errorf("BindSequence(%s) with defaults: %v", n, err)
+			}
+			continue
+		}
 		if _, err := Bind(k, nil, arch.Dim3{}, nil, nil); err != nil {
 			t.Errorf("Bind(%s) with defaults: %v", n, err)
 		}

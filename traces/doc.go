@@ -13,6 +13,11 @@
 // loop variables (Linear), and each reference's byte address one more
 // (Ref.Addr).
 //
+// A kernel file with launches describes a host loop of launches:
+// BindSequence evaluates it with the params and binds each launch in
+// order, with its own grid and params; Bind refuses such a file
+// (ErrSequence).
+//
 // # Mapping to threads
 //
 // A mapped loop's extent E gives the grid ceil(E/block) along its axis,

@@ -124,19 +124,10 @@ func (l *Launch) bindGrid(env map[string]int64, grid arch.Dim3) error {
 		if len(k.Grid) == 0 {
 			return at(k.Where.Top, fmt.Errorf("kernel %s gives no grid; hint: add grid: [BLOCKS_X, BLOCKS_Y] to the kernel file, e.g. grid: [\"(N + blockDim.x - 1) / blockDim.x\"], or pass -grid", k.Name))
 		}
-		xc := &xcompiler{env: env, dims: l.dimConsts(arch.Dim3{X: 1, Y: 1, Z: 1})}
-		g := [3]int{1, 1, 1}
-		for i, e := range k.Grid {
-			v, err := xc.launchValue(e)
-			if err != nil {
-				return within("grid", err)
-			}
-			if v <= 0 || v > math.MaxInt32 {
-				return exprError(e, "grid: %s gives %d blocks; hint: a grid extent is a positive number of blocks below 2^31", e, v)
-			}
-			g[i] = int(v)
+		var err error
+		if grid, err = gridExtents(k.Grid, env, l.Block); err != nil {
+			return err
 		}
-		grid = arch.Dim3{X: g[0], Y: g[1], Z: g[2]}
 	}
 	if grid.X <= 0 || grid.Y <= 0 || grid.Z <= 0 {
 		return fmt.Errorf("grid %s: extents must be positive", grid)
@@ -151,9 +142,8 @@ func (l *Launch) bindGrid(env map[string]int64, grid arch.Dim3) error {
 // checkRequires checks the kernel file's conditions on the block and the
 // params.
 func (l *Launch) checkRequires(env map[string]int64) error {
-	xc := &xcompiler{env: env, dims: l.dimConsts(arch.Dim3{X: 1, Y: 1, Z: 1})}
 	for _, e := range l.Kernel.Requires {
-		v, err := xc.launchValue(e)
+		v, err := launchValue(e, env, l.Block)
 		if err != nil {
 			return within("requires", err)
 		}
@@ -164,23 +154,50 @@ func (l *Launch) checkRequires(env map[string]int64) error {
 	return nil
 }
 
-// launchValue evaluates e, an expression of params and blockDim: what is
-// known when a block is launched.
-func (xc *xcompiler) launchValue(e *kernel.Expr) (int64, error) {
+// launchValue is hostValue where an expression without a value (a
+// division by zero) is an error.
+func launchValue(e *kernel.Expr, env map[string]int64, block arch.Dim3) (int64, error) {
+	v, ok, err := hostValue(e, env, block)
+	if err == nil && !ok {
+		err = exprError(e, "%s has no value with these params (a division by zero); hint: check the params", e)
+	}
+	return v, err
+}
+
+// gridExtents evaluates a grid's extents, expressions of params (env)
+// and blockDim.
+func gridExtents(exprs []*kernel.Expr, env map[string]int64, block arch.Dim3) (arch.Dim3, error) {
+	g := [3]int{1, 1, 1}
+	for i, e := range exprs {
+		v, ok, err := hostValue(e, env, block)
+		if err != nil {
+			return arch.Dim3{}, within("grid", err)
+		}
+		if !ok || v <= 0 || v > math.MaxInt32 {
+			return arch.Dim3{}, exprError(e, "grid: %s gives %d blocks; hint: a grid extent is a positive number of blocks below 2^31", e, v)
+		}
+		g[i] = int(v)
+	}
+	return arch.Dim3{X: g[0], Y: g[1], Z: g[2]}, nil
+}
+
+// hostValue evaluates an expression the host computes when it launches
+// a kernel (a grid extent, a value of launches): of params (env) and
+// blockDim. ok is false where the arithmetic has no value (a division by
+// zero).
+func hostValue(e *kernel.Expr, env map[string]int64, block arch.Dim3) (v int64, ok bool, err error) {
+	xc := &xcompiler{env: env, dims: [6]int64{int64(block.X), int64(block.Y), int64(block.Z), 1, 1, 1}}
 	p, err := xc.compile(e)
 	if err == nil && (p.varying || hasBlockIdx(p)) {
 		err = exprError(e, "%s depends on the thread; hint: write an expression of params and blockDim", e)
 	}
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	var ln lanes
 	ln.reserve(p.depth, 0)
-	v := ln.scalar(p)
-	if ln.bad != "" {
-		return 0, exprError(e, "%s: %s; hint: check the params", e, ln.bad)
-	}
-	return v, nil
+	v = ln.scalar(p)
+	return v, ln.bad == "", nil
 }
 
 func hasBlockIdx(p *xprog) bool {
@@ -204,8 +221,7 @@ func (l *Launch) dimConsts(grid arch.Dim3) [6]int64 {
 // memory.
 func (l *Launch) placeShared(env map[string]int64) error {
 	var next int64
-	xc := &xcompiler{env: env, dims: l.dimConsts(arch.Dim3{X: 1, Y: 1, Z: 1})}
-	value := func(e *kernel.Expr) (int64, error) { return xc.launchValue(e) }
+	value := func(e *kernel.Expr) (int64, error) { return launchValue(e, env, l.Block) }
 	for _, a := range l.Kernel.Program.Shared {
 		ba, err := boundArray(a, value)
 		if err != nil {

@@ -5,7 +5,7 @@
 //	gpumemsim devices [-format text|json]
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
-//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-cache-config C] [-warps N] [-format text|json]
+//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-launch N] [-cache-config C] [-warps N] [-format text|json]
 //	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-cache-config C] [-format text|json]
 //	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-cache-config C] [-sample] [-format text|json|csv]
@@ -29,4 +29,15 @@
 // binds such a kernel again at each shape, with the grid of its file;
 // -maps all needs a loop nest, and the exact counts apply to loop nests
 // only.
+//
+// A kernel file with launches describes a host loop of launches
+// (Needleman-Wunsch's one launch per anti-diagonal). run simulates them
+// one after the other on one device (the L2 and DRAM keep their state,
+// the L1s start empty) and prints a line per launch (its grid, the params
+// its entry sets, cycles, load and store transactions, L1 and L2 hit
+// rates, DRAM sectors) and the total's metrics and references; -format
+// json has the launches' metrics under "launches" and the total's under
+// "metrics", and -format csv is nvprof's with one invocation per launch
+// (minimum, maximum and mean). trace shows one launch of the sequence,
+// -launch N; the other commands take one launch and refuse a sequence.
 package main

@@ -81,8 +81,7 @@ type exactJSON struct {
 }
 
 func writeHeader(w io.Writer, dev *arch.Device, l *traces.Launch) {
-	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
-	writeSplitLine(w, dev)
+	writeDeviceLines(w, dev)
 	fmt.Fprintln(w, kernelLine(l))
 }
 

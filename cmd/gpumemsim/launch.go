@@ -13,6 +13,7 @@ import (
 
 // launchFlags are the flags every command that runs a kernel shares.
 type launchFlags struct {
+	cmd                                 string
 	device, kernel, mapping, block, set *string
 	cacheConfig                         *string
 	// grid is nil for the commands that take no -grid (see addGrid).
@@ -27,6 +28,7 @@ func (f *launchFlags) addGrid(fs *flag.FlagSet) {
 
 func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 	return &launchFlags{
+		cmd:     fs.Name(),
 		device:  fs.String("device", "fermi", "device `name` or YAML file"),
 		kernel:  fs.String("kernel", "matmul", "kernel: a shipped example ("+strings.Join(kernel.Examples(), ", ")+") or a YAML `file`"),
 		mapping: fs.String("map", "", "loop to thread mapping, e.g. `i1=ty,i2=tx` (default: the kernel file's)"),
@@ -37,45 +39,140 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 	}
 }
 
-// load resolves the device and the kernel, and binds the kernel with the
-// mapping, block and parameters the flags give.
-func (f *launchFlags) load() (*arch.Device, *traces.Launch, error) {
-	dev, err := loadDevice(*f.device, *f.cacheConfig)
-	if err != nil {
-		return nil, nil, err
+// launchArgs are what the flags say of a launch, read and checked.
+type launchArgs struct {
+	dev    *arch.Device
+	k      *kernel.Kernel
+	m      kernel.Mapping
+	block  arch.Dim3
+	params map[string]int64
+}
+
+// parse resolves the device and the kernel and reads -map, -block and
+// -set.
+func (f *launchFlags) parse() (launchArgs, error) {
+	var a launchArgs
+	var err error
+	if a.dev, err = loadDevice(*f.device, *f.cacheConfig); err != nil {
+		return a, err
 	}
-	k, err := kernel.Load(*f.kernel)
-	if err != nil {
-		return nil, nil, err
+	if a.k, err = kernel.Load(*f.kernel); err != nil {
+		return a, err
 	}
-	var m kernel.Mapping
 	if *f.mapping != "" {
-		if m, err = kernel.ParseMapping(*f.mapping); err != nil {
-			return nil, nil, fmt.Errorf("-map: %v", err)
+		if a.m, err = kernel.ParseMapping(*f.mapping); err != nil {
+			return a, fmt.Errorf("-map: %v", err)
 		}
 	}
-	var block arch.Dim3
 	if *f.block != "" {
-		if block, err = arch.ParseDim3(*f.block); err != nil {
-			return nil, nil, fmt.Errorf("-block: %v", err)
+		if a.block, err = arch.ParseDim3(*f.block); err != nil {
+			return a, fmt.Errorf("-block: %v", err)
 		}
 	}
-	params, err := parseSet(*f.set)
-	if err != nil {
-		return nil, nil, fmt.Errorf("-set: %v", err)
+	if a.params, err = parseSet(*f.set); err != nil {
+		return a, fmt.Errorf("-set: %v", err)
 	}
+	return a, nil
+}
+
+// load resolves the device and the kernel, and binds the kernel with the
+// mapping, block and parameters the flags give. A kernel file that
+// describes a sequence of launches is refused: the command takes one.
+func (f *launchFlags) load() (*arch.Device, *traces.Launch, error) {
+	a, err := f.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(a.k.Launches) > 0 {
+		return nil, nil, f.sequenceRefused(a.k, "")
+	}
+	return f.bind(a)
+}
+
+// bind binds the one launch of a.
+func (f *launchFlags) bind(a launchArgs) (*arch.Device, *traces.Launch, error) {
 	if f.grid != nil && *f.grid != "" {
-		l, err := bindWithGrid(k, m, block, *f.grid, params, dev)
-		return dev, l, err
+		l, err := bindWithGrid(a.k, a.m, a.block, *f.grid, a.params, a.dev)
+		return a.dev, l, err
 	}
-	l, err := bindLaunch(k, m, block, params, dev)
+	l, err := bindLaunch(a.k, a.m, a.block, a.params, a.dev)
 	if err != nil {
-		return nil, nil, splitAtFault(dev, *f.device, err, func(d *arch.Device) error {
-			_, err := bindLaunch(k, m, block, params, d)
+		return nil, nil, splitAtFault(a.dev, *f.device, err, func(d *arch.Device) error {
+			_, err := bindLaunch(a.k, a.m, a.block, a.params, d)
 			return err
 		})
 	}
-	return dev, l, nil
+	return a.dev, l, nil
+}
+
+// loadSequence is load for the commands that take a kernel file's
+// sequence of launches (launches:) too: every launch, bound in order.
+// A file without launches is its one launch, bound as load binds it.
+func (f *launchFlags) loadSequence() (*arch.Device, []*traces.Launch, error) {
+	a, err := f.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(a.k.Launches) == 0 {
+		dev, l, err := f.bind(a)
+		if err != nil {
+			return nil, nil, err
+		}
+		return dev, []*traces.Launch{l}, nil
+	}
+	ls, err := f.bindSequence(a)
+	return a.dev, ls, err
+}
+
+// bindSequence binds every launch of a's kernel file's launches.
+func (f *launchFlags) bindSequence(a launchArgs) ([]*traces.Launch, error) {
+	if f.grid != nil && *f.grid != "" {
+		return nil, fmt.Errorf("-grid: %s gives each of its launches a grid (%s); hint: leave out -grid", a.k.Name, launchesAt(a.k))
+	}
+	return traces.BindSequence(a.k, a.m, a.block, a.params, a.dev)
+}
+
+// loadLaunch is load for a command that takes one launch of a kernel
+// file's sequence too: launch n of it, counted from 1 (the flag
+// -launch); n is 0 for a file without launches.
+func (f *launchFlags) loadLaunch(n int) (*arch.Device, *traces.Launch, error) {
+	a, err := f.parse()
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(a.k.Launches) == 0 {
+		if n != 0 {
+			return nil, nil, fmt.Errorf("-launch: %s is one launch (its file has no launches:); hint: leave out -launch", a.k.Name)
+		}
+		return f.bind(a)
+	}
+	if n == 0 {
+		return nil, nil, f.sequenceRefused(a.k, "-launch N")
+	}
+	ls, err := f.bindSequence(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n < 1 || n > len(ls) {
+		return nil, nil, fmt.Errorf("-launch: %s has launches 1 to %d; got %d", a.k.Name, len(ls), n)
+	}
+	return a.dev, ls[n-1], nil
+}
+
+// launchesAt says where a kernel file gives its launches.
+func launchesAt(k *kernel.Kernel) string {
+	return fmt.Sprintf("launches: at %s:%d", k.File, k.Where.Launches.Line)
+}
+
+// sequenceRefused says why the command takes no sequence of launches,
+// and how to get one launch of it (choose: the flag that picks one, or
+// "" for none).
+func (f *launchFlags) sequenceRefused(k *kernel.Kernel, choose string) error {
+	hint := "simulate the sequence with run"
+	if choose != "" {
+		hint = "pick one launch with " + choose + ", or simulate the sequence with run"
+	}
+	return fmt.Errorf("%s describes a sequence of launches (%s), and %s takes one launch; hint: %s", k.Name, launchesAt(k), f.cmd, hint)
 }
 
 // bindWithGrid binds a per-thread kernel with the grid -grid gives; an

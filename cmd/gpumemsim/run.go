@@ -40,10 +40,17 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *regs < 0 {
 		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
 	}
-	dev, l, err := lf.load()
+	dev, ls, err := lf.loadSequence()
 	if err != nil {
 		return err
 	}
+	if len(ls[0].Kernel.Launches) > 0 {
+		if *sample {
+			return fmt.Errorf("-sample: %s is a sequence of %d launches, which are simulated whole; hint: leave out -sample", ls[0].Kernel.Name, len(ls))
+		}
+		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
+	}
+	l := ls[0]
 	if err := checkWork(l.Kernel.Name+" with "+l.ParamText(), l.WarpInstructions(), *maxWork); err != nil {
 		return err
 	}
@@ -168,12 +175,7 @@ func formatValue(m sim.Metric) string {
 // kernelLine describes a launch in one line of the text outputs: the
 // kernel, its mapping, block, grid and params.
 func kernelLine(l *traces.Launch) string {
-	perThread := l.Info().PerThread
-	mapping := mappingName(l.Mapping, perThread)
-	if !perThread {
-		mapping = "map " + mapping
-	}
-	return fmt.Sprintf("Kernel   %s  %s  block %s  grid %s  %s\n", l.Kernel.Name, mapping, dimText(l.Block), dimText(l.Grid()), l.ParamText())
+	return fmt.Sprintf("Kernel   %s%s  block %s  grid %s  %s\n", l.Kernel.Name, formText(l), dimText(l.Block), dimText(l.Grid()), l.ParamText())
 }
 
 // mappingName names a launch's mapping in the outputs: a per-thread
@@ -189,14 +191,35 @@ func mappingName(m kernel.Mapping, perThread bool) string {
 const textWidth = 100
 
 func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric, style string, describe bool) error {
-	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
-	writeSplitLine(w, dev)
+	writeDeviceLines(w, dev)
 	fmt.Fprint(w, kernelLine(l))
 	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
 	if s := res.Sampling; s != nil {
 		fmt.Fprintln(w, samplingLine(s))
 	}
 	fmt.Fprintln(w)
+	return writeResultTables(w, res, ms, style, describe)
+}
+
+// writeDeviceLines writes the Device line of run's header and the Cache
+// line when -cache-config chose a split.
+func writeDeviceLines(w io.Writer, dev *arch.Device) {
+	fmt.Fprintf(w, "Device   %s (%s, compute capability %s)\n", dev.Name, dev.Board, dev.ComputeCapability)
+	writeSplitLine(w, dev)
+}
+
+// formText is how run's Kernel line names the launch's form: the loop
+// nest's mapping, or per-thread.
+func formText(l *traces.Launch) string {
+	if l.Info().PerThread {
+		return "  " + mappingName(l.Mapping, true)
+	}
+	return "  map " + l.Mapping.String()
+}
+
+// writeResultTables writes the metrics of a run (as GPGPU-Sim prints
+// them in its style) and, but in that style, its references.
+func writeResultTables(w io.Writer, res *sim.Result, ms []sim.Metric, style string, describe bool) error {
 	if style == sim.StyleGPGPUSim {
 		for _, m := range ms {
 			fmt.Fprintf(w, "%s = %s\n", m.Name, formatValue(m))

@@ -20,9 +20,10 @@ import (
 const fastCount = 5e7
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-grid XxY] [-set K=V,...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-warps N] [-totals] [-format text|json]", stderr)
+	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-grid XxY] [-set K=V,...] [-launch N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-warps N] [-totals] [-format text|json]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
+	which := fs.Int("launch", 0, "for a kernel file with launches: trace launch `N` of its sequence, counted from 1")
 	shown := fs.Int("warps", 8, "how many memory warp instructions of block 0 to show")
 	totals := fs.Bool("totals", false, fmt.Sprintf("count the whole kernel through the coalescer even when it has more than %s warp instructions", sci(fastCount)))
 	maxWork := workFlag(fs)
@@ -39,7 +40,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *shown < 0 {
 		return fmt.Errorf("-warps: must not be negative; got %d", *shown)
 	}
-	d, l, err := lf.load()
+	d, l, err := lf.loadLaunch(*which)
 	if err != nil {
 		return err
 	}

@@ -389,16 +389,15 @@ func (c *Cache) InvalidateAll() {
 	clear(c.dirty)
 }
 
-// Flush yields the line address and dirty sectors of every dirty line, in
-// set then way order, and marks each one clean as it is yielded; the lines
-// stay valid.
-func (c *Cache) Flush() iter.Seq2[uint64, uint32] {
+// Dirty yields the line address and dirty sectors of every dirty line, in
+// set then way order; the lines stay valid and dirty (the dirty data at
+// the end of one kernel is still there for the next).
+func (c *Cache) Dirty() iter.Seq2[uint64, uint32] {
 	return func(yield func(uint64, uint32) bool) {
 		for i, d := range c.dirty {
 			if d == 0 {
 				continue
 			}
-			c.dirty[i] = 0
 			if !yield(c.tags[i]<<c.lineShift, d) {
 				return
 			}

@@ -128,23 +128,23 @@ func TestProbeAndFlush(t *testing.T) {
 	if r := read(c, 0x3000, 1); r.Victim != 0x1000 || r.VictimDirty != 0b0100 {
 		t.Errorf("Read(0x3000) after probes evicted %#x dirty %#b; want 0x1000 0b100", r.Victim, r.VictimDirty)
 	}
-	type flushed struct {
+	type dirtyLine struct {
 		line  uint64
 		dirty uint32
 	}
-	var got []flushed
-	for line, d := range c.Flush() {
-		got = append(got, flushed{line, d})
+	var got []dirtyLine
+	for line, d := range c.Dirty() {
+		got = append(got, dirtyLine{line, d})
 	}
 	// Way 0 now holds 0x3000 (clean), way 1 holds 0x2000 (dirty sector 3).
-	if len(got) != 1 || got[0] != (flushed{0x2000, 0b1000}) {
-		t.Errorf("Flush() = %v; want [{0x2000 0b1000}]", got)
+	if len(got) != 1 || got[0] != (dirtyLine{0x2000, 0b1000}) {
+		t.Errorf("Dirty() = %v; want [{0x2000 0b1000}]", got)
 	}
-	if v, d := c.Probe(0x2000); v != 0b1000 || d != 0 {
-		t.Errorf("Probe(0x2000) after Flush = %#b %#b; want valid 0b1000, clean", v, d)
+	if v, d := c.Probe(0x2000); v != 0b1000 || d != 0b1000 {
+		t.Errorf("Probe(0x2000) after Dirty = %#b %#b; want valid and dirty 0b1000", v, d)
 	}
-	if v, d := c.Invalidate(0x2000); v != 0b1000 || d != 0 {
-		t.Errorf("Invalidate(0x2000) = %#b %#b; want 0b1000 0", v, d)
+	if v, d := c.Invalidate(0x2000); v != 0b1000 || d != 0b1000 {
+		t.Errorf("Invalidate(0x2000) = %#b %#b; want 0b1000 0b1000", v, d)
 	}
 	if n := c.ValidLines(); n != 1 {
 		t.Errorf("ValidLines() = %d; want 1", n)

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"gpumemsim/arch"
+	"gpumemsim/sim"
+	"gpumemsim/traces"
+)
+
+// runOutput is how run prints: -format, -metrics and -describe.
+type runOutput struct {
+	format, style string
+	describe      bool
+}
+
+// runSequence simulates a kernel file's sequence of launches (launches:)
+// and prints each launch and the total.
+func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, regs int, maxWork float64, out runOutput, stdout, stderr io.Writer) error {
+	k := ls[0].Kernel
+	est := estimateOf(dev, ls[0])
+	for _, l := range ls[1:] {
+		est = est.add(estimateOf(dev, l))
+	}
+	est.launches, est.longest = 1, est.seconds // one simulation, launch after launch
+	if err := checkWork(fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(ls[0])), est.warpInsts, maxWork); err != nil {
+		return err
+	}
+	srcs := make([]traces.Source, len(ls))
+	for i, l := range ls {
+		if regs > 0 {
+			if _, err := dev.Occupancy(l.Block, regs, l.Smem); err != nil {
+				return fmt.Errorf("-regs: %v", err)
+			}
+		}
+		srcs[i] = l
+	}
+	bar := newProgress(stderr, "simulating", est, 1)
+	seq, err := sim.RunSequence(ctx, dev, srcs, sim.Options{Regs: regs, Progress: bar.job(0)})
+	bar.finish()
+	if err != nil {
+		return err
+	}
+	total, err := sim.Metrics(dev, seq.Total, out.style)
+	if err != nil {
+		return err
+	}
+	switch out.format {
+	case "json":
+		return writeJSON(stdout, sequenceJSON(dev, ls, seq, total, out.style))
+	case "csv":
+		return writeSequenceCSV(stdout, dev, ls, seq, total, out.style)
+	}
+	return writeSequenceText(stdout, dev, ls, seq, total, out)
+}
+
+// fixedParams writes the params no launch of a sequence sets, K=V,...
+// in declaration order.
+func fixedParams(l *traces.Launch) string {
+	set := map[string]bool{}
+	for _, h := range l.Kernel.Launches {
+		for _, s := range h.Set {
+			set[s.Name] = true
+		}
+	}
+	var parts []string
+	for _, p := range l.Params {
+		if !set[p.Name] {
+			parts = append(parts, fmt.Sprintf("%s=%d", p.Name, p.Value))
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// setText writes what a launch's entry set: K=V ..., or "-".
+func setText(l *traces.Launch) string {
+	if len(l.Set) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(l.Set))
+	for i, p := range l.Set {
+		parts[i] = fmt.Sprintf("%s=%d", p.Name, p.Value)
+	}
+	return strings.Join(parts, " ")
+}
+
+func writeSequenceText(w io.Writer, dev *arch.Device, ls []*traces.Launch, seq *sim.Sequence, ms []sim.Metric, out runOutput) error {
+	l, tot := ls[0], seq.Total
+	writeDeviceLines(w, dev)
+	fmt.Fprintf(w, "Kernel   %s%s  block %s  %s\n", l.Kernel.Name, formText(l), dimText(l.Block), fixedParams(l))
+	fmt.Fprintf(w, "Launches %d, one after the other: the L2 and DRAM keep their state, the L1s start empty\n", len(ls))
+	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v, all launches\n\n", tot.Cycles, tot.TimeMS, dev.Clocks.Core)
+	if err := writeLaunchTable(w, ls, seq); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	return writeResultTables(w, tot, ms, out.style, out.describe)
+}
+
+// writeLaunchTable writes a line per launch of a sequence, its grid,
+// what its entry set and its main counters, and a line of the total.
+func writeLaunchTable(w io.Writer, ls []*traces.Launch, seq *sim.Sequence) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "Launch\tGrid\tSet\tCycles\tLoad txn\tStore txn\tL1 hit\tL2 hit\tDRAM read\tDRAM write\t")
+	row := func(name, grid, set string, r *sim.Result) {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%d\t\n", name, grid, set, r.Cycles, r.Loads.Transactions, r.Stores.Transactions,
+			pct(r.L1.Hits, r.L1.Accesses), pct(r.L2.ReadHitSectors, r.L2.ReadSectors), r.DRAM.ReadSectors, r.DRAM.WriteSectors)
+	}
+	for i, l := range ls {
+		row(strconv.Itoa(i+1), dimText(l.Grid()), setText(l), seq.Launches[i])
+	}
+	row("total", "", "", seq.Total)
+	return tw.Flush()
+}
+
+// seqLaunchJSON is one launch of a sequence in run's JSON.
+type seqLaunchJSON struct {
+	Grid    string             `json:"grid"`
+	Set     map[string]int64   `json:"set,omitempty"`
+	Metrics map[string]float64 `json:"metrics"`
+}
+
+func sequenceJSON(dev *arch.Device, ls []*traces.Launch, seq *sim.Sequence, total []sim.Metric, style string) any {
+	l := ls[0]
+	launches := make([]seqLaunchJSON, len(ls))
+	for i, li := range ls {
+		ms, _ := sim.Metrics(dev, seq.Launches[i], style) // style checked: total's succeeded
+		launches[i] = seqLaunchJSON{Grid: dimText(li.Grid()), Metrics: sim.MetricValues(ms)}
+		for _, p := range li.Set {
+			if launches[i].Set == nil {
+				launches[i].Set = map[string]int64{}
+			}
+			launches[i].Set[p.Name] = p.Value
+		}
+	}
+	return struct {
+		Device      string             `json:"device"`
+		CacheConfig arch.CacheConfig   `json:"cache_config,omitempty"`
+		Kernel      string             `json:"kernel"`
+		Launch      launchInfo         `json:"launch"`
+		Launches    []seqLaunchJSON    `json:"launches"`
+		Metrics     map[string]float64 `json:"metrics"`
+		References  []sim.RefStats     `json:"references"`
+	}{dev.Name, dev.CacheConfig, l.Kernel.Name, launchInfo{Mapping: l.Mapping.String(), Block: dimText(l.Block), Params: fixedParams(l), Regs: l.Regs},
+		launches, sim.MetricValues(total), seq.Total.Refs}
+}
+
+// writeSequenceCSV writes nvprof's CSV of a kernel invoked once per
+// launch: each metric's minimum, maximum and mean over the launches.
+func writeSequenceCSV(w io.Writer, dev *arch.Device, ls []*traces.Launch, seq *sim.Sequence, total []sim.Metric, style string) error {
+	per := make([][]sim.Metric, len(ls))
+	for i := range ls {
+		per[i], _ = sim.Metrics(dev, seq.Launches[i], style) // style checked: total's succeeded
+	}
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"Device", "Kernel", "Invocations", "Metric Name", "Metric Description", "Min", "Max", "Avg"})
+	l := ls[0]
+	kernel := fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, l.Mapping.String(), dimText(l.Block))
+	for j, m := range total {
+		// Every launch has the same metrics, in the same order: one
+		// kernel on one device.
+		lo, hi, avg := m, m, m
+		lo.Value, hi.Value, avg.Value = math.Inf(1), math.Inf(-1), 0
+		for i := range per {
+			v := per[i][j].Value
+			lo.Value, hi.Value, avg.Value = min(lo.Value, v), max(hi.Value, v), avg.Value+v
+		}
+		avg.Value /= float64(len(per))
+		cw.Write([]string{deviceColumn(dev), kernel, strconv.Itoa(len(ls)), m.Name, m.Description, formatValue(lo), formatValue(hi), formatValue(avg)})
+	}
+	cw.Flush()
+	return cw.Error()
+}
