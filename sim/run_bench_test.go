@@ -21,7 +21,7 @@ func BenchmarkRun(b *testing.B) {
 		{"vecadd/fermi", "fermi", "vecadd", "", "", map[string]int64{"N": 1 << 20}},
 		// The same product as matmul/fermi, per thread with shared tiles:
 		// 16 shared loads per global load.
-		{"matmul-tiled/fermi", "fermi", "matmul-tiled", "", "16x16", map[string]int64{"M": 256, "N": 256, "K": 256}},
+		{"matmul-tiled/fermi", "fermi", "matmul-tiled", "", "16x16", map[string]int64{"M": 256, "N": 256, "P": 256}},
 		// The DRAM-bound path: J14's uncoalesced mapping on a device
 		// without L1 or L2, 16 transactions per half-warp load.
 		{"matmul-uncoalesced/gt200", "gt200", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 128, "N": 128, "P": 128}},

@@ -73,9 +73,9 @@ func TestRequires(t *testing.T) {
 			t.Errorf("block %s: %v; want examples/matmul-tiled.yaml:L:C: ... %s", c.block, err, c.want)
 		}
 	}
-	// M = 48 and N = 96 fit 32x24; SL = min(32, 24) = 24 does not divide K = 100.
-	if _, err := Bind(k, nil, arch.Dim3{X: 32, Y: 24, Z: 1}, map[string]int64{"M": 48, "N": 96, "K": 100}, nil); err == nil || !strings.Contains(err.Error(), "it requires K % min(blockDim.x, blockDim.y) == 0") {
-		t.Errorf("K=100, block 32x24: %v; want it requires K %% min(blockDim.x, blockDim.y) == 0", err)
+	// M = 48 and N = 96 fit 32x24; SL = min(32, 24) = 24 does not divide P = 100.
+	if _, err := Bind(k, nil, arch.Dim3{X: 32, Y: 24, Z: 1}, map[string]int64{"M": 48, "N": 96, "P": 100}, nil); err == nil || !strings.Contains(err.Error(), "it requires P % min(blockDim.x, blockDim.y) == 0") {
+		t.Errorf("P=100, block 32x24: %v; want it requires P %% min(blockDim.x, blockDim.y) == 0", err)
 	}
 }
 

@@ -133,7 +133,7 @@ func TestJangPerThreadTable1(t *testing.T) {
 // B[b + N*ty + tx] is B[a + ty][tx] over (threadIdx.y, threadIdx.x, a,
 // k), both true linear and prefetched along a: cost 0, gain 16² twice.
 func TestJangPerThreadTiledFile(t *testing.T) {
-	m := jangModel(t, "matmul-tiled", "", arch.Dim3{}, map[string]int64{"M": 256, "N": 256, "K": 256})
+	m := jangModel(t, "matmul-tiled", "", arch.Dim3{}, map[string]int64{"M": 256, "N": 256, "P": 256})
 	want := map[string][][]int64{"A": {{1, 0, 0, 0}, {0, 1, 1, 0}}, "B": {{1, 0, 1, 0}, {0, 1, 0, 0}}, "C": {{1, 0, 0, 0}, {0, 1, 0, 0}}}
 	for _, r := range m.Refs {
 		if !slices.EqualFunc(r.M, want[r.Array], slices.Equal) || r.Class != JangTrueLinear {
@@ -225,7 +225,7 @@ func TestPengPerThreadMatmulBeta(t *testing.T) {
 // references are not accesses of the model; thread 0 reads A and B once
 // per tile (K/SL = 16 times) and writes C once.
 func TestPengPerThreadSkipsShared(t *testing.T) {
-	r, err := PengEstimate(jangLoad(t, "fermi"), jangBind(t, "matmul-tiled", "", arch.Dim3{}, map[string]int64{"M": 256, "N": 256, "K": 256}))
+	r, err := PengEstimate(jangLoad(t, "fermi"), jangBind(t, "matmul-tiled", "", arch.Dim3{}, map[string]int64{"M": 256, "N": 256, "P": 256}))
 	if err != nil {
 		t.Fatal(err)
 	}

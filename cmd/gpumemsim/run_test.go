@@ -38,9 +38,9 @@ func TestRunGolden(t *testing.T) {
 		{"validate-err-maps", []string{"validate", "-maps", "some"}},
 		{"validate-err-blocks", []string{"validate", "-blocks", "16x"}},
 		// Per-thread kernels: the static models read their affine view.
-		{"estimate-perthread-tiled", []string{"estimate", "-device", "fermi", "-kernel", tiled, "-set", "M=64,N=64,K=64"}},
+		{"estimate-perthread-tiled", []string{"estimate", "-device", "fermi", "-kernel", tiled, "-set", "M=64,N=64,P=64"}},
 		{"estimate-perthread-err-not-affine", []string{"estimate", "-device", "fermi", "-kernel", "testdata/kernels/not-affine.yaml"}},
-		{"validate-perthread-table1", []string{"validate", "-device", "gt200", "-kernel", tiled, "-blocks", table1, "-set", "M=32,N=256,K=32"}},
+		{"validate-perthread-table1", []string{"validate", "-device", "gt200", "-kernel", tiled, "-blocks", table1, "-set", "M=32,N=256,P=32"}},
 		{"validate-perthread-err-maps", []string{"validate", "-kernel", tiled, "-maps", "all"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
