@@ -43,9 +43,9 @@ launches:` + launches
 	return k
 }
 
-func runSequence(t *testing.T, dev *arch.Device, k *kernel.Kernel) *sim.Sequence {
+func runSequence(t *testing.T, dev *arch.Device, k *kernel.Kernel, params map[string]int64) *sim.Sequence {
 	t.Helper()
-	ls, err := traces.BindSequence(k, nil, arch.Dim3{}, nil, dev)
+	ls, err := traces.BindSequence(k, nil, arch.Dim3{}, params, dev)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestSequenceReuse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := runSequence(t, dev, reuseKernel(t, "\n  - for: {var: r, from: 1, to: 2}\n"))
+	seq := runSequence(t, dev, reuseKernel(t, "\n  - for: {var: r, from: 1, to: 2}\n"), nil)
 	want := []counts{
 		{L1Misses: 256, L2Read: 1024, L2Miss: 1024, DRAMRead: 1024},
 		{L1Misses: 256, L2Read: 1024, L2Hit: 1024},
@@ -114,7 +114,7 @@ func TestSequenceDirty(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := runSequence(t, dev, reuseKernel(t, "\n  - set: {W: 1}\n  - set: {W: 0}\n"))
+	seq := runSequence(t, dev, reuseKernel(t, "\n  - set: {W: 1}\n  - set: {W: 0}\n"), nil)
 	want := []counts{
 		{L2Write: 1024, Dirty: 1024},
 		{L1Misses: 256, L2Read: 1024, L2Hit: 1024, Dirty: 1024},
@@ -129,7 +129,7 @@ func TestSequenceNoL2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	seq := runSequence(t, dev, reuseKernel(t, "\n  - for: {var: r, from: 1, to: 2}\n"))
+	seq := runSequence(t, dev, reuseKernel(t, "\n  - for: {var: r, from: 1, to: 2}\n"), nil)
 	want := []counts{{DRAMRead: 1024}, {DRAMRead: 1024}}
 	checkSequence(t, dev, seq, want)
 	for i, r := range seq.Launches {
@@ -181,11 +181,11 @@ func TestSequenceDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := reuseKernel(t, "\n  - set: {W: 1}\n  - for: {var: r, from: 1, to: 3}\n")
-	a, b := runSequence(t, dev, k), runSequence(t, dev, k)
+	a, b := runSequence(t, dev, k, nil), runSequence(t, dev, k, nil)
 	if !reflect.DeepEqual(a, b) {
 		t.Errorf("two runs of one sequence differ")
 	}
-	one := runSequence(t, dev, reuseKernel(t, "\n  - set: {W: 1}\n"))
+	one := runSequence(t, dev, reuseKernel(t, "\n  - set: {W: 1}\n"), nil)
 	if len(one.Launches) != 1 || one.Total != one.Launches[0] || !reflect.DeepEqual(one.Total, a.Launches[0]) {
 		t.Errorf("a sequence of one launch: %d launches, total %p of %p; or it differs from the longer sequence's first", len(one.Launches), one.Total, one.Launches[0])
 	}
@@ -232,18 +232,7 @@ func TestNWTransactions(t *testing.T) {
 		t.Fatal(err)
 	}
 	const n, bw, cols = 64, 4, 65
-	ls, err := traces.BindSequence(k, nil, arch.Dim3{}, map[string]int64{"N": n}, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srcs := make([]traces.Source, len(ls))
-	for i, l := range ls {
-		srcs[i] = l
-	}
-	seq, err := sim.RunSequence(context.Background(), dev, srcs, sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	seq := runSequence(t, dev, k, map[string]int64{"N": n})
 	lines := func(first int) int64 { return int64((first+15)/32 - first/32 + 1) } // 16 ints from first
 	var loads, stores int64
 	for j, r := range seq.Launches {
