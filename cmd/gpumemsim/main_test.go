@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"gpumemsim/internal/golden"
@@ -41,6 +42,8 @@ func TestGolden(t *testing.T) {
 		{"err-bad-block", []string{"occupancy", "-device", "fermi", "-block", "16x"}},
 		{"err-block-too-large", []string{"occupancy", "-device", "gt200", "-block", "32x32"}},
 		{"err-too-many-regs", []string{"occupancy", "-device", "fermi", "-block", "256", "-regs", "64"}},
+		{"err-occupancy-set-without-kernel", []string{"occupancy", "-set", "N=64"}},
+		{"occupancy-kernel-tiled", []string{"occupancy", "-device", "gt200", "-kernel", "matmul-tiled", "-block", "32x16"}},
 		{"err-bad-format", []string{"devices", "-format", "xml"}},
 		{"err-broken-config", []string{"devices", "show", "../../configs/testdata/broken/unknown-key.yaml"}},
 	} {
@@ -78,6 +81,41 @@ func TestJSONFields(t *testing.T) {
 	for k, v := range want {
 		if o[k] != v {
 			t.Errorf("occupancy -format json: %s = %v; want %v", k, o[k], v)
+		}
+	}
+}
+
+// TestOccupancyKernel: -kernel counts the kernel's registers and its
+// __shared__ arrays as they are sized for the block, derived by hand.
+func TestOccupancyKernel(t *testing.T) {
+	for _, c := range []struct {
+		args         []string
+		regs, smem   float64
+		blocks, warp float64
+	}{
+		// Ryoo's prefetching matmul: 11 registers, 3·256·11 = 8448 > 8192,
+		// so 2 blocks of 8 warps; As and Bs are 16·16·4 B each.
+		{[]string{"-device", "g80", "-kernel", "matmul-ryoo-d"}, 11, 2048, 2, 16},
+		// J14's tiles at 16(y)x32(x): As 16x16 and Bs 16x32 floats, 1 KiB
+		// + 2 KiB; 512 threads, so 1024/512 = 2 blocks on GT200.
+		{[]string{"-device", "gt200", "-kernel", "matmul-tiled", "-block", "32x16"}, 0, 3072, 2, 32},
+		// -smem adds dynamic shared memory: 2 KiB + 6 KiB on 16 KiB, 2 blocks.
+		{[]string{"-device", "g80", "-kernel", "matmul-ryoo-b", "-smem", "6KiB"}, 10, 8192, 2, 16},
+	} {
+		var stdout bytes.Buffer
+		args := append([]string{"occupancy", "-format", "json"}, c.args...)
+		if err := run(context.Background(), args, &stdout, &stdout); err != nil {
+			t.Fatalf("gpumemsim %s: %v", strings.Join(args, " "), err)
+		}
+		var o map[string]any
+		if err := json.Unmarshal(stdout.Bytes(), &o); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]any{"registers_per_thread": c.regs, "shared_memory_per_block_bytes": c.smem, "active_blocks_per_sm": c.blocks, "active_warps_per_sm": c.warp}
+		for k, v := range want {
+			if o[k] != v {
+				t.Errorf("gpumemsim %s: %s = %v; want %v", strings.Join(args, " "), k, o[k], v)
+			}
 		}
 	}
 }

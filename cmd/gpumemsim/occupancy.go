@@ -2,25 +2,33 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"text/tabwriter"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
+	"gpumemsim/traces"
 )
 
 func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("occupancy", "-device NAME|FILE -block XxYxZ [-regs N] [-smem BYTES] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-format text|json]", stderr)
+	fs := newFlagSet("occupancy", "-device NAME|FILE -block XxYxZ [-regs N] [-smem BYTES] [-kernel K [-set ...]] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-format text|json]", stderr)
 	device := fs.String("device", "fermi", "device `name` or YAML file")
 	cacheConfig := cacheConfigFlag(fs)
-	blockFlag := fs.String("block", "256", "block shape `XxYxZ`, x fastest (e.g. 16x16)")
-	regs := fs.Int("regs", 0, "registers per thread (0: registers do not limit)")
-	smemFlag := fs.String("smem", "0", "shared memory per block: bytes, or with a unit (e.g. 4KiB)")
+	blockFlag := fs.String("block", "256", "block shape `XxYxZ`, x fastest (e.g. 16x16); with -kernel, default the kernel file's")
+	regs := fs.Int("regs", 0, "registers per thread (0: registers do not limit; with -kernel, default the kernel file's regs)")
+	smemFlag := fs.String("smem", "0", "shared memory per block: bytes, or with a unit (e.g. 4KiB); with -kernel, added to the kernel's (dynamic shared memory)")
+	kernelFlag := fs.String("kernel", "", "a kernel (shipped example or YAML `file`) whose regs, smem and __shared__ arrays count")
+	set := fs.String("set", "", "with -kernel, parameter overrides `K=V,...` (they size __shared__ arrays)")
 	format := fs.String("format", "text", "output format: text or json")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
 	}
+	blockGiven := false
+	fs.Visit(func(f *flag.Flag) { blockGiven = blockGiven || f.Name == "block" })
 	if err := checkFormat(*format, "text", "json"); err != nil {
 		return err
 	}
@@ -38,6 +46,21 @@ func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	d, err := loadDevice(*device, *cacheConfig)
 	if err != nil {
 		return err
+	}
+	if *kernelFlag != "" {
+		if !blockGiven {
+			block = arch.Dim3{}
+		}
+		l, err := kernelResources(d, *kernelFlag, *set, block)
+		if err != nil {
+			return err
+		}
+		block, smem = l.Block, smem+l.Smem
+		if *regs == 0 {
+			*regs = l.Regs
+		}
+	} else if *set != "" {
+		return errors.New("-set: sets a kernel's params; hint: name the kernel with -kernel")
 	}
 	o, err := occupancyOf(d, block, *regs, smem)
 	if err != nil {
@@ -76,6 +99,28 @@ func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	fmt.Fprintf(tw, "Limited by Shared Memory per Multiprocessor\t%d\n", o.BlocksBySharedMemory)
 	fmt.Fprintf(tw, "Limited by\t%s\n", limitLabel(o.LimitedBy))
 	return tw.Flush()
+}
+
+// kernelResources binds kernel k (a name or file) with the params of
+// set and block (zero: the file's) for its registers and shared memory:
+// its smem and its __shared__ arrays, as they are sized for the block.
+func kernelResources(d *arch.Device, k, set string, block arch.Dim3) (*traces.Launch, error) {
+	kern, err := kernel.Load(k)
+	if err != nil {
+		return nil, err
+	}
+	params, err := parseSet(set)
+	if err != nil {
+		return nil, fmt.Errorf("-set: %v", err)
+	}
+	if len(kern.Launches) > 0 {
+		ls, err := traces.BindSequence(kern, nil, block, params, d)
+		if err != nil {
+			return nil, err
+		}
+		return ls[0], nil // every launch has the file's block and arrays
+	}
+	return traces.Bind(kern, nil, block, params, d)
 }
 
 // occupancyOf is d.Occupancy with an error that names the flag at fault:
