@@ -20,7 +20,8 @@ func bindExample(tb testing.TB, name string, m kernel.Mapping, block arch.Dim3, 
 	return l
 }
 
-// BenchmarkStream iterates whole launches through Stream.
+// BenchmarkStream iterates whole launches through Stream: loop nests
+// through their affine cursor, per-thread kernels through the SIMT one.
 func BenchmarkStream(b *testing.B) {
 	cases := []struct {
 		name   string
@@ -29,6 +30,9 @@ func BenchmarkStream(b *testing.B) {
 		{"matmul", map[string]int64{"M": 256, "N": 256, "P": 256}},
 		{"vecadd", map[string]int64{"N": 1 << 20}},
 		{"matvec", map[string]int64{"N": 1024}},
+		{"matmul-tiled", map[string]int64{"M": 256, "N": 256, "P": 256}},
+		{"transpose-shared", map[string]int64{"N": 1024}},
+		{"reduce-interleaved", map[string]int64{"N": 1 << 20}},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

@@ -3,6 +3,7 @@ package traces
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"gpumemsim/kernel"
 )
@@ -262,30 +263,30 @@ func (c *ThreadCursor) assign(op *tcode) {
 // lanes, after checking that every lane's element lies inside its array.
 func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool {
 	pr := &c.pt.refs[r]
+	last := len(pr.subs) - 1
 	for d, x := range pr.subs {
 		c.value(x, &c.sub)
-		if d == 0 {
-			clear(c.idx[:])
-		}
 		lim, st := pr.limits[d], pr.strides[d]
-		for i := range WarpSize {
-			if c.mask&(1<<i) == 0 {
-				continue
-			}
+		for m := c.mask; m != 0; m &= m - 1 { // the active lanes
+			i := bits.TrailingZeros32(m)
 			v := c.sub[i]
 			if v < 0 || v >= lim {
 				c.failHere(c.outside(pr, d, i, v))
 				return false
 			}
-			c.idx[i] += v * st
+			idx := v * st
+			if d > 0 {
+				idx += c.idx[i]
+			}
+			if d == last {
+				addr[i] = pr.base + uint64(idx*pr.size)
+			} else {
+				c.idx[i] = idx
+			}
 		}
 	}
-	for i := range WarpSize {
-		if c.mask&(1<<i) == 0 {
-			addr[i] = 0
-			continue
-		}
-		addr[i] = pr.base + uint64(c.idx[i]*pr.size)
+	for m := ^c.mask; m != 0; m &= m - 1 { // inactive lanes read as 0
+		addr[bits.TrailingZeros32(m)] = 0
 	}
 	c.emit(dst, c.l.Refs[r].Op, r, 0)
 	dst.Width = uint8(pr.size)

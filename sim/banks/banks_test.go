@@ -403,12 +403,20 @@ func TestInvalidInputPanics(t *testing.T) {
 	}
 }
 
+// TestTransactionsAllocatesNothing covers each path: conflict-free words
+// (unit stride), one address for all (broadcast) and conflicts (l²).
 func TestTransactionsAllocatesNothing(t *testing.T) {
-	addr := lanesAt(func(l int) uint64 { return uint64(l*l) * 4 })
-	for _, r := range rules {
-		for _, width := range []int{1, 2, 4, 8, 16} {
-			if n := testing.AllocsPerRun(100, func() { Transactions(r, width, all, addr) }); n != 0 {
-				t.Errorf("Transactions(%v, width=%d) allocates %v times; want 0", r, width, n)
+	patterns := map[string]*[32]uint64{
+		"unit":      lanesAt(func(l int) uint64 { return uint64(l) * 4 }),
+		"broadcast": lanesAt(func(int) uint64 { return 64 }),
+		"squares":   lanesAt(func(l int) uint64 { return uint64(l*l) * 4 }),
+	}
+	for name, addr := range patterns {
+		for _, r := range rules {
+			for _, width := range []int{1, 2, 4, 8, 16} {
+				if n := testing.AllocsPerRun(100, func() { Transactions(r, width, all, addr) }); n != 0 {
+					t.Errorf("Transactions(%v, width=%d, %s) allocates %v times; want 0", r, width, name, n)
+				}
 			}
 		}
 	}

@@ -10,9 +10,14 @@ import (
 // accesses width bytes.
 func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
 	words := max(1, width>>g.wordShift)
+	if words == 1 {
+		if _, ok := g.oneWordPerBank(mask, addr, width, 0); ok {
+			return 1 // the common case, without an iterator or the tally
+		}
+	}
 	reads := g.reads(mask, addr, width, 0, words)
-	if oneRowPerBank(reads) {
-		return 1 // the common case, without the tally
+	if words > 1 && oneRowPerBank(reads) {
+		return 1
 	}
 	var t tally
 	for bank, row := range reads {
@@ -34,13 +39,12 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 			continue
 		}
 		for part := range parts {
-			reads := g.reads(m, addr, width, uint64(4*part), 1)
-			if oneRowPerBank(reads) {
-				total += broadcastStepsOneWordPerBank(reads)
+			if lanes, ok := g.oneWordPerBank(m, addr, width, uint64(4*part)); ok {
+				total += broadcastStepsOneWordPerBank(&lanes)
 				continue
 			}
 			var t tally
-			for bank, row := range reads {
+			for bank, row := range g.reads(m, addr, width, uint64(4*part), 1) {
 				t.add(bank, row)
 			}
 			total += t.broadcastSteps()
@@ -66,6 +70,28 @@ func (g *geometry) reads(mask uint32, addr *[32]uint64, width int, offset uint64
 	}
 }
 
+// oneWordPerBank is oneRowPerBank for lanes that read one bank word each
+// (at their address rounded down to width, plus offset), in a plain loop:
+// the hot case, kept free of the iterator. lanes counts the lanes each
+// bank serves; it is complete only when ok.
+func (g *geometry) oneWordPerBank(mask uint32, addr *[32]uint64, width int, offset uint64) (lanes [32]uint8, ok bool) {
+	var row [32]uint64
+	var touched uint32
+	for m := mask; m != 0; m &= m - 1 {
+		a := addr[bits.TrailingZeros32(m)]&^uint64(width-1) + offset
+		b, r := g.bank(a), a>>g.rowShift
+		switch bit := uint32(1) << b; {
+		case touched&bit == 0:
+			touched |= bit
+			row[b] = r
+		case row[b] != r:
+			return lanes, false
+		}
+		lanes[b]++
+	}
+	return lanes, true
+}
+
 // oneRowPerBank reports whether no bank is asked for two rows.
 func oneRowPerBank(reads iter.Seq2[int, uint64]) bool {
 	var row [32]uint64
@@ -86,15 +112,11 @@ func oneRowPerBank(reads iter.Seq2[int, uint64]) bool {
 // request that asks each bank for one word: s steps suffice when at most
 // s banks have more than s lanes, as each of those must be the broadcast
 // bank once.
-func broadcastStepsOneWordPerBank(reads iter.Seq2[int, uint64]) int {
-	var lanes [16]int
-	for b := range reads {
-		lanes[b]++
-	}
+func broadcastStepsOneWordPerBank(lanes *[32]uint8) int {
 	for steps := 1; ; steps++ {
 		over := 0
 		for _, n := range lanes {
-			if n > steps {
+			if int(n) > steps {
 				over++
 			}
 		}
