@@ -69,3 +69,7 @@ papers:
 	time $(PAPERS_BIN) run -device g80 -kernel matmul -set M=4096,N=4096,P=4096 -sample -max-work 1e11
 	@echo "== Che: k-means distances, 1,310,720 points x 16 features on fermi"
 	time $(PAPERS_BIN) run -device fermi -kernel kmeans -sample
+	@echo "== J14 Table 1: the tiled matmul 1024^3 on gt200, twelve work-group shapes"
+	time $(PAPERS_BIN) validate -device gt200 -kernel matmul-tiled -set M=1024,N=1024,P=1024 -blocks 256x2,128x4,64x8,32x16,16x32,128x2,64x4,32x8,16x16,64x2,32x4,16x8 -sample -max-work 4e9
+	@echo "== Ryoo: the four matmul versions at W=1024 on g80 (GFLOPS = 2 W^3 / time)"
+	for v in a b c d; do time $(PAPERS_BIN) run -device g80 -kernel matmul-ryoo-$$v -set W=1024 -sample; done
