@@ -93,10 +93,10 @@ func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, para
 	for _, p := range l.Params {
 		env[p.Name] = p.Value
 	}
-	if err := l.bindGrid(env, grid); err != nil {
-		return nil, err
-	}
 	if err := l.checkRequires(env); err != nil {
+		return nil, err // before the grid, whose extents may be 0 for a block that does not fit
+	}
+	if err := l.bindGrid(env, grid); err != nil {
 		return nil, err
 	}
 	if err := l.placeArrays(env); err != nil {

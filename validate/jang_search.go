@@ -303,12 +303,16 @@ func NewJangEstimate(d *arch.Device, l *traces.Launch) (*JangEstimate, error) {
 // group, so every shape's cost and gain come from m. A per-thread
 // kernel's may (blockDim in a subscript or a loop's step), so it is bound
 // again at each shape, with l's params and the grid its file gives, and
-// each shape's cost and gain come from its own model; a shape at which
-// it does not bind is an error.
+// each shape's cost and gain come from its own model. A shape the kernel
+// refuses (its requires:, or a grid of no block) is returned with Valid
+// false and the refusal as its Reason; another error at a shape is an
+// error.
 func JangSearchLaunch(d *arch.Device, l *traces.Launch, m *JangModel, shapes []arch.Dim3) ([]JangCandidate, error) {
 	costGain := JangCostGain(m.CostGain)
 	var failed error
+	var refused []JangCandidate
 	if l.Info().PerThread {
+		shapes, refused = jangBindable(l, shapes)
 		costGain = func(b arch.Dim3) (int64, int64) {
 			mb, err := jangModelAt(l, m, b)
 			if err != nil {
@@ -319,7 +323,31 @@ func JangSearchLaunch(d *arch.Device, l *traces.Launch, m *JangModel, shapes []a
 		}
 	}
 	cands, err := JangSearch(d, shapes, m.Regs, m.ElemSize, costGain)
-	return cands, cmp.Or(err, failed)
+	return append(cands, refused...), cmp.Or(err, failed)
+}
+
+// jangBindable splits shapes into those at which l's kernel binds, with
+// l's params, and the refused ones, as invalid candidates.
+func jangBindable(l *traces.Launch, shapes []arch.Dim3) ([]arch.Dim3, []JangCandidate) {
+	var ok []arch.Dim3
+	var refused []JangCandidate
+	for _, b := range shapes {
+		if _, err := traces.Bind(l.Kernel, l.Mapping, b, launchParams(l), nil); err != nil {
+			refused = append(refused, JangCandidate{Block: b, Reason: err.Error()})
+			continue
+		}
+		ok = append(ok, b)
+	}
+	return ok, refused
+}
+
+// launchParams are l's params as Bind takes them.
+func launchParams(l *traces.Launch) map[string]int64 {
+	params := make(map[string]int64, len(l.Params))
+	for _, p := range l.Params {
+		params[p.Name] = p.Value
+	}
+	return params
 }
 
 // jangModelAt is the model of l's kernel bound at block, with l's params;
@@ -328,11 +356,7 @@ func jangModelAt(l *traces.Launch, m *JangModel, block arch.Dim3) (*JangModel, e
 	if block == l.Block {
 		return m, nil
 	}
-	params := make(map[string]int64, len(l.Params))
-	for _, p := range l.Params {
-		params[p.Name] = p.Value
-	}
-	lb, err := traces.Bind(l.Kernel, l.Mapping, block, params, nil)
+	lb, err := traces.Bind(l.Kernel, l.Mapping, block, launchParams(l), nil)
 	if err != nil {
 		return nil, fmt.Errorf("work group %s: %w", block, err)
 	}

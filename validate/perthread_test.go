@@ -237,3 +237,32 @@ func TestPengPerThreadSkipsShared(t *testing.T) {
 		t.Errorf("accesses %v; want %v", got, want)
 	}
 }
+
+// TestJangSearchRefusedShapes: Algorithm 2's GT200 candidates for the
+// tiled matmul at M = N = P = 64 are the fifteen 2-D shapes of 512 down
+// to 32 threads with tx ≥ 16 (5 + 4 + 3 + 2 + 1); the three 128 or 256
+// wide do not divide N = 64, so the kernel's requires: refuses them: they
+// come back invalid with that reason, and the other twelve are searched.
+func TestJangSearchRefusedShapes(t *testing.T) {
+	d := jangLoad(t, "gt200")
+	l := jangBind(t, "matmul-tiled", "", arch.Dim3{}, map[string]int64{"M": 64, "N": 64, "P": 64})
+	est, err := NewJangEstimate(d, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var refused []string
+	valid := 0
+	for _, c := range est.Candidates {
+		switch {
+		case c.Valid:
+			valid++
+		case strings.Contains(c.Reason, "it requires N % blockDim.x == 0"):
+			refused = append(refused, c.Block.String())
+		default:
+			t.Errorf("%s: invalid for %q; want valid or refused by requires", c.Block, c.Reason)
+		}
+	}
+	if want := []string{"256x2x1", "128x4x1", "128x2x1"}; !slices.Equal(refused, want) || valid != 12 {
+		t.Errorf("refused %v, %d valid; want %v, 12 valid", refused, valid, want)
+	}
+}

@@ -41,6 +41,8 @@ func TestRunGolden(t *testing.T) {
 		{"estimate-perthread-tiled", []string{"estimate", "-device", "fermi", "-kernel", tiled, "-set", "M=64,N=64,P=64"}},
 		{"estimate-perthread-err-not-affine", []string{"estimate", "-device", "fermi", "-kernel", "testdata/kernels/not-affine.yaml"}},
 		{"validate-perthread-table1", []string{"validate", "-device", "gt200", "-kernel", tiled, "-blocks", table1, "-set", "M=32,N=256,P=32"}},
+		{"validate-perthread-skipped", []string{"validate", "-device", "gt200", "-kernel", "matmul-tiled", "-set", "M=64,N=64,P=64"}},
+		{"validate-perthread-err-block", []string{"validate", "-device", "gt200", "-kernel", "matmul-tiled", "-set", "M=64,N=64,P=64", "-blocks", "128x2"}},
 		{"validate-perthread-err-maps", []string{"validate", "-kernel", tiled, "-maps", "all"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })

@@ -27,10 +27,12 @@ type config struct {
 	res     *sim.Result
 	metrics map[string]float64
 	simRank int
+	// perThread says the kernel is per-thread: it has no mapping.
+	perThread bool
 }
 
 // mappingName names the configuration's mapping in the outputs.
-func (c *config) mappingName() string { return mappingName(c.mapping, c.launch.Info().PerThread) }
+func (c *config) mappingName() string { return mappingName(c.mapping, c.perThread) }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample] [-format text|json|csv]", stderr)
@@ -62,7 +64,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	for _, p := range base.Params {
 		params[p.Name] = p.Value
 	}
-	runs, err := staticRanking(dev, base, params, mappings, shapes)
+	runs, skipped, err := staticRanking(dev, base, params, mappings, shapes)
 	if err != nil {
 		return err
 	}
@@ -87,7 +89,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return writeValidateCSV(stdout, runs)
 	}
 	writeHeader(stdout, dev, base)
-	return writeValidateText(stdout, runs, cmp)
+	return writeValidateText(stdout, runs, skipped, cmp)
 }
 
 // checkValidateFlags checks validate's own flags and returns the shapes
@@ -121,18 +123,19 @@ func checkValidateFlags(lf *launchFlags, blocks, maps, format string, maxWork fl
 
 // staticRanking is J14's static model: Algorithm 2's candidates (or the
 // given shapes) for every mapping, ranked together; it returns those that
-// run on dev.
-func staticRanking(dev *arch.Device, base *traces.Launch, params map[string]int64, mappings []kernel.Mapping, shapes []arch.Dim3) ([]*config, error) {
+// run on dev, and those Algorithm 2 visits but does not queue (skipped,
+// each with its reason).
+func staticRanking(dev *arch.Device, base *traces.Launch, params map[string]int64, mappings []kernel.Mapping, shapes []arch.Dim3) (runs, skipped []*config, err error) {
 	var cfgs []*config
 	anyGain := false
 	for _, m := range mappings {
 		cands, err := candidates(dev, base, params, m, shapes)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for _, c := range cands {
 			anyGain = anyGain || (c.Valid && c.Gain > 0)
-			cfgs = append(cfgs, &config{mapping: m, cand: c})
+			cfgs = append(cfgs, &config{mapping: m, cand: c, perThread: base.Info().PerThread})
 		}
 	}
 	all := make([]validate.JangCandidate, len(cfgs))
@@ -140,17 +143,18 @@ func staticRanking(dev *arch.Device, base *traces.Launch, params map[string]int6
 		all[i] = c.cand
 	}
 	validate.RankJang(all, anyGain)
-	var runs []*config
 	for i, c := range cfgs {
 		c.cand = all[i]
 		if c.cand.Valid {
 			runs = append(runs, c)
+		} else {
+			skipped = append(skipped, c)
 		}
 	}
 	if len(runs) == 0 {
-		return nil, fmt.Errorf("no candidate configuration of %s runs on %s", base.Kernel.Name, dev.Name)
+		return nil, nil, fmt.Errorf("no candidate configuration of %s runs on %s", base.Kernel.Name, dev.Name)
 	}
-	return runs, nil
+	return runs, skipped, nil
 }
 
 // candidates are the work-group candidates of one mapping: Algorithm 2's,
@@ -173,6 +177,11 @@ func candidates(dev *arch.Device, base *traces.Launch, params map[string]int64, 
 	}
 	var cands []validate.JangCandidate
 	for _, b := range shapes {
+		if l.Info().PerThread {
+			if _, err := traces.Bind(base.Kernel, m, b, params, dev); err != nil {
+				return nil, fmt.Errorf("-blocks %v: %w", b, err) // a shape asked for must run
+			}
+		}
 		cs, err := validate.JangSearchLaunch(dev, l, model, []arch.Dim3{b})
 		if err != nil {
 			return nil, fmt.Errorf("-blocks %v: %w", b, err)
@@ -269,7 +278,7 @@ func rankBySim(runs []*config) {
 	}
 }
 
-func writeValidateText(w io.Writer, runs []*config, cmp validate.Comparison) error {
+func writeValidateText(w io.Writer, runs, skipped []*config, cmp validate.Comparison) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "#\tMapping\tWGS\tAWG\tOC\tCost\tGain\tOR\tSim cycles\tSim ms\tSim rank\tgld_transactions\tdram_read_transactions\t")
 	for i, c := range runs {
@@ -282,6 +291,9 @@ func writeValidateText(w io.Writer, runs []*config, cmp validate.Comparison) err
 	}
 	fmt.Fprintln(w, "\nWGS work-group (block) size, x first as -block takes it; AWG active work groups (blocks) per SM;")
 	fmt.Fprintln(w, "OC occupancy; Cost and Gain J14's per-work-group estimates; OR J14's static rank (Algorithm 2).")
+	for _, c := range skipped {
+		fmt.Fprintf(w, "Not run: %s %s: %s\n", c.mappingName(), dimText(c.cand.Block), c.cand.Reason)
+	}
 	pick, best := runs[cmp.StaticPick], runs[cmp.SimulatedBest]
 	fmt.Fprintf(w, "\nStatic rank (OR) against simulated cycles, n = %d:\n", cmp.N)
 	fmt.Fprintf(w, "  Spearman ρ %s   Kendall τ-b %s   Pearson r %s\n", num(cmp.Spearman), num(cmp.KendallTauB), num(cmp.Pearson))
