@@ -35,19 +35,7 @@ const (
 // launches are streamed so. The seeds are the shipped examples, loop nests
 // and per-thread (__global__) kernels, and every kernel file of testdata.
 func FuzzKernel(f *testing.F) {
-	var seeds []string
-	for _, pattern := range []string{"examples/*.yaml", "testdata/*.yaml", "testdata/bind/*.yaml", "testdata/fuzz/*.yaml"} {
-		m, err := filepath.Glob(pattern)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, m...)
-	}
-	for _, s := range seeds {
-		data, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, data := range seedFiles(f, "examples/*.yaml", "testdata/*.yaml", "testdata/bind/*.yaml", "testdata/fuzz/*.yaml") {
 		f.Add(data)
 	}
 	dev, err := configs.Load("fermi")
@@ -173,22 +161,10 @@ func checkAddresses(t *testing.T, l *traces.Launch, w *traces.WarpInst) {
 // same bytes. The seeds are the kernel files of testdata/fuzz and the
 // shipped examples.
 func FuzzSource(f *testing.F) {
-	var seeds []string
-	for _, pattern := range []string{"examples/*.yaml", "testdata/fuzz/*.yaml"} {
-		m, err := filepath.Glob(pattern)
-		if err != nil {
-			f.Fatal(err)
-		}
-		seeds = append(seeds, m...)
-	}
-	for _, s := range seeds {
-		data, err := os.ReadFile(s)
-		if err != nil {
-			f.Fatal(err)
-		}
+	for _, data := range seedFiles(f, "examples/*.yaml", "testdata/fuzz/*.yaml") {
 		before, source, after, ok := splitSource(string(data))
 		if !ok {
-			f.Fatalf("%s: no source: | block", s)
+			f.Fatalf("a seed has no source: | block:\n%s", data)
 		}
 		f.Add(before, source, after)
 	}
@@ -226,4 +202,23 @@ func splitSource(file string) (before, source, after string, ok bool) {
 		src = append(src, strings.TrimPrefix(strings.TrimSuffix(l, "\n"), "  "))
 	}
 	return before, strings.Join(src, "\n"), strings.Join(lines[n:], ""), true
+}
+
+// seedFiles reads the files the patterns match, in order.
+func seedFiles(f *testing.F, patterns ...string) [][]byte {
+	var out [][]byte
+	for _, pattern := range patterns {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, name := range m {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				f.Fatal(err)
+			}
+			out = append(out, data)
+		}
+	}
+	return out
 }
