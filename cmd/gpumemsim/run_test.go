@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -129,6 +130,33 @@ func TestValidateJSON(t *testing.T) {
 		if _, ok := v.Summary[k]; !ok {
 			t.Errorf("validate summary lacks %s", k)
 		}
+	}
+}
+
+// TestValidateJSONNotRun: the shapes of Algorithm 2 the tiled matmul's
+// requires: refuses at N = 64 (128 and 256 wide) are listed, with the
+// condition, under not_run.
+func TestValidateJSONNotRun(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	args := []string{"validate", "-device", "gt200", "-kernel", "matmul-tiled", "-set", "M=64,N=64,P=64", "-format", "json"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		NotRun []struct{ Block, Reason string } `json:"not_run"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	var blocks []string
+	for _, n := range v.NotRun {
+		blocks = append(blocks, n.Block)
+		if !strings.Contains(n.Reason, "it requires N % blockDim.x == 0") {
+			t.Errorf("not run %s: %q; want the requires: condition", n.Block, n.Reason)
+		}
+	}
+	if want := []string{"256x2", "128x4", "128x2"}; !slices.Equal(blocks, want) {
+		t.Errorf("not_run blocks %v; want %v", blocks, want)
 	}
 }
 

@@ -84,7 +84,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	switch *format {
 	case "json":
-		return writeJSON(stdout, validateJSON(dev, base, runs, cmp))
+		return writeJSON(stdout, validateJSON(dev, base, runs, skipped, cmp))
 	case "csv":
 		return writeValidateCSV(stdout, runs)
 	}
@@ -292,7 +292,7 @@ func writeValidateText(w io.Writer, runs, skipped []*config, cmp validate.Compar
 	fmt.Fprintln(w, "\nWGS work-group (block) size, x first as -block takes it; AWG active work groups (blocks) per SM;")
 	fmt.Fprintln(w, "OC occupancy; Cost and Gain J14's per-work-group estimates; OR J14's static rank (Algorithm 2).")
 	for _, c := range skipped {
-		fmt.Fprintf(w, "Not run: %s %s: %s\n", c.mappingName(), dimText(c.cand.Block), c.cand.Reason)
+		fmt.Fprintf(w, "Not run (Algorithm 2 visits it but does not queue it): %s %s: %s\n", c.mappingName(), dimText(c.cand.Block), c.cand.Reason)
 	}
 	pick, best := runs[cmp.StaticPick], runs[cmp.SimulatedBest]
 	fmt.Fprintf(w, "\nStatic rank (OR) against simulated cycles, n = %d:\n", cmp.N)
@@ -348,15 +348,27 @@ func rowsOf(runs []*config) []validateRow {
 	return rows
 }
 
-func validateJSON(dev *arch.Device, base *traces.Launch, runs []*config, cmp validate.Comparison) any {
+// notRun is a configuration Algorithm 2 visits but does not queue.
+type notRun struct {
+	Mapping string `json:"mapping"`
+	Block   string `json:"block"`
+	Reason  string `json:"reason"`
+}
+
+func validateJSON(dev *arch.Device, base *traces.Launch, runs, skipped []*config, cmp validate.Comparison) any {
+	var nr []notRun
+	for _, c := range skipped {
+		nr = append(nr, notRun{c.mappingName(), dimText(c.cand.Block), c.cand.Reason})
+	}
 	return struct {
 		Device      string              `json:"device"`
 		CacheConfig arch.CacheConfig    `json:"cache_config,omitempty"`
 		Kernel      string              `json:"kernel"`
 		Params      string              `json:"params"`
 		Rows        []validateRow       `json:"rows"`
+		NotRun      []notRun            `json:"not_run,omitempty"`
 		Summary     validate.Comparison `json:"summary"`
-	}{dev.Name, dev.CacheConfig, base.Kernel.Name, base.ParamText(), rowsOf(runs), cmp}
+	}{dev.Name, dev.CacheConfig, base.Kernel.Name, base.ParamText(), rowsOf(runs), nr, cmp}
 }
 
 func writeValidateCSV(w io.Writer, runs []*config) error {
