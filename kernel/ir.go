@@ -75,16 +75,21 @@ func (l Layout) String() string {
 // Space is the memory space an array lives in.
 type Space uint8
 
-// Memory spaces: global memory, and the shared memory of a block
-// (__shared__ arrays of per-thread kernels).
+// Memory spaces: global memory, the shared memory of a block
+// (__shared__ arrays of per-thread kernels), and constant memory (read
+// through each SM's constant cache; see space.go).
 const (
 	SpaceGlobal Space = iota
 	SpaceShared
+	SpaceConstant
 )
 
 func (s Space) String() string {
-	if s == SpaceShared {
+	switch s {
+	case SpaceShared:
 		return "shared"
+	case SpaceConstant:
+		return "constant"
 	}
 	return "global"
 }
