@@ -8,7 +8,8 @@
 // # Kernel files
 //
 // A kernel file is YAML with the keys name, description, params (name →
-// integer default), arrays (name → {type, dims, layout, align, base}),
+// integer default), arrays (name → {type, dims, layout, align, base,
+// space}),
 // source, mapping (loop → tx|ty|tz), block ([x, y, z]), grid (per-thread
 // kernels only), regs (registers per
 // thread), smem (shared memory per block, e.g. 4KiB), dependent (true:
@@ -46,8 +47,15 @@
 // Arrays have an element type (i8 u8 i16 u16 i32 u32 f32 i64 u64 f64),
 // dims (extents, expressions of params, outermost first), a layout
 // (row-major, the default, or col-major), an alignment of their base
-// address (DefaultAlign unless align gives one) and optionally a fixed
-// base address.
+// address (DefaultAlign unless align gives one), optionally a fixed
+// base address, and a memory space: global (the default) or constant,
+// read through each SM's constant cache. A kernel only reads constant
+// memory: a store to a constant array is an error at the store, and the
+// constant arrays of a launch hold at most ConstantMemory (64 KB)
+// together, which traces.Bind checks when the params size them. space:
+// texture is refused (texture memory is not simulated yet). SetSpaces
+// changes arrays' spaces after loading, as the command's -spaces flag
+// does.
 //
 // # The source subset
 //

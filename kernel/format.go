@@ -75,8 +75,8 @@ func Format(k *Kernel) []byte {
 	return b.Bytes()
 }
 
-// arrayNode writes an array's declaration, giving layout, align and base
-// only where they are not the defaults.
+// arrayNode writes an array's declaration, giving layout, align, space
+// and base only where they are not the defaults.
 func arrayNode(a *Array) *yaml.Node {
 	n := flowMap()
 	n.Content = append(n.Content, str("type"), str(a.Type.String()), str("dims"), exprList(a.Dims))
@@ -85,6 +85,9 @@ func arrayNode(a *Array) *yaml.Node {
 	}
 	if a.Align != DefaultAlign {
 		n.Content = append(n.Content, str("align"), integer(a.Align))
+	}
+	if a.Space != SpaceGlobal {
+		n.Content = append(n.Content, str("space"), str(a.Space.String()))
 	}
 	if a.HasBase {
 		n.Content = append(n.Content, str("base"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprintf("%#x", a.Base)})

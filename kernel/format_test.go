@@ -34,15 +34,15 @@ func roundTrip(k *kernel.Kernel) ([]byte, error) {
 // positions and the source's own text.
 func sameKernel(a, b *kernel.Kernel) error {
 	type arr struct {
-		Name, Type, Dims, Layout string
-		Align                    int64
-		Base                     uint64
-		HasBase                  bool
+		Name, Type, Dims, Layout, Space string
+		Align                           int64
+		Base                            uint64
+		HasBase                         bool
 	}
 	arrays := func(k *kernel.Kernel) []arr {
 		var out []arr
 		for _, x := range k.Arrays {
-			out = append(out, arr{x.Name, x.Type.String(), exprs(x.Dims), x.Layout.String(), x.Align, x.Base, x.HasBase})
+			out = append(out, arr{x.Name, x.Type.String(), exprs(x.Dims), x.Layout.String(), x.Space.String(), x.Align, x.Base, x.HasBase})
 		}
 		return out
 	}

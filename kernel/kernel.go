@@ -119,7 +119,7 @@ func Load(nameOrPath string) (*Kernel, error) {
 // kernelKeys are the keys a kernel file may have.
 var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "requires", "regs", "smem", "dependent", "launches"}
 
-var arrayKeys = []string{"type", "dims", "layout", "align", "base"}
+var arrayKeys = []string{"type", "dims", "layout", "align", "base", "space"}
 
 // loader reads one kernel file.
 type loader struct {
@@ -287,8 +287,10 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 	if k.Source, err = ld.str(sn, "source"); err != nil {
 		return err
 	}
-	k.Program, err = parseSource(ld.file, k.Source, ld.sourcePos(sn), params, k.Arrays)
-	return err
+	if k.Program, err = parseSource(ld.file, k.Source, ld.sourcePos(sn), params, k.Arrays); err != nil {
+		return err
+	}
+	return constantStores(ld.file, k.Program)
 }
 
 // form reads the keys that belong to one source form: mapping to a loop
@@ -437,6 +439,11 @@ func (ld *loader) array(kn, n *yaml.Node, params map[string]bool) (*Array, error
 			return nil, ld.errAt(an, fmt.Sprintf("array %s: align must be a positive power of two (bytes)", name), "")
 		}
 		a.Align = v
+	}
+	if sn := f["space"]; sn != nil {
+		if a.Space, err = ParseSpace(sn.Value); err != nil {
+			return nil, ld.errAt(sn, fmt.Sprintf("array %s: %v", name, err), "")
+		}
 	}
 	if bn := f["base"]; bn != nil {
 		v, err := ld.integer(bn, "base")
