@@ -107,7 +107,8 @@
 //
 // A source with a __global__ function is a per-thread kernel (Form
 // PerThread): what one thread of the launch runs. The source is #define
-// lines, #include lines (ignored) and exactly one
+// lines, #include lines (ignored), __constant__ declarations and exactly
+// one
 //
 //	__global__ void NAME(float *A, const float * __restrict__ B, int N, float alpha) { ... }
 //
@@ -120,7 +121,19 @@
 // Every array under arrays: is a pointer parameter of the same name whose
 // C type matches its element type: char i8, unsigned char u8, short i16,
 // unsigned short u16, int i32, unsigned (int) u32, long and long long
-// i64, unsigned long (long) and size_t u64, float f32, double f64. An
+// i64, unsigned long (long) and size_t u64, float f32, double f64; or it
+// is declared before the function as CUDA declares constant memory,
+//
+//	__constant__ float c[NC];
+//
+// with its C type and one extent per dimension, expressions of constants,
+// params and #defines that must equal its dims under arrays: when the
+// launch binds (Program.Constants). The function reads such an array by
+// its name, not through a parameter, and the declaration puts it in
+// constant memory (a space: under arrays: other than constant is then an
+// error). space: constant on a pointer parameter's array simulates the
+// array in constant memory too, as -spaces does, without rewriting the
+// source. An
 // integer scalar parameter is the param of the same name (ExprParam); a
 // float one is a float value (ExprFloat with its name). A param that is
 // no parameter of the function is a constant of the launch, as a

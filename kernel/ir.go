@@ -371,13 +371,15 @@ type Program struct {
 	Stmts []*Stmt
 	// Per-thread kernels only: the function's name, its parameters in
 	// order, its local variables in declaration order (ExprScalar.Index
-	// indexes them), its __shared__ arrays in declaration order and the
-	// source's #define constants in order.
-	Func    string
-	Args    []*Arg
-	Locals  []*Local
-	Shared  []*Array
-	Defines []*Define
+	// indexes them), its __shared__ arrays in declaration order, the
+	// source's #define constants in order and its __constant__
+	// declarations in order.
+	Func      string
+	Args      []*Arg
+	Locals    []*Local
+	Shared    []*Array
+	Defines   []*Define
+	Constants []*ConstantDecl
 }
 
 // Loop returns the loop with variable name v, or nil.

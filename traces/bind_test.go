@@ -264,3 +264,39 @@ mapping: {i: tx}
 		}
 	}
 }
+
+// TestConstantDeclExtents: a __constant__ declaration must have its
+// array's extents under the launch's params, checked at the extent.
+func TestConstantDeclExtents(t *testing.T) {
+	src := `name: decl
+params: {N: 64, K: 64}
+arrays:
+  c: {type: f32, dims: [N]}
+  out: {type: f32, dims: [N]}
+source: |
+  __constant__ float c[K];
+  __global__ void k(float *out) {
+    out[threadIdx.x] = c[threadIdx.x];
+  }
+block: [64]
+grid: [1]
+`
+	k, err := kernel.Parse("decl.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Arrays[0].Space != kernel.SpaceConstant || k.Arrays[1].Space != kernel.SpaceGlobal {
+		t.Errorf("spaces %v, %v; want constant, global", k.Arrays[0].Space, k.Arrays[1].Space)
+	}
+	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := l.Refs[0]; r.Array != "c" || r.Space != kernel.SpaceConstant || r.Op != OpLoad {
+		t.Errorf("reference %+v; want a load of c in constant memory", r)
+	}
+	want := "decl.yaml:7:24: __constant__ c: extent K = 64, but arrays: gives c extent 128 there; hint: "
+	if _, err := Bind(k, nil, arch.Dim3{}, map[string]int64{"N": 128}, nil); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("N=128: %v; want %q...", err, want)
+	}
+}
