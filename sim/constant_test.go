@@ -293,3 +293,53 @@ func TestConstantMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestMRIQInterchange runs the shipped MRI-Q kernels at NX = 4096 voxels
+// and NK = 256 k-space samples. Both read ck five times per (voxel,
+// sample) pair, NX·NK·5/32 = 163840 warp requests. mri-q's lanes are
+// voxels: every lane of a warp reads one sample, 1 pass per request (2
+// on CC 1.x); mri-q-k-outer's lanes are samples 16 bytes apart: 32
+// passes per request (16 + 16 on CC 1.x). ck is 4 KiB, 64 lines of 64
+// bytes, within the 8 KiB constant cache, so every SM that runs a block
+// fills each line once and never evicts it: mri-q's 16 blocks of 256
+// threads run on 16 SMs of gt200's 30 and all 15 of fermi's, mri-q-k-outer's
+// one block on one SM. That SM's load/store unit sends every pass of
+// mri-q-k-outer one per cycle, so the run takes at least as many cycles
+// as there are passes.
+func TestMRIQInterchange(t *testing.T) {
+	const requests = 4096 * 256 * 5 / 32
+	for _, tc := range []struct {
+		device, kernel string
+		passes, fills  int64
+	}{
+		{"gt200", "mri-q", 2 * requests, 16 * 64},
+		{"gt200", "mri-q-k-outer", 32 * requests, 64},
+		{"fermi", "mri-q", requests, 15 * 64},
+		{"fermi", "mri-q-k-outer", 32 * requests, 64},
+	} {
+		k, err := kernel.Load(tc.kernel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev, err := configs.Load(tc.device)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := traces.Bind(k, nil, arch.Dim3{}, map[string]int64{"NX": 4096, "NK": 256}, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := sim.Run(context.Background(), dev, l, sim.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := res.Constant
+		if c.Requests != requests || c.Passes != tc.passes || c.Cache.Fills != tc.fills || c.Cache.Evictions != 0 {
+			t.Errorf("%s on %s: %d requests, %d passes, %d fills, %d evictions; want %d, %d, %d, 0",
+				tc.kernel, tc.device, c.Requests, c.Passes, c.Cache.Fills, c.Cache.Evictions, requests, tc.passes, tc.fills)
+		}
+		if tc.kernel == "mri-q-k-outer" && res.Cycles < c.Passes {
+			t.Errorf("%s on %s: %d cycles for %d passes on one SM", tc.kernel, tc.device, res.Cycles, c.Passes)
+		}
+	}
+}

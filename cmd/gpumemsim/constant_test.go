@@ -5,10 +5,11 @@ import (
 	"testing"
 )
 
-// TestSpacesGolden: -spaces moves arrays into constant memory on every
-// command that runs a kernel; run's references say their space, trace
-// shows the passes through the constant cache, and what -spaces cannot
-// do is refused naming the flag.
+// TestSpacesGolden: constant memory in the outputs. -spaces moves arrays
+// into constant memory on every command that runs a kernel; run's
+// references say their space, trace shows the passes through the
+// constant cache, per half-warp on CC 1.x, and what -spaces cannot do is
+// refused naming the flag. The MRI-Q examples declare theirs __constant__.
 func TestSpacesGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -16,6 +17,8 @@ func TestSpacesGolden(t *testing.T) {
 	}{
 		{"spaces-run-matvec-gt200", []string{"run", "-device", "gt200", "-kernel", "matvec", "-spaces", "x=constant", "-set", "N=512"}},
 		{"spaces-trace-matvec-gt200", []string{"trace", "-device", "gt200", "-kernel", "matvec", "-spaces", "x=constant", "-set", "N=64", "-block", "64", "-warps", "3", "-totals"}},
+		{"run-mri-q-gt200", []string{"run", "-device", "gt200", "-kernel", "mri-q", "-set", "NX=2048,NK=64"}},
+		{"trace-mri-q-k-outer-gt200", []string{"trace", "-device", "gt200", "-kernel", "mri-q-k-outer", "-set", "NX=64,NK=256", "-warps", "6"}},
 		{"spaces-err-unknown-array", []string{"run", "-kernel", "matvec", "-spaces", "x=constant,q=global"}},
 		{"spaces-err-texture", []string{"estimate", "-kernel", "matvec", "-spaces", "x=texture"}},
 		{"spaces-err-pair", []string{"validate", "-kernel", "matvec", "-spaces", "x"}},
