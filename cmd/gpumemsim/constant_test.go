@@ -63,3 +63,42 @@ func TestSpacesMatvec(t *testing.T) {
 		t.Errorf("reference x[i2]: %v; want space constant, 15360 hits, 1024 DRAM sectors", x)
 	}
 }
+
+// TestTraceConstantJSON: trace's JSON gives a constant read's passes per
+// request: mri-q's warp reads one sample, one pass per half-warp on
+// gt200; mri-q-k-outer's warp reads 32 samples, 32 passes in one request
+// on fermi.
+func TestTraceConstantJSON(t *testing.T) {
+	for _, tc := range []struct {
+		device, kernel string
+		want           []any
+	}{
+		{"gt200", "mri-q", []any{1.0, 1.0}},
+		{"fermi", "mri-q-k-outer", []any{32.0}},
+	} {
+		out := runTwice(t, "trace", "-device", tc.device, "-kernel", tc.kernel, "-set", "NX=256,NK=256", "-warps", "6", "-format", "json")
+		var v struct {
+			Warps []map[string]any `json:"warps"`
+		}
+		if err := json.Unmarshal(out, &v); err != nil {
+			t.Fatal(err)
+		}
+		var got []any
+		for _, w := range v.Warps {
+			if w["ref"] == "ck[kIndex][0]" {
+				got, _ = w["constant_passes"].([]any)
+				break
+			}
+		}
+		if len(got) != len(tc.want) || got[0] != tc.want[0] || got[len(got)-1] != tc.want[len(tc.want)-1] {
+			t.Errorf("%s on %s: ck[kIndex][0] passes %v; want %v", tc.kernel, tc.device, got, tc.want)
+		}
+	}
+}
+
+// TestConstantLimitCUDA: a __constant__ array of the CUDA form is held
+// to the 64 KB of constant memory too, at its entry under arrays:. ck
+// has NK rows of 4 floats: 4097 rows are 65552 bytes.
+func TestConstantLimitCUDA(t *testing.T) {
+	runGolden(t, "spaces-err-cuda-too-large", "run", "-device", "fermi", "-kernel", "mri-q", "-set", "NX=256,NK=4097")
+}
