@@ -122,7 +122,8 @@ func (v *validator) sm(d *Device) {
 // caches checks the L1, texture, constant and L2 caches, and the
 // geometry the simulator models: the L1 and L2 serve the coalescer's
 // 128-byte blocks of 32-byte sectors, so their lines are at least 128
-// bytes (the L1's exactly 128) and their sectors at least 32.
+// bytes (the L1's exactly 128) and their sectors at least 32; the
+// constant cache's lines are at most 128 bytes.
 func (v *validator) caches(d *Device) {
 	v.cache("l1", d.L1, d.L1.Sets(), true, maxL1)
 	if d.L1.Present() && d.L1.Line > 0 && d.L1.Line != 128 {
@@ -130,6 +131,7 @@ func (v *validator) caches(d *Device) {
 	}
 	v.cache("texture", d.Texture, d.Texture.Sets(), false, maxL1)
 	v.cache("constant", d.Constant, d.Constant.Sets(), false, maxL1)
+	v.constant(d.Constant)
 	l2 := d.L2
 	if !l2.Present() {
 		if l2.Slices != 0 || l2.QueueDepth != 0 {
@@ -283,11 +285,7 @@ func (v *validator) cache(path string, c Cache, sets int, writable bool, most By
 	given(v, path+".set_index", c.SetIndex, setIndexes)
 	if writable {
 		given(v, path+".write_policy", c.WritePolicy, writePolicies)
-		v.count(path+".mshr_entries", int64(c.MSHREntries), maxMSHRs)
-		v.count(path+".mshr_merges", int64(c.MSHRMerges), maxMerges)
-		if n := int64(c.MSHREntries) * int64(c.MSHRMerges); n > maxMSHRTokens && c.MSHREntries <= maxMSHRs && c.MSHRMerges <= maxMerges {
-			v.add(path+".mshr_merges", "mshr_entries × mshr_merges = %d requests in flight is more than the simulator allows (at most %d)", n, maxMSHRTokens)
-		}
+		v.mshr(path, c)
 	} else if c.WritePolicy != ReadOnly {
 		v.add(path+".write_policy", "want read_only (the cache holds no written data); got %q", c.WritePolicy.String())
 	}
@@ -295,6 +293,29 @@ func (v *validator) cache(path string, c Cache, sets int, writable bool, most By
 		v.add(path+".write_allocate", "is true with write_policy %v; only write_back and write_through caches allocate on a write", c.WritePolicy)
 	}
 	v.geometry(path, c, sets)
+}
+
+// mshr checks the MSHR entries and merges of a cache the simulator runs.
+func (v *validator) mshr(path string, c Cache) {
+	v.count(path+".mshr_entries", int64(c.MSHREntries), maxMSHRs)
+	v.count(path+".mshr_merges", int64(c.MSHRMerges), maxMerges)
+	if n := int64(c.MSHREntries) * int64(c.MSHRMerges); n > maxMSHRTokens && c.MSHREntries <= maxMSHRs && c.MSHRMerges <= maxMerges {
+		v.add(path+".mshr_merges", "mshr_entries × mshr_merges = %d requests in flight is more than the simulator allows (at most %d)", n, maxMSHRTokens)
+	}
+}
+
+// constant checks what the simulator's constant cache needs beyond a
+// cache's geometry: MSHRs, and lines of at most 128 bytes, since a miss
+// reads its line from the L2 or DRAM as one request, which they take up
+// to the 128-byte blocks the coalescer makes.
+func (v *validator) constant(c Cache) {
+	if !c.Present() {
+		return
+	}
+	v.mshr("constant", c)
+	if c.Line > 128 {
+		v.add("constant.line", "%v: the simulator reads a constant-cache line from below as one request of at most 128 bytes", c.Line)
+	}
 }
 
 // geometry checks the line, sector and set arithmetic of a cache.

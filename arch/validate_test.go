@@ -12,6 +12,7 @@ func TestValidateReportsEverything(t *testing.T) {
 		L1:       Cache{Size: 16 * KiB, Line: 128, Sector: 128, Associativity: 5, Replacement: ReplaceLRU, SetIndex: IndexLinear, WritePolicy: WriteEvict, HitLatency: 1, MSHREntries: 1, MSHRMerges: 1},
 		L2: L2Cache{Slices: 6, QueueDepth: 8, Cache: Cache{Size: 768 * KiB, Line: 128, Sector: 32, Associativity: 8,
 			Replacement: ReplaceLRU, SetIndex: IndexFermiHash, WritePolicy: WriteBack, HitLatency: 1, MSHREntries: 1, MSHRMerges: 1}},
+		Constant: Cache{Size: 8 * KiB, Line: 256, Sector: 256, Associativity: 2, Replacement: ReplaceLRU, SetIndex: IndexLinear, WritePolicy: ReadOnly, HitLatency: 1},
 	}
 	err := d.Validate()
 	if err == nil {
@@ -28,6 +29,11 @@ func TestValidateReportsEverything(t *testing.T) {
 		// 768 KiB / 6 slices = 128 KiB per slice; / (128 B × 8) = 128 sets.
 		"l2.set_index: fermi_hash needs 32 or 64 sets; size / (line × associativity) gives 128",
 		"dram.scheduler: required: one of frfcfs or fcfs",
+		// The constant cache is simulated: it needs MSHRs, and lines a
+		// single request below can read.
+		"constant.mshr_entries: required",
+		"constant.mshr_merges: required",
+		"constant.line: 256B: the simulator reads a constant-cache line from below as one request of at most 128 bytes",
 	} {
 		if !strings.Contains(msgs, want) {
 			t.Errorf("Validate() does not report %q; got:\n%s", want, msgs)

@@ -37,6 +37,8 @@ func TestBindErrors(t *testing.T) {
 		"loop-bounds":          "7:5",   // for (j ...), M = 2^61
 		"no-mapping":           "1:1",   // the document
 		"no-loop":              "1:1",   // the document
+		"constant-too-large":   "5:3",   // c: 16385 floats, 64 KiB + 4 B
+		"constant-total":       "6:3",   // d: 32768 B of c + 32776 B of d
 	}
 	dev, err := configs.Load("gt200")
 	if err != nil {

@@ -87,22 +87,8 @@ func (ps *parser) sharedArray(ct cType) {
 	ps.next()
 	a := &Array{Name: nt.text, Type: ct.elem, Space: SpaceShared, Align: int64(ct.elem.Size())}
 	a.Line, a.Col = ps.pos(nt.line, nt.col)
-	if !ps.is("[") {
-		ps.fail(ps.peek(), "__shared__ scalars are not supported", fmt.Sprintf("declare a one-element array: __shared__ %s %s[1];", ct.name, a.Name))
-	}
-	for ps.is("[") {
-		open := ps.next()
-		if ps.is("]") {
-			ps.fail(open, "a __shared__ array needs its size", "size it with constants and params: "+a.Name+"[BS]")
-		}
-		d := ps.expr()
-		if bad := blockConst(d); bad != nil {
-			ps.failAt(bad.Line, bad.Col, "the size of a __shared__ array must be an expression of constants, params and blockDim",
-				"shared memory is allocated when the block is launched, before any thread runs: size it with a param, a #define or blockDim.x, .y, .z")
-		}
-		a.Dims = append(a.Dims, d)
-		ps.expect("]", "close the size with ]")
-	}
+	a.Dims = ps.extents(fmt.Sprintf("__shared__ %s %s", ct.name, a.Name), a.Name, blockConst, "the size of a __shared__ array must be an expression of constants, params and blockDim",
+		"shared memory is allocated when the block is launched, before any thread runs: size it with a param, a #define or blockDim.x, .y, .z")
 	ps.prog.Shared = append(ps.prog.Shared, a)
 	sc := ps.cuda.scopes[len(ps.cuda.scopes)-1]
 	sc.shared = append(sc.shared, a)

@@ -110,6 +110,7 @@ func TestCUDAErrors(t *testing.T) {
 		{src: "__shared__ float s[gridDim.x];", line: 1, mark: "gridDim", msg: "the size of a __shared__ array must be an expression of constants, params and blockDim"},
 		{src: "int n = 4;\n__shared__ float s[n];", line: 2, mark: "n]", msg: "the size of a __shared__ array must be an expression of constants, params and blockDim"},
 		{src: "extern __shared__ float s[];", line: 1, mark: "extern", msg: "dynamic shared memory (extern __shared__) is not supported"},
+		{src: "__constant__ float s[4];", line: 1, mark: "__constant__", msg: "a __constant__ array is declared outside the function"},
 		{src: "__shared__ float s;", line: 1, mark: ";", msg: "__shared__ scalars are not supported"},
 		{src: "__shared__ float s[];", line: 1, mark: "[", msg: "a __shared__ array needs its size"},
 		{src: "int s = 0;\n__shared__ float s[4];", line: 2, mark: "s[", msg: "__shared__ array s has the name of the local declared at line 9"},
@@ -165,9 +166,24 @@ func TestCUDAFileErrors(t *testing.T) {
 		{src: "#define Z (1 / (2 - 2))\n" + sig + "A[0] = 1;\n}", line: 1, mark: "/ (", msg: "1 / (2 - 2) has no 64-bit value"},
 		{src: "#ifdef X\n" + sig + "A[0] = 1;\n}", line: 1, mark: "ifdef", msg: "#ifdef is not supported"},
 		{src: "#pragma unroll\n" + sig + "A[0] = 1;\n}", line: 1, mark: "pragma", msg: "#pragma outside the function"},
+		// __constant__ declarations of the file's arrays.
+		{src: "__constant__ float Q[4];\n" + sigB + "B[0] = 1;\n}", line: 1, mark: "Q", msg: "__constant__ array Q is not an array of the kernel file"},
+		{src: "__constant__ int A[N];\n" + sigB + "B[0] = 1;\n}", line: 1, mark: "int", msg: "__constant__ array A is declared int, but array A has type f32"},
+		{src: "__constant__ float A[N][M];\n" + sigB + "B[0] = 1;\n}", line: 1, mark: "A", msg: "__constant__ array A has 2 extents; arrays: gives it 1"},
+		{src: "__constant__ float A[threadIdx.x];\n" + sigB + "B[0] = 1;\n}", line: 1, mark: "threadIdx", msg: "the size of a __constant__ array must be an expression of constants, params and #defines"},
+		{src: "__constant__ float A[N] = {1};\n" + sigB + "B[0] = 1;\n}", line: 1, mark: "=", msg: "a __constant__ array cannot have an initialiser here"},
+		{src: "__constant__ float A;\n" + sigB + "B[0] = 1;\n}", line: 1, mark: ";", msg: "__constant__ scalars are not supported"},
+		{src: "__constant__ float A[N];\n__constant__ float A[N];\n" + sigB + "B[0] = 1;\n}", line: 2, mark: "A", msg: "__constant__ array A is declared twice"},
+		{src: sigB + "B[0] = 1;\n}\n__constant__ float A[N];", line: 4, mark: "__constant__", msg: "a __constant__ declaration after the function"},
+		{src: "__constant__ float A[N];\n" + sig + "B[0] = 1;\n}", line: 2, mark: "A,", msg: "parameter A has the name of the __constant__ array declared at line 8; hint: a kernel reads a __constant__ array by its name"},
+		{src: "__constant__ float A[N];\n" + sigB + "int A = 1;\n}", line: 3, mark: "A", msg: "local A has the name of the __constant__ array declared at line 8"},
+		{src: "__constant__ float A[N];\n" + sigB + "A[0] = 1;\n}", line: 3, mark: "A", msg: "store to constant array A (A[0])"},
 	} {
 		tc.check(t, cudaYAML, 8)
 	}
+	// An array declared __constant__ must not say another space.
+	cudaError{}.checkErr(t, strings.Replace(cudaYAML("__constant__ float A[N];\n"+sigB+"B[0] = 1;\n}", ""), "A: {type: f32, dims: [N]}", "A: {type: f32, dims: [N], space: global}", 1),
+		"t.yaml:4:36: array A is declared __constant__ at line 8, but its space is global")
 	// Array C is not in the signature: the error is at its declaration.
 	notArg := cudaError{}
 	notArg.checkErr(t, cudaYAML("__global__ void k(float *A, int *B) { A[0] = 1; }", ""), "t.yaml:6:3: array C is not a parameter of k")
@@ -201,6 +217,7 @@ func TestLoopNestCUDAErrors(t *testing.T) {
 		{src: "while (1) A[0] = 0;", line: 1, mark: "while",
 			msg: `"while" is outside the supported C subset; hint: write the loop as for (v = lo; v < hi; v++), or write the kernel as a __global__ function`},
 		{src: "#define T 4\nfor (i = 0; i < N; i++) A[i] = 0;", line: 1, mark: "#", msg: "preprocessor lines are only read in a __global__ kernel"},
+		{src: "__constant__ float c[4];", line: 1, mark: "__constant__", msg: `"__constant__" is outside the supported C subset; hint: in a loop nest, give the array space: constant under arrays:`},
 	} {
 		tc.check(t, nest, 6)
 	}

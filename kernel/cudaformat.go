@@ -6,7 +6,8 @@ import (
 )
 
 // formatPerThread writes a per-thread program as its source: the
-// #define lines, then the __global__ function with every __shared__
+// #define lines and __constant__ declarations, then the __global__
+// function with every __shared__
 // array declared at its top, statements one per line, bodies in braces,
 // for loops with their init in the header, casts and comments gone.
 func formatPerThread(p *Program) string {
@@ -18,7 +19,14 @@ func formatPerThread(p *Program) string {
 		}
 		fmt.Fprintf(&b, "#define %s %s\n", d.Name, v)
 	}
-	if len(p.Defines) > 0 {
+	for _, d := range p.Constants {
+		fmt.Fprintf(&b, "__constant__ %s %s", cTypeName(d.Array.Type), d.Array.Name)
+		for _, e := range d.Dims {
+			b.WriteString("[" + e.String() + "]")
+		}
+		b.WriteString(";\n")
+	}
+	if len(p.Defines)+len(p.Constants) > 0 {
 		b.WriteByte('\n')
 	}
 	args := make([]string, len(p.Args))

@@ -63,17 +63,28 @@ func (ps *parser) perThread(arrays []*Array) {
 		switch {
 		case t.kind == tPunct && t.text == "#":
 			ps.topDirective()
+		case t.kind == tIdent && t.text == "__constant__":
+			if ps.prog.Func != "" {
+				ps.fail(t, "a __constant__ declaration after the function", "declare __constant__ arrays before the __global__ function that reads them")
+			}
+			ps.constantDecl()
 		case t.kind == tIdent && t.text == "__global__":
 			if ps.prog.Func != "" {
 				ps.fail(t, "a second __global__ function", "a kernel file holds one kernel; put each in a file of its own")
 			}
-			ps.function(arrays)
+			ps.function()
 		default:
 			ps.failTop(t)
 		}
 	}
 	if ps.prog.Func == "" {
 		ps.fail(ps.peek(), "no __global__ function", "write __global__ void NAME(...) { ... } after the #define lines")
+	}
+	for _, a := range arrays {
+		if ps.cuda.args[a.Name] == nil && ps.constantOf(a.Name) == nil {
+			ps.failAt(a.Line, a.Col, fmt.Sprintf("array %s is not a parameter of %s", a.Name, ps.prog.Func),
+				fmt.Sprintf("add %s *%s to the function's parameters, declare __constant__ %s %s[...] before the function, or remove %s from arrays:", cTypeName(a.Type), a.Name, cTypeName(a.Type), a.Name, a.Name))
+		}
 	}
 }
 
@@ -93,7 +104,7 @@ func (ps *parser) failTop(t token) {
 }
 
 // function parses __global__ void NAME(params) { body }.
-func (ps *parser) function(arrays []*Array) {
+func (ps *parser) function() {
 	ps.next()
 	if !ps.is("void") {
 		ps.fail(ps.peek(), fmt.Sprintf("expected void, found %s", describe(ps.peek())), "a __global__ function returns nothing: write __global__ void NAME(...)")
@@ -107,12 +118,6 @@ func (ps *parser) function(arrays []*Array) {
 	ps.prog.Func = nt.text
 	ps.expect("(", "write __global__ void NAME(float *A, int N)")
 	ps.signature()
-	for _, a := range arrays {
-		if ps.cuda.args[a.Name] == nil {
-			ps.failAt(a.Line, a.Col, fmt.Sprintf("array %s is not a parameter of %s", a.Name, nt.text),
-				fmt.Sprintf("add %s *%s to the function's parameters, or remove %s from arrays:", cTypeName(a.Type), a.Name, a.Name))
-		}
-	}
 	open := ps.expect("{", "the function's body is a { } block")
 	ps.cuda.push(true)
 	ps.prog.Body = ps.cudaList(open)

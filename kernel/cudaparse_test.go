@@ -20,8 +20,12 @@ func cudaYAML(source, extra string) string {
 	return b.String()
 }
 
-// sig is the signature the tests' sources use.
-const sig = "__global__ void k(float *A, int *B, float *C, int N, float alpha) {\n"
+// sig is the signature the tests' sources use; sigB is it without A, for
+// sources that declare A __constant__.
+const (
+	sig  = "__global__ void k(float *A, int *B, float *C, int N, float alpha) {\n"
+	sigB = "__global__ void k(int *B, float *C, int N, float alpha) {\n"
+)
 
 // mustCUDA parses a kernel whose source is sig, the body lines and }.
 func mustCUDA(t *testing.T, body string) *Program {

@@ -97,6 +97,13 @@ func (ps *parser) checkReserved(t token, what string) {
 	if i := slices.IndexFunc(ps.prog.Shared, func(a *Array) bool { return a.Name == name }); i >= 0 {
 		ps.fail(t, fmt.Sprintf("%s %s has the name of the __shared__ array declared at line %d", what, name, ps.prog.Shared[i].Line), "rename one of them")
 	}
+	if d := ps.constantOf(name); d != nil {
+		hint := "rename one of them"
+		if what == "parameter" {
+			hint = "a kernel reads a __constant__ array by its name: drop the parameter"
+		}
+		ps.fail(t, fmt.Sprintf("%s %s has the name of the __constant__ array declared at line %d", what, name, d.Line), hint)
+	}
 }
 
 // checkLocal fails when a local may not be declared with the name at t.

@@ -22,6 +22,8 @@ var stmtErrors = map[string][2]string{
 	"struct":     {"structs are not supported", "use one array per field"},
 	"__global__": {"functions cannot nest", "close the function before another one; a kernel file holds one"},
 	"__device__": {"functions cannot nest", "inline the __device__ function's body"},
+	"__constant__": {"a __constant__ array is declared outside the function",
+		"declare it before the __global__ function, e.g. __constant__ float c[N];, and name it under arrays:"},
 }
 
 // cudaStmt parses one statement of a __global__ function's body. A { }

@@ -8,7 +8,8 @@
 // # Kernel files
 //
 // A kernel file is YAML with the keys name, description, params (name →
-// integer default), arrays (name → {type, dims, layout, align, base}),
+// integer default), arrays (name → {type, dims, layout, align, base,
+// space}),
 // source, mapping (loop → tx|ty|tz), block ([x, y, z]), grid (per-thread
 // kernels only), regs (registers per
 // thread), smem (shared memory per block, e.g. 4KiB), dependent (true:
@@ -46,8 +47,15 @@
 // Arrays have an element type (i8 u8 i16 u16 i32 u32 f32 i64 u64 f64),
 // dims (extents, expressions of params, outermost first), a layout
 // (row-major, the default, or col-major), an alignment of their base
-// address (DefaultAlign unless align gives one) and optionally a fixed
-// base address.
+// address (DefaultAlign unless align gives one), optionally a fixed
+// base address, and a memory space: global (the default) or constant,
+// read through each SM's constant cache. A kernel only reads constant
+// memory: a store to a constant array is an error at the store, and the
+// constant arrays of a launch hold at most ConstantMemory (64 KB)
+// together, which traces.Bind checks when the params size them. space:
+// texture is refused (texture memory is not simulated yet). SetSpaces
+// changes arrays' spaces after loading, as the command's -spaces flag
+// does.
 //
 // # The source subset
 //
@@ -99,7 +107,8 @@
 //
 // A source with a __global__ function is a per-thread kernel (Form
 // PerThread): what one thread of the launch runs. The source is #define
-// lines, #include lines (ignored) and exactly one
+// lines, #include lines (ignored), __constant__ declarations and exactly
+// one
 //
 //	__global__ void NAME(float *A, const float * __restrict__ B, int N, float alpha) { ... }
 //
@@ -112,7 +121,19 @@
 // Every array under arrays: is a pointer parameter of the same name whose
 // C type matches its element type: char i8, unsigned char u8, short i16,
 // unsigned short u16, int i32, unsigned (int) u32, long and long long
-// i64, unsigned long (long) and size_t u64, float f32, double f64. An
+// i64, unsigned long (long) and size_t u64, float f32, double f64; or it
+// is declared before the function as CUDA declares constant memory,
+//
+//	__constant__ float c[NC];
+//
+// with its C type and one extent per dimension, expressions of constants,
+// params and #defines that must equal its dims under arrays: when the
+// launch binds (Program.Constants). The function reads such an array by
+// its name, not through a parameter, and the declaration puts it in
+// constant memory (a space: under arrays: other than constant is then an
+// error). space: constant on a pointer parameter's array simulates the
+// array in constant memory too, as -spaces does, without rewriting the
+// source. An
 // integer scalar parameter is the param of the same name (ExprParam); a
 // float one is a float value (ExprFloat with its name). A param that is
 // no parameter of the function is a constant of the launch, as a

@@ -33,6 +33,8 @@ func TestKernelErrors(t *testing.T) {
 		"unsupported":      "7:5",  // if
 		"non-ascii":        "9:31", // → (characters, not bytes: é and à are two bytes each)
 		"non-ascii-name":   "7:14", // the é of café
+		"constant-store":   "8:5",  // c[i], a store to a constant array
+		"space-texture":    "4:36", // texture
 	}
 	files, err := filepath.Glob("testdata/*.yaml")
 	if err != nil {

@@ -34,7 +34,7 @@ func Format(k *Kernel) []byte {
 	}
 	arrays := &yaml.Node{Kind: yaml.MappingNode}
 	for _, a := range k.Arrays {
-		arrays.Content = append(arrays.Content, str(a.Name), arrayNode(a))
+		arrays.Content = append(arrays.Content, str(a.Name), arrayNode(a, declaredConstant(k.Program, a)))
 	}
 	add("arrays", arrays)
 	add("source", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: FormatSource(k.Program)})
@@ -75,9 +75,10 @@ func Format(k *Kernel) []byte {
 	return b.Bytes()
 }
 
-// arrayNode writes an array's declaration, giving layout, align and base
-// only where they are not the defaults.
-func arrayNode(a *Array) *yaml.Node {
+// arrayNode writes an array's declaration, giving layout, align, space
+// and base only where they are not the defaults (space neither where the
+// source declares the array __constant__: declared).
+func arrayNode(a *Array, declared bool) *yaml.Node {
 	n := flowMap()
 	n.Content = append(n.Content, str("type"), str(a.Type.String()), str("dims"), exprList(a.Dims))
 	if a.Layout != RowMajor {
@@ -86,10 +87,23 @@ func arrayNode(a *Array) *yaml.Node {
 	if a.Align != DefaultAlign {
 		n.Content = append(n.Content, str("align"), integer(a.Align))
 	}
+	if a.Space != SpaceGlobal && !declared {
+		n.Content = append(n.Content, str("space"), str(a.Space.String()))
+	}
 	if a.HasBase {
 		n.Content = append(n.Content, str("base"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprintf("%#x", a.Base)})
 	}
 	return n
+}
+
+// declaredConstant says the source declares a __constant__.
+func declaredConstant(p *Program, a *Array) bool {
+	for _, d := range p.Constants {
+		if d.Array == a {
+			return true
+		}
+	}
+	return false
 }
 
 // launchesNode writes launches as a list of one mapping per entry, with

@@ -34,15 +34,15 @@ func roundTrip(k *kernel.Kernel) ([]byte, error) {
 // positions and the source's own text.
 func sameKernel(a, b *kernel.Kernel) error {
 	type arr struct {
-		Name, Type, Dims, Layout string
-		Align                    int64
-		Base                     uint64
-		HasBase                  bool
+		Name, Type, Dims, Layout, Space string
+		Align                           int64
+		Base                            uint64
+		HasBase                         bool
 	}
 	arrays := func(k *kernel.Kernel) []arr {
 		var out []arr
 		for _, x := range k.Arrays {
-			out = append(out, arr{x.Name, x.Type.String(), exprs(x.Dims), x.Layout.String(), x.Align, x.Base, x.HasBase})
+			out = append(out, arr{x.Name, x.Type.String(), exprs(x.Dims), x.Layout.String(), x.Space.String(), x.Align, x.Base, x.HasBase})
 		}
 		return out
 	}
@@ -146,7 +146,8 @@ func program(p *kernel.Program) string {
 }
 
 // perThread writes what a per-thread program adds: its signature,
-// defines, locals, shared arrays and the tree of its body.
+// defines, locals, shared arrays, __constant__ declarations and the tree
+// of its body.
 func perThread(b *strings.Builder, p *kernel.Program) {
 	fmt.Fprintf(b, "func %s\n", p.Func)
 	for _, a := range p.Args {
@@ -164,6 +165,9 @@ func perThread(b *strings.Builder, p *kernel.Program) {
 	}
 	for _, a := range p.Shared {
 		fmt.Fprintf(b, "shared %s %s [%s] %s align %d\n", a.Name, a.Type, exprs(a.Dims), a.Space, a.Align)
+	}
+	for _, d := range p.Constants {
+		fmt.Fprintf(b, "constant %s %s [%s] %s\n", d.Array.Name, d.Array.Type, exprs(d.Dims), d.Array.Space)
 	}
 	tree(b, p.Body, "")
 }

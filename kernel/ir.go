@@ -75,16 +75,21 @@ func (l Layout) String() string {
 // Space is the memory space an array lives in.
 type Space uint8
 
-// Memory spaces: global memory, and the shared memory of a block
-// (__shared__ arrays of per-thread kernels).
+// Memory spaces: global memory, the shared memory of a block
+// (__shared__ arrays of per-thread kernels), and constant memory (read
+// through each SM's constant cache; see space.go).
 const (
 	SpaceGlobal Space = iota
 	SpaceShared
+	SpaceConstant
 )
 
 func (s Space) String() string {
-	if s == SpaceShared {
+	switch s {
+	case SpaceShared:
 		return "shared"
+	case SpaceConstant:
+		return "constant"
 	}
 	return "global"
 }
@@ -366,13 +371,15 @@ type Program struct {
 	Stmts []*Stmt
 	// Per-thread kernels only: the function's name, its parameters in
 	// order, its local variables in declaration order (ExprScalar.Index
-	// indexes them), its __shared__ arrays in declaration order and the
-	// source's #define constants in order.
-	Func    string
-	Args    []*Arg
-	Locals  []*Local
-	Shared  []*Array
-	Defines []*Define
+	// indexes them), its __shared__ arrays in declaration order, the
+	// source's #define constants in order and its __constant__
+	// declarations in order.
+	Func      string
+	Args      []*Arg
+	Locals    []*Local
+	Shared    []*Array
+	Defines   []*Define
+	Constants []*ConstantDecl
 }
 
 // Loop returns the loop with variable name v, or nil.

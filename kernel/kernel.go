@@ -119,12 +119,14 @@ func Load(nameOrPath string) (*Kernel, error) {
 // kernelKeys are the keys a kernel file may have.
 var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "requires", "regs", "smem", "dependent", "launches"}
 
-var arrayKeys = []string{"type", "dims", "layout", "align", "base"}
+var arrayKeys = []string{"type", "dims", "layout", "align", "base", "space"}
 
 // loader reads one kernel file.
 type loader struct {
 	file  string
 	lines []string
+	// spaces are the arrays' space: values, by array name.
+	spaces map[string]*yaml.Node
 }
 
 func (ld *loader) errAt(n *yaml.Node, msg, hint string) error {
@@ -209,7 +211,7 @@ func Parse(file string, data []byte) (*Kernel, error) {
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%s: empty kernel file", file)
 	}
-	ld := &loader{file: file, lines: strings.Split(string(data), "\n")}
+	ld := &loader{file: file, lines: strings.Split(string(data), "\n"), spaces: map[string]*yaml.Node{}}
 	root := doc.Content[0]
 	top, keys, err := ld.fields(root, "the kernel file", kernelKeys)
 	if err != nil {
@@ -287,8 +289,16 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 	if k.Source, err = ld.str(sn, "source"); err != nil {
 		return err
 	}
-	k.Program, err = parseSource(ld.file, k.Source, ld.sourcePos(sn), params, k.Arrays)
-	return err
+	if k.Program, err = parseSource(ld.file, k.Source, ld.sourcePos(sn), params, k.Arrays); err != nil {
+		return err
+	}
+	for _, d := range k.Program.Constants {
+		if sn := ld.spaces[d.Array.Name]; sn != nil && sn.Value != SpaceConstant.String() {
+			return ld.errAt(sn, fmt.Sprintf("array %s is declared __constant__ at line %d, but its space is %s", d.Array.Name, d.Line, sn.Value),
+				"drop space: here (the declaration puts the array in constant memory), or drop the __constant__ declaration")
+		}
+	}
+	return constantStores(ld.file, k.Program)
 }
 
 // form reads the keys that belong to one source form: mapping to a loop
@@ -437,6 +447,12 @@ func (ld *loader) array(kn, n *yaml.Node, params map[string]bool) (*Array, error
 			return nil, ld.errAt(an, fmt.Sprintf("array %s: align must be a positive power of two (bytes)", name), "")
 		}
 		a.Align = v
+	}
+	if sn := f["space"]; sn != nil {
+		if a.Space, err = ParseSpace(sn.Value); err != nil {
+			return nil, ld.errAt(sn, fmt.Sprintf("array %s: %v", name, err), "")
+		}
+		ld.spaces[name] = sn
 	}
 	if bn := f["base"]; bn != nil {
 		v, err := ld.integer(bn, "base")

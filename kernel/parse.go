@@ -162,7 +162,7 @@ var unsupported = map[string]string{
 	"switch":          "not in the subset",
 	"else":            "conditionals are outside the subset",
 	"__device__":      "not in the subset",
-	"__constant__":    "not in the subset",
+	"__constant__":    "in a loop nest, give the array space: constant under arrays:",
 	"__restrict__":    "not in the subset",
 	"__forceinline__": "not in the subset",
 }

@@ -94,6 +94,18 @@ type Arg struct {
 	Line, Col int
 }
 
+// ConstantDecl is a per-thread kernel's file-scope declaration
+// __constant__ TYPE NAME[d]...[d]; of an array of the kernel file, which
+// puts it in constant memory. The function reads it by its name, as CUDA
+// code reads a __constant__ variable, not through a parameter.
+type ConstantDecl struct {
+	Array *Array
+	// Dims are the extents as declared, expressions of constants, params
+	// and #defines; traces.Bind checks them against the array's dims.
+	Dims      []*Expr
+	Line, Col int
+}
+
 // Define is a #define line of a per-thread kernel's source: a named
 // integer constant. Uses of the name are ExprConst nodes with Name set.
 type Define struct {

@@ -6,6 +6,7 @@ import (
 	"reflect"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/sim/dram"
 	"gpumemsim/traces"
 )
@@ -177,7 +178,7 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 	var refL1, refL2, refDRAM int64
 	var shared SharedStats
 	for _, r := range res.Refs {
-		if r.Space != "" {
+		if r.Space == kernel.SpaceShared.String() {
 			if r.Op == traces.OpStore.String() {
 				shared.StoreRequests += r.Requests
 				shared.StoreTransactions += r.Transactions
@@ -195,7 +196,8 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 	if shared != res.Shared {
 		fail("shared memory: references account for %+v of %+v", shared, res.Shared)
 	}
-	if n := res.Loads.Requests + res.Stores.Requests + shared.LoadRequests + shared.StoreRequests; n != res.MemInsts {
+	res.checkConstant(fail)
+	if n := res.Loads.Requests + res.Stores.Requests + shared.LoadRequests + shared.StoreRequests + res.Constant.Requests; n != res.MemInsts {
 		fail("%d memory instructions issued; references account for %d", res.MemInsts, n)
 	}
 	if refL2 != res.L2.ReadSectors {
@@ -207,24 +209,25 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 	if refDRAM != m.sent.ReadSectors {
 		fail("DRAM: references account for %d read sectors of %d", refDRAM, m.sent.ReadSectors)
 	}
+	cf := res.Constant.Cache.Fills
 	switch {
 	case !dev.L2.Present():
-		if want := res.Loads.Bytes / 32; want != m.sent.ReadSectors {
-			fail("no L2: load transactions of %d sectors, %d read from DRAM", want, m.sent.ReadSectors)
+		if want := res.Loads.Bytes/32 + res.Constant.FillSectors; want != m.sent.ReadSectors {
+			fail("no L2: load transactions and constant-cache fills of %d sectors, %d read from DRAM", want, m.sent.ReadSectors)
 		}
 		if want := res.Stores.Bytes / 32; want != m.sent.WriteSectors {
 			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, m.sent.WriteSectors)
 		}
 	case dev.Coalescer.CacheGlobalLoads:
-		if res.L2.ReadRequests != res.L1.Fills {
-			fail("L1 sent %d fills; L2 received %d reads", res.L1.Fills, res.L2.ReadRequests)
+		if res.L2.ReadRequests != res.L1.Fills+cf {
+			fail("L1 sent %d fills and the constant caches %d; L2 received %d reads", res.L1.Fills, cf, res.L2.ReadRequests)
 		}
 		if res.L1.Accesses != res.Loads.Transactions {
 			fail("L1: %d accesses of %d load transactions", res.L1.Accesses, res.Loads.Transactions)
 		}
 	default:
-		if res.L2.ReadRequests != res.Loads.Transactions {
-			fail("L2: %d read requests of %d load transactions", res.L2.ReadRequests, res.Loads.Transactions)
+		if res.L2.ReadRequests != res.Loads.Transactions+cf {
+			fail("L2: %d read requests of %d load transactions and %d constant-cache fills", res.L2.ReadRequests, res.Loads.Transactions, cf)
 		}
 	}
 	if c != nil {
@@ -241,5 +244,30 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 		if res.L2.WriteRequests != res.Stores.Transactions {
 			fail("L2: %d write requests of %d store transactions", res.L2.WriteRequests, res.Stores.Transactions)
 		}
+	}
+}
+
+// checkConstant verifies the constant caches' counters: a pass is one
+// access, hits and misses add up, and the constant references account
+// for the requests, passes, bytes, hits and misses.
+func (res *Result) checkConstant(fail func(string, ...any)) {
+	c := &res.Constant
+	if cc := c.Cache; cc.Hits+cc.Misses != cc.Accesses || cc.Accesses != c.Passes {
+		fail("constant cache: %d hits + %d misses, %d accesses, %d passes", cc.Hits, cc.Misses, cc.Accesses, c.Passes)
+	}
+	var sum ConstantStats
+	for _, r := range res.Refs {
+		if r.Space != kernel.SpaceConstant.String() {
+			continue
+		}
+		sum.Requests += r.Requests
+		sum.Passes += r.Transactions
+		sum.Bytes += r.RequestedBytes
+		sum.Cache.Hits += r.ConstHits
+		sum.Cache.Misses += r.ConstMisses
+	}
+	if sum.Requests != c.Requests || sum.Passes != c.Passes || sum.Bytes != c.Bytes || sum.Cache.Hits != c.Cache.Hits || sum.Cache.Misses != c.Cache.Misses {
+		fail("constant memory: references account for %d requests, %d passes, %d bytes, %d hits and %d misses of %d, %d, %d, %d and %d",
+			sum.Requests, sum.Passes, sum.Bytes, sum.Cache.Hits, sum.Cache.Misses, c.Requests, c.Passes, c.Bytes, c.Cache.Hits, c.Cache.Misses)
 	}
 }

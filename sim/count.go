@@ -8,6 +8,7 @@ import (
 	"gpumemsim/arch"
 	"gpumemsim/sim/banks"
 	"gpumemsim/sim/coalesce"
+	"gpumemsim/sim/constmem"
 	"gpumemsim/traces"
 )
 
@@ -104,13 +105,28 @@ func (c *RefCounts) record(w *coalesce.Warp, txns []coalesce.Txn) {
 	}
 }
 
+// recordPasses adds one instruction of a space that serves it in passes
+// (shared memory's banks, the constant cache) rather than transactions,
+// and returns the bytes its active lanes asked for.
+func (c *RefCounts) recordPasses(width int, active uint32, passes int) int64 {
+	lanes := int64(bits.OnesCount32(active))
+	bytes := lanes * int64(width)
+	c.Requests++
+	c.ActiveLanes += lanes
+	c.RequestedBytes += bytes
+	c.Transactions += int64(passes)
+	return bytes
+}
+
 // Counts are the coalescer's counts for a whole kernel.
 type Counts struct {
 	Loads  RefCounts `json:"loads"`
 	Stores RefCounts `json:"stores"`
 	// Shared counts the shared-memory references (per-thread kernels),
-	// which Loads and Stores leave out.
-	Shared SharedStats `json:"shared,omitzero"`
+	// which Loads and Stores leave out, and Constant the constant-memory
+	// ones (requests and passes; no cache is involved).
+	Shared   SharedStats   `json:"shared,omitzero"`
+	Constant ConstantStats `json:"constant,omitzero"`
 	// Refs is indexed like traces.Info.Refs.
 	Refs []RefCounts `json:"refs"`
 }
@@ -204,6 +220,11 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 	if err != nil {
 		return nil, err
 	}
+	constant, err := constRefs(dev, info)
+	if err != nil {
+		return nil, err
+	}
+	var passes []uint64
 	blocks := int64(info.Blocks())
 	cur := src.NewWarp()
 	var in traces.WarpInst
@@ -226,6 +247,11 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 					c.Shared.record(&c.Refs[in.Ref], &in, banks.Transactions(rule, int(in.Width), in.Active, &in.Addr))
 					continue
 				}
+				if constant[in.Ref] {
+					passes = constmem.Passes(dev.Coalescer.Rule, in.Active, &in.Addr, passes[:0])
+					c.Constant.record(&c.Refs[in.Ref], int(in.Width), in.Active, len(passes))
+					continue
+				}
 				warp, txns := co.Coalesce(&in)
 				c.Refs[in.Ref].record(warp, txns)
 			}
@@ -240,7 +266,7 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 		}
 	}
 	for i, r := range info.Refs {
-		if shared[i] {
+		if shared[i] || constant[i] {
 			continue
 		}
 		if r.Op == traces.OpStore {

@@ -77,7 +77,9 @@ func mutated(old string, n int64, raw string) string {
 // run must finish with its self-check passed (sim.Run checks that every
 // level's counters are conserved); a launch the changed device cannot run
 // (too many threads for its blocks, say) may be refused too, but nothing
-// may panic. Every other input also runs a longer grid sampled.
+// may panic. The kernel runs again with its array A in constant memory,
+// through the constant cache. Every other input also runs a longer grid
+// sampled.
 func FuzzConfigRun(f *testing.F) {
 	names := configs.Names()
 	type doc struct {
@@ -113,6 +115,11 @@ func FuzzConfigRun(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	kc, err := kernel.Load("vecadd")
+	if err != nil {
+		f.Fatal(err)
+	}
+	kc.Arrays[0].Space = kernel.SpaceConstant
 	f.Fuzz(func(t *testing.T, cfg uint8, leaf1 uint16, n1 int64, raw1 string, leaf2 uint16, n2 int64, raw2 string) {
 		if !utf8.ValidString(raw1) || !utf8.ValidString(raw2) {
 			return // FuzzLoad feeds the loader bytes; here a field takes text
@@ -156,6 +163,15 @@ func FuzzConfigRun(f *testing.F) {
 			}
 			t.Fatalf("%s with %s: %v", names[int(cfg)%len(names)], strings.Join(changed, ", "), err)
 		}
+		if !dev.Constant.Present() {
+			// The run would be refused: it reads constant memory. Test
+			// that instead of running it.
+			if _, err := sim.Run(context.Background(), dev, constantVecadd(t, kc, dev), sim.Options{}); err == nil || !strings.Contains(err.Error(), "has no constant cache") {
+				t.Fatalf("%s with %s, A constant: %v; want a refusal without a constant cache", names[int(cfg)%len(names)], strings.Join(changed, ", "), err)
+			}
+		} else if _, err := sim.Run(context.Background(), dev, constantVecadd(t, kc, dev), sim.Options{}); err != nil {
+			t.Fatalf("%s with %s, A constant: %v", names[int(cfg)%len(names)], strings.Join(changed, ", "), err)
+		}
 		// A sampled run of a grid of many waves on the same device must
 		// pass the self-check too, and keep the closed-form counts.
 		if n1%2 == 0 {
@@ -173,4 +189,16 @@ func FuzzConfigRun(f *testing.F) {
 			t.Fatalf("%s with %s, sampled: %d warp instructions, want the closed form's %v", names[int(cfg)%len(names)], strings.Join(changed, ", "), r.WarpInsts, l.WarpInstructions())
 		}
 	})
+}
+
+// constantVecadd binds vecadd, whose A is in constant memory in kc, with
+// 3000 elements (12 KB of constant memory) on dev, which runs the plain
+// vecadd at that size.
+func constantVecadd(t *testing.T, kc *kernel.Kernel, dev *arch.Device) *traces.Launch {
+	t.Helper()
+	l, err := traces.Bind(kc, nil, arch.Dim3{}, map[string]int64{"N": 3000}, dev)
+	if err != nil {
+		t.Fatalf("binding vecadd with A constant: %v", err)
+	}
+	return l
 }

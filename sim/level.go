@@ -15,10 +15,10 @@ type levelSpec struct {
 }
 
 // level is one cache of an SM with its MSHRs and the time each MSHR
-// entry's data returns: the L1 data cache now, and the texture and
-// constant caches, which differ only in what is below them. The caller
-// asks the level below for what a miss needs and tells the level when it
-// returns.
+// entry's data returns: the L1 data cache and the constant cache (later
+// the texture cache), which differ only in who asks them and what is
+// below them. The caller asks the level below for what a miss needs and
+// tells the level when it returns.
 type level struct {
 	levelSpec
 	cache *cache.Cache

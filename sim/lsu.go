@@ -30,7 +30,7 @@ func (s *sm) loadTxns(slot int, ref int, txns []coalesce.Txn, t int64) bool {
 			u.txns = append(u.txns[:0], txns[i:]...)
 			u.next = 0
 			u.free = ti
-			s.res.L1.MSHRStalls++
+			s.levelOf(ref).stats.MSHRStalls++
 			s.scheduleRetry(retry)
 			return false
 		}
@@ -83,14 +83,16 @@ func (s *sm) scheduleRetry(t int64) {
 	}
 }
 
-// loadTxn sends one load transaction at cycle ti. It returns 0 when the
-// transaction entered the memory system; otherwise the L1 had no MSHR
-// entry or merge slot for it, and the result is the cycle one frees, or
-// never when that waits on the level below.
+// loadTxn sends one load transaction at cycle ti to the level that
+// serves the reference (the L1 or the constant cache; see levelOf). It
+// returns 0 when the transaction entered the memory system; otherwise
+// the level had no MSHR entry or merge slot for it, and the result is
+// the cycle one frees, or never when that waits on the level below.
 func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 	w := &s.warps[slot]
 	icnt := s.spec.icnt
-	if s.l1 == nil {
+	lv := s.levelOf(ref)
+	if lv == nil {
 		if t, ok := s.mem.read(ti+icnt, tx.Addr, tx.Size, uint32(tx.Sectors), warpToken(s.id, slot), ref); ok {
 			w.known(t + icnt)
 		} else {
@@ -99,28 +101,35 @@ func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 		return 0
 	}
 	rs := &s.res.Refs[ref]
-	kind, at := s.l1.load(tx, warpToken(s.id, slot), ti)
+	hits, misses, fill := &rs.L1Hits, &rs.L1Misses, l1Token
+	if lv == s.constant.cache {
+		hits, misses, fill = &rs.ConstHits, &rs.ConstMisses, constToken
+	}
+	kind, at := lv.load(tx, warpToken(s.id, slot), ti)
 	switch kind {
 	case loadStall:
 		return at
 	case loadHit:
-		rs.L1Hits++
+		*hits++
 		w.known(at)
 	case loadMerged:
-		rs.L1Misses++
+		*misses++
 		if at >= 0 {
 			w.known(at)
 		} else {
 			w.pending++
 		}
 	case loadMiss:
-		rs.L1Misses++
-		m := &s.l1.miss
-		if t, ok := s.mem.read(ti+icnt, m.addr, m.size, 0, l1Token(s.id, m.entry), ref); ok {
-			s.l1.fill[m.entry] = t + icnt
+		*misses++
+		m := &lv.miss
+		if lv == s.constant.cache {
+			s.res.Constant.FillSectors += int64(m.size / atomBytes)
+		}
+		if t, ok := s.mem.read(ti+icnt, m.addr, m.size, 0, fill(s.id, m.entry), ref); ok {
+			lv.fill[m.entry] = t + icnt
 			w.known(t + icnt)
 		} else {
-			s.l1.fill[m.entry] = -1
+			lv.fill[m.entry] = -1
 			w.pending++
 		}
 	}

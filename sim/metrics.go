@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 )
 
 // Metric is one named number of a run, as a profiler would print it.
@@ -88,6 +89,9 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	if dev.Coalescer.CacheGlobalLoads {
 		add("sim_l1_mshr_merges", float64(r.L1.MSHRMerges), "accesses", "L1 misses merged into a miss already in flight")
 		add("sim_l1_mshr_stalls", float64(r.L1.MSHRStalls), "stalls", "Times the load/store unit stopped for lack of an L1 MSHR entry or merge slot")
+	}
+	if r.hasSpace(kernel.SpaceConstant) {
+		ms = append(ms, ConstantMetrics(&r.Constant, true)...)
 	}
 	if dev.L2.Present() {
 		add("sim_l2_mshr_merges", float64(r.L2.MSHRMerges), "accesses", "L2 read misses merged into a DRAM read in flight")
@@ -194,6 +198,36 @@ func SharedMetrics(dev *arch.Device, sh *SharedStats) []Metric {
 		add("l1_shared_bank_conflict", float64(sh.LoadTransactions-sh.LoadRequests+sh.StoreTransactions-sh.StoreRequests), "conflicts", "Number of shared memory bank conflicts (passes beyond the first of each request)")
 	}
 	return ms
+}
+
+// ConstantMetrics name the constant-memory counts; no profiler counts the
+// constant cache's passes, so they are all sim_*. With cache, the cache's
+// hits, misses and fills too (a simulated run; the coalescer-only counts
+// of Count have none).
+func ConstantMetrics(c *ConstantStats, cache bool) []Metric {
+	ms := []Metric{
+		{Name: "sim_const_requests", Value: float64(c.Requests), Unit: "warp insts", Description: "Warp level instructions that read constant memory"},
+		{Name: "sim_const_passes", Value: float64(c.Passes), Unit: "passes", Description: "Passes through the constant cache: one per distinct address of a request (a warp, or a half-warp on CC 1.x)"},
+		{Name: "sim_const_passes_per_request", Value: ratio(c.Passes, c.Requests), Unit: "per request", Description: "Average passes through the constant cache per constant-memory instruction (1 when every lane reads one address)"},
+	}
+	if !cache {
+		return ms
+	}
+	return append(ms,
+		Metric{Name: "sim_const_hits", Value: float64(c.Cache.Hits), Unit: "passes", Description: "Constant-cache passes that found their line"},
+		Metric{Name: "sim_const_misses", Value: float64(c.Cache.Misses), Unit: "passes", Description: "Constant-cache passes that missed (those merged into a miss in flight included)"},
+		Metric{Name: "sim_const_hit_rate", Value: 100 * ratio(c.Cache.Hits, c.Cache.Accesses), Unit: "%", Description: "Hit rate of the constant-cache passes"},
+		Metric{Name: "sim_const_fill_sectors", Value: float64(c.FillSectors), Unit: "sectors", Description: "32-byte sectors the constant caches' misses read from the L2 (or DRAM without one)"})
+}
+
+// hasSpace says some reference of r is in space sp.
+func (r *Result) hasSpace(sp kernel.Space) bool {
+	for i := range r.Refs {
+		if r.Refs[i].Space == sp.String() {
+			return true
+		}
+	}
+	return false
 }
 
 // ncuMetric is the Nsight Compute spelling of an nvprof metric, with its

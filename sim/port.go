@@ -7,7 +7,8 @@ import (
 
 // What a DRAM request's completion is for, in the top two bits of its
 // Tag. The rest of the Tag says whom it goes to: a waiter token (the
-// token's L1 bit moved to bit 61) or an L2 slice and MSHR entry. Carrying
+// token's L1 and constant-cache bits moved to bits 61 and 60) or an L2
+// slice and MSHR entry. Carrying
 // the destination in the request itself leaves nothing to look up when
 // the request completes, however many wait in the queues.
 const (
@@ -20,15 +21,19 @@ const (
 const (
 	tagKindShift = 62
 	tagL1        = 1 << 61
+	tagConst     = 1 << 60
 	tagLow       = 1<<32 - 1
 )
 
 // tokenTag is the Tag of a request of kind whose completion goes to a
 // waiter token.
 func tokenTag(kind uint64, token uint64) int64 {
-	t := kind<<tagKindShift | token&^tokenL1
+	t := kind<<tagKindShift | token&^tokenLevel
 	if token&tokenL1 != 0 {
 		t |= tagL1
+	}
+	if token&tokenConst != 0 {
+		t |= tagConst
 	}
 	return int64(t)
 }
@@ -43,9 +48,12 @@ func tagKind(tag int64) uint64 { return uint64(tag) >> tagKindShift }
 
 // tagToken is the waiter token of a Tag made by tokenTag.
 func tagToken(tag int64) uint64 {
-	t := uint64(tag) &^ (3<<tagKindShift | tagL1)
+	t := uint64(tag) &^ (3<<tagKindShift | tagL1 | tagConst)
 	if uint64(tag)&tagL1 != 0 {
 		t |= tokenL1
+	}
+	if uint64(tag)&tagConst != 0 {
+		t |= tokenConst
 	}
 	return t
 }

@@ -48,6 +48,9 @@ type Result struct {
 	L2 L2Stats `json:"l2"`
 	// Shared counts shared-memory accesses (per-thread kernels).
 	Shared SharedStats `json:"shared,omitzero"`
+	// Constant counts constant-memory loads, at the SMs and their
+	// constant caches.
+	Constant ConstantStats `json:"constant,omitzero"`
 	// DRAM is the memory's own account.
 	DRAM dram.ChannelStats `json:"dram"`
 	// Stalls says where warps spent the cycles they did not issue.
@@ -59,7 +62,9 @@ type Result struct {
 	Sampling *Sampling `json:"sampling,omitempty"`
 }
 
-// L1Stats count global loads at the L1 data caches of all SMs.
+// L1Stats count the accesses of one kind of cache level of all SMs:
+// global loads at the L1 data caches (Result.L1), or constant-memory
+// passes at the constant caches (ConstantStats.Cache).
 type L1Stats struct {
 	// Accesses are transactions looked up; Hits found their data; Misses
 	// did not (MSHRMerges of them joined a miss already in flight).
@@ -123,11 +128,17 @@ type RefStats struct {
 	Ref string `json:"ref"`
 	Op  string `json:"op"`
 	// Space is "shared" for a shared-memory reference (whose Transactions
-	// are passes through the banks), empty for global memory.
+	// are passes through the banks), "constant" for a constant-memory one
+	// (whose Transactions are passes through the constant cache), empty
+	// for global memory.
 	Space string `json:"space,omitempty"`
 	RefCounts
-	L1Hits          int64 `json:"l1_hits"`
-	L1Misses        int64 `json:"l1_misses"`
+	L1Hits   int64 `json:"l1_hits"`
+	L1Misses int64 `json:"l1_misses"`
+	// ConstHits and ConstMisses are a constant reference's passes that
+	// hit and missed in the constant cache.
+	ConstHits       int64 `json:"const_hits,omitempty"`
+	ConstMisses     int64 `json:"const_misses,omitempty"`
 	L2ReadSectors   int64 `json:"l2_read_sectors"`
 	L2HitSectors    int64 `json:"l2_hit_sectors"`
 	L2MissSectors   int64 `json:"l2_miss_sectors"`

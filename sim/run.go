@@ -128,10 +128,14 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	if err != nil {
 		return err
 	}
+	constant, err := constRefs(dev, info)
+	if err != nil {
+		return err
+	}
 	for i, r := range info.Refs {
 		res.Refs[i].Ref = r.Text
 		res.Refs[i].Op = r.Op.String()
-		if shared[i] {
+		if shared[i] || constant[i] {
 			res.Refs[i].Space = r.Space.String()
 		}
 	}
@@ -142,12 +146,15 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	if opts.Sample.On {
 		e.grid.sampler = newSampler(e, opts.Sample, int64(occ.ActiveBlocks)*int64(dev.SMs))
 	}
-	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(), shared: shared}
+	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(), shared: shared, constant: constant}
 	for i := range e.sms {
 		s := &e.sms[i]
 		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, held: e.held, co: e.co, res: res, firstStart: -1,
 			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}}
 		if err := s.build(dev, src, occ); err != nil {
+			return err
+		}
+		if err := s.newConstUnit(dev, constant); err != nil {
 			return err
 		}
 	}

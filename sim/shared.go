@@ -2,8 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math/bits"
-
 	"slices"
 
 	"gpumemsim/arch"
@@ -57,12 +55,7 @@ func (st *SharedStats) record(ref *RefCounts, in *traces.WarpInst, passes int) {
 
 // count adds a shared-memory instruction to st and to its reference.
 func (st *SharedStats) count(ref *RefCounts, store bool, width int, active uint32, passes int) {
-	lanes := int64(bits.OnesCount32(active))
-	bytes := lanes * int64(width)
-	ref.Requests++
-	ref.ActiveLanes += lanes
-	ref.RequestedBytes += bytes
-	ref.Transactions += int64(passes)
+	bytes := ref.recordPasses(width, active, passes)
 	if store {
 		st.StoreRequests++
 		st.StoreTransactions += int64(passes)

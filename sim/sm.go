@@ -10,8 +10,9 @@ type smSpec struct {
 	icnt          int64 // interconnect latency, each way
 	dependent     bool  // every load waits for the previous ones
 	warpsPerBlock int
-	// shared says, per reference, that it is served by shared memory.
-	shared []bool
+	// shared says, per reference, that it is served by shared memory,
+	// constant that the constant cache serves it.
+	shared, constant []bool
 }
 
 type blockCtx struct {
@@ -22,18 +23,19 @@ type blockCtx struct {
 }
 
 // sm is one streaming multiprocessor: its resident warps and blocks, its
-// warp schedulers, its load/store unit and L1, and the shared units it
-// talks to.
+// warp schedulers, its load/store unit, L1, shared memory and constant
+// cache, and the shared units it talks to.
 type sm struct {
-	id      int
-	spec    *smSpec
-	warps   []warp
-	scheds  []scheduler
-	blocks  []blockCtx
-	freeBlk []int32
-	l1      *level // nil when global loads are not cached
-	lsu     lsu
-	shared  sharedMem
+	id       int
+	spec     *smSpec
+	warps    []warp
+	scheds   []scheduler
+	blocks   []blockCtx
+	freeBlk  []int32
+	l1       *level // nil when global loads are not cached
+	lsu      lsu
+	shared   sharedMem
+	constant constUnit
 	// inst receives the header of each instruction a warp fetches; its
 	// Addr is never written.
 	inst traces.WarpInst
@@ -207,6 +209,10 @@ func (s *sm) issue(sc *scheduler, slot int, t int64) {
 		w.readyAt = t + 1
 		if s.spec.shared[w.ref] {
 			s.sharedAccess(slot, t)
+			break
+		}
+		if s.spec.constant[w.ref] {
+			s.constantAccess(slot, t)
 			break
 		}
 		txns := s.coalesce(w)

@@ -66,12 +66,19 @@ func (w *warp) fetch(in *traces.WarpInst) {
 func (w *warp) known(t int64) { w.loadsDone = max(w.loadsDone, t) }
 
 // Waiter tokens name who waits for data from below: bit 63 set, an L1
-// MSHR entry (SM << 32 | entry); clear, a warp (SM << 32 | slot).
-const tokenL1 = 1 << 63
+// MSHR entry (SM << 32 | entry); bit 62 set, a constant-cache MSHR entry;
+// neither, a warp (SM << 32 | slot).
+const (
+	tokenL1    = 1 << 63
+	tokenConst = 1 << 62
+	tokenLevel = tokenL1 | tokenConst
+)
 
 func warpToken(sm, slot int) uint64 { return uint64(sm)<<32 | uint64(slot) }
 
 func l1Token(sm, entry int) uint64 { return tokenL1 | uint64(sm)<<32 | uint64(entry) }
+
+func constToken(sm, entry int) uint64 { return tokenConst | uint64(sm)<<32 | uint64(entry) }
 
 // cores are the SMs as the memory side sees them: where data and store
 // acknowledgements go back to.
@@ -79,13 +86,17 @@ type cores []sm
 
 // deliver hands data that reaches its SM at t to a waiter token.
 func (c cores) deliver(token uint64, t int64) {
-	s := &c[(token&^tokenL1)>>32]
+	s := &c[(token&^tokenLevel)>>32]
 	id := int(token & 0xFFFFFFFF)
-	if token&tokenL1 == 0 {
+	lv := s.l1
+	switch {
+	case token&tokenConst != 0:
+		lv = s.constant.cache
+	case token&tokenL1 == 0:
 		s.resolve(id, t)
 		return
 	}
-	for _, tok := range s.l1.filled(id, t) {
+	for _, tok := range lv.filled(id, t) {
 		s.resolve(int(tok&0xFFFFFFFF), t)
 	}
 	if s.lsu.stalled {

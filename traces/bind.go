@@ -376,10 +376,17 @@ func checkResources(k *kernel.Kernel, su smemUse, b arch.Dim3, dev *arch.Device)
 // placeArrays evaluates each array's extents and places it in memory.
 func (l *Launch) placeArrays(env map[string]int64) error {
 	next := DefaultBase
+	var constant []BoundArray // the constant arrays so far
 	for _, a := range l.Kernel.Arrays {
 		ba, err := boundArray(a, func(e *kernel.Expr) (int64, error) { return eval(e, env) })
 		if err != nil {
 			return err
+		}
+		if a.Space == kernel.SpaceConstant {
+			constant = append(constant, ba)
+			if err := fitConstant(constant); err != nil {
+				return at(kernel.Pos{Line: a.Line, Col: a.Col}, err)
+			}
 		}
 		if a.HasBase {
 			ba.Base = a.Base
@@ -410,6 +417,27 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 			return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("arrays %s [%#x, %#x) and %s [%#x, %#x) overlap; hint: change base",
 				p.Name, p.Base, p.Base+uint64(p.Size), q.Name, q.Base, q.Base+uint64(q.Size)))
 		}
+	}
+	return nil
+}
+
+// fitConstant checks that the constant arrays fit in constant memory
+// together (the last one is the one just added).
+func fitConstant(arrays []BoundArray) error {
+	last := arrays[len(arrays)-1]
+	if last.Size > kernel.ConstantMemory {
+		return fmt.Errorf("constant array %s has %d bytes; constant memory holds %d (64 KiB); hint: keep %s in global memory, or use smaller params",
+			last.Name, last.Size, kernel.ConstantMemory, last.Name)
+	}
+	var total int64
+	names := make([]string, len(arrays))
+	for i, a := range arrays {
+		total += a.Size // each at most 64 KiB: no overflow
+		names[i] = a.Name
+	}
+	if total > kernel.ConstantMemory {
+		return fmt.Errorf("constant arrays %s have %d bytes together; constant memory holds %d (64 KiB); hint: keep some of them in global memory, or use smaller params",
+			strings.Join(names, ", "), total, kernel.ConstantMemory)
 	}
 	return nil
 }
@@ -571,7 +599,7 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 				addr.Coef[v] += stride * c
 			}
 		}
-		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Line: r.Line, Col: r.Col, Op: opOf(r),
+		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Space: ba.Space, Line: r.Line, Col: r.Col, Op: opOf(r),
 			Width: int(width), Text: r.Text, Addr: addr})
 		g := refGen{konst: addr.Const, width: uint8(width)}
 		for _, t := range terms(addr) {

@@ -222,3 +222,81 @@ func TestNoMapping(t *testing.T) {
 		t.Errorf("with i=tx: %d blocks, extent %d; want 1, 64", l.Blocks(), l.Loops[0].Extent)
 	}
 }
+
+// TestConstantMemoryLimit: the constant arrays of a launch hold at most
+// 64 KiB together (PG42 Table F-2), checked when the params size them,
+// at the array that does not fit. N floats are 4N bytes: 16384 floats
+// are 64 KiB exactly.
+func TestConstantMemoryLimit(t *testing.T) {
+	src := `name: consts
+params: {N: 16384, M: 0}
+arrays:
+  a: {type: f32, dims: [N]}
+  b: {type: f32, dims: [M + 1]}
+  out: {type: f32, dims: [N]}
+source: |
+  for (i = 0; i < N; i++)
+    out[i] = a[i] + b[0];
+mapping: {i: tx}
+`
+	for _, tc := range []struct {
+		n, m int64
+		want string // "" when it binds
+	}{
+		{16384, 0, "consts.yaml:5:3: constant arrays a, b have 65540 bytes together"},
+		{16383, 0, ""}, // 65532 + 4 bytes
+		{16385, 0, "consts.yaml:4:3: constant array a has 65540 bytes"},
+		{1, 16384, "consts.yaml:5:3: constant array b has 65540 bytes"},
+		{8192, 8191, ""}, // 32 KiB + 32 KiB
+		{8192, 8192, "consts.yaml:5:3: constant arrays a, b have 65540 bytes together"},
+	} {
+		k, err := kernel.Parse("consts.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k.Arrays[0].Space, k.Arrays[1].Space = kernel.SpaceConstant, kernel.SpaceConstant
+		_, err = Bind(k, nil, arch.Dim3{}, map[string]int64{"N": tc.n, "M": tc.m}, nil)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("N=%d M=%d: %v; want it bound", tc.n, tc.m, err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want) || !strings.Contains(err.Error(), "hint: ")):
+			t.Errorf("N=%d M=%d: %v; want %q... with a hint", tc.n, tc.m, err, tc.want)
+		}
+	}
+}
+
+// TestConstantDeclExtents: a __constant__ declaration must have its
+// array's extents under the launch's params, checked at the extent.
+func TestConstantDeclExtents(t *testing.T) {
+	src := `name: decl
+params: {N: 64, K: 64}
+arrays:
+  c: {type: f32, dims: [N]}
+  out: {type: f32, dims: [N]}
+source: |
+  __constant__ float c[K];
+  __global__ void k(float *out) {
+    out[threadIdx.x] = c[threadIdx.x];
+  }
+block: [64]
+grid: [1]
+`
+	k, err := kernel.Parse("decl.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Arrays[0].Space != kernel.SpaceConstant || k.Arrays[1].Space != kernel.SpaceGlobal {
+		t.Errorf("spaces %v, %v; want constant, global", k.Arrays[0].Space, k.Arrays[1].Space)
+	}
+	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := l.Refs[0]; r.Array != "c" || r.Space != kernel.SpaceConstant || r.Op != OpLoad {
+		t.Errorf("reference %+v; want a load of c in constant memory", r)
+	}
+	want := "decl.yaml:7:24: __constant__ c: extent K = 64, but arrays: gives c extent 128 there; hint: "
+	if _, err := Bind(k, nil, arch.Dim3{}, map[string]int64{"N": 128}, nil); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("N=128: %v; want %q...", err, want)
+	}
+}

@@ -102,6 +102,9 @@ func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, para
 	if err := l.placeArrays(env); err != nil {
 		return nil, err
 	}
+	if err := l.checkConstantDecls(env); err != nil {
+		return nil, err
+	}
 	if err := l.placeShared(env); err != nil {
 		return nil, err
 	}
@@ -214,6 +217,25 @@ func hasBlockIdx(p *xprog) bool {
 func (l *Launch) dimConsts(grid arch.Dim3) [6]int64 {
 	b := l.Block
 	return [6]int64{int64(b.X), int64(b.Y), int64(b.Z), int64(grid.X), int64(grid.Y), int64(grid.Z)}
+}
+
+// checkConstantDecls checks that each __constant__ declaration of the
+// source has its array's extents under the params of the launch.
+func (l *Launch) checkConstantDecls(env map[string]int64) error {
+	for _, d := range l.Kernel.Program.Constants {
+		ba := l.arrayNamed(d.Array.Name, kernel.SpaceGlobal)
+		for i, e := range d.Dims {
+			v, err := eval(e, env)
+			if err != nil {
+				return within("__constant__ "+d.Array.Name, err)
+			}
+			if v != ba.Dims[i] {
+				return exprError(e, "__constant__ %s: extent %s, but arrays: gives %s extent %d there; hint: declare it with the extents of its dims under arrays:",
+					d.Array.Name, valueText(e, v), d.Array.Name, ba.Dims[i])
+			}
+		}
+	}
+	return nil
 }
 
 // placeShared lays out the __shared__ arrays of a block, each at a

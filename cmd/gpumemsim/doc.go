@@ -5,10 +5,10 @@
 //	gpumemsim devices [-format text|json]
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
-//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-launch N] [-cache-config C] [-warps N] [-format text|json]
-//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
-//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-cache-config C] [-format text|json]
-//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-cache-config C] [-sample] [-format text|json|csv]
+//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-launch N] [-cache-config C] [-warps N] [-format text|json]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-cache-config C] [-format text|json]
+//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-spaces ...] [-cache-config C] [-sample] [-format text|json|csv]
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
 // fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may
@@ -21,6 +21,15 @@
 // the default 48 KiB shared memory + 16 KiB L1, or prefer-l1, 16 + 48;
 // Kepler also prefer-equal, 32 + 32): occupancy, the per-block shared
 // memory limit and the simulated L1 follow it, and the output names it.
+//
+// -spaces A=constant,x=global puts the kernel file's arrays in other
+// memory spaces (global or constant) without editing the file; constant
+// arrays are read through each SM's constant cache, one pass per distinct
+// address of a warp (a half-warp on CC 1.x), and must not be stored to
+// nor exceed 64 KB together. Texture memory and -spaces jang (J14's
+// Algorithm 1 applied) are refused: they are not simulated yet. A kernel
+// with constant references gets sim_const_* metrics, and run's reference
+// table a Space and a Const hit column.
 //
 // estimate and validate take per-thread (__global__) kernels too: the
 // static models read their global references as affine forms of the

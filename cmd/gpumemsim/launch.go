@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +17,7 @@ import (
 type launchFlags struct {
 	cmd                                 string
 	device, kernel, mapping, block, set *string
-	cacheConfig                         *string
+	cacheConfig, spaces                 *string
 	// grid is nil for the commands that take no -grid (see addGrid).
 	grid *string
 }
@@ -36,6 +38,7 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 		set:     fs.String("set", "", "parameter overrides `K=V,...`, e.g. M=2048,N=2048"),
 
 		cacheConfig: cacheConfigFlag(fs),
+		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global or constant), instead of the kernel file's"),
 	}
 }
 
@@ -58,6 +61,9 @@ func (f *launchFlags) parse() (launchArgs, error) {
 	}
 	if a.k, err = kernel.Load(*f.kernel); err != nil {
 		return a, err
+	}
+	if err := setSpaces(a.k, *f.spaces); err != nil {
+		return a, fmt.Errorf("-spaces: %w", err)
 	}
 	if *f.mapping != "" {
 		if a.m, err = kernel.ParseMapping(*f.mapping); err != nil {
@@ -191,26 +197,74 @@ func bindWithGrid(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, grid stri
 	return l, err
 }
 
+// setSpaces puts k's arrays in the memory spaces that -spaces gives,
+// written "A=constant,x=global".
+func setSpaces(k *kernel.Kernel, s string) error {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	if strings.TrimSpace(s) == "jang" {
+		return errors.New("jang, the spaces J14's Algorithm 1 selects, is not simulated yet; hint: estimate prints its selection; give each array's space yourself, e.g. -spaces x=constant")
+	}
+	ps, err := pairs(s, "ARRAY=SPACE", "A=constant,x=global", "array")
+	if err != nil {
+		return err
+	}
+	spaces := map[string]kernel.Space{}
+	for _, p := range ps {
+		sp, err := kernel.ParseSpace(p.value)
+		if err != nil {
+			return fmt.Errorf("%s=%s: %w", p.name, p.value, err)
+		}
+		spaces[p.name] = sp
+	}
+	return k.SetSpaces(spaces)
+}
+
+// pair is one NAME=VALUE of a flag's list.
+type pair struct{ name, value string }
+
+// pairs reads a flag's list "K=V,K=V" in order, each name once; form,
+// example and noun say what a pair is in errors.
+func pairs(s, form, example, noun string) ([]pair, error) {
+	var out []pair
+	for _, part := range strings.Split(s, ",") {
+		name, val, ok := strings.Cut(part, "=")
+		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("want %s pairs such as %s; got %q", form, example, part)
+		}
+		for _, p := range out {
+			if p.name == name {
+				return nil, fmt.Errorf("%s %s set twice", noun, name)
+			}
+		}
+		out = append(out, pair{name, val})
+	}
+	return out, nil
+}
+
+// readsConstant says the launch has a constant-memory reference.
+func readsConstant(l *traces.Launch) bool {
+	return slices.ContainsFunc(l.Refs, func(r traces.Ref) bool { return r.Space == kernel.SpaceConstant })
+}
+
 // parseSet reads parameter overrides written "M=256,N=512".
 func parseSet(s string) (map[string]int64, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
+	ps, err := pairs(s, "NAME=VALUE", "M=256,N=256", "param")
+	if err != nil {
+		return nil, err
+	}
 	params := map[string]int64{}
-	for _, part := range strings.Split(s, ",") {
-		name, val, ok := strings.Cut(part, "=")
-		name, val = strings.TrimSpace(name), strings.TrimSpace(val)
-		if !ok || name == "" {
-			return nil, fmt.Errorf("want NAME=VALUE pairs such as M=256,N=256; got %q", part)
-		}
-		if _, dup := params[name]; dup {
-			return nil, fmt.Errorf("param %s set twice", name)
-		}
-		v, err := strconv.ParseInt(val, 10, 64)
+	for _, p := range ps {
+		v, err := strconv.ParseInt(p.value, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%s=%s: the value must be an integer", name, val)
+			return nil, fmt.Errorf("%s=%s: the value must be an integer", p.name, p.value)
 		}
-		params[name] = v
+		params[p.name] = v
 	}
 	return params, nil
 }

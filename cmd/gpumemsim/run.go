@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -16,7 +18,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
@@ -230,12 +232,31 @@ func writeResultTables(w io.Writer, res *sim.Result, ms []sim.Metric, style stri
 		return err
 	}
 	fmt.Fprintln(w)
+	return writeRefStats(w, res.Refs)
+}
+
+// writeRefStats writes the references' counts. When some reference reads
+// constant memory, a Space column says each one's, and a Const hit
+// column the constant cache's hit rate (Transactions are then the
+// passes through it).
+func writeRefStats(w io.Writer, refs []sim.RefStats) error {
+	constant := slices.ContainsFunc(refs, func(r sim.RefStats) bool { return r.Space == kernel.SpaceConstant.String() })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "Reference\tOp\tRequests\tTransactions\tTxn/Req\tL1 hit\tL2 hit\tDRAM sectors\t")
-	for _, r := range res.Refs {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.2f\t%s\t%s\t%d\t\n", r.Ref, r.Op, r.Requests, r.Transactions,
-			r.TransactionsPerRequest(), pct(r.L1Hits, r.L1Hits+r.L1Misses),
-			pct(r.L2HitSectors, r.L2ReadSectors), r.DRAMReadSectors)
+	if constant {
+		fmt.Fprintln(tw, "Reference\tOp\tSpace\tRequests\tTransactions\tTxn/Req\tL1 hit\tConst hit\tL2 hit\tDRAM sectors\t")
+	} else {
+		fmt.Fprintln(tw, "Reference\tOp\tRequests\tTransactions\tTxn/Req\tL1 hit\tL2 hit\tDRAM sectors\t")
+	}
+	for _, r := range refs {
+		fmt.Fprintf(tw, "%s\t%s\t", r.Ref, r.Op)
+		if constant {
+			fmt.Fprintf(tw, "%s\t", cmp.Or(r.Space, kernel.SpaceGlobal.String()))
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%.2f\t%s\t", r.Requests, r.Transactions, r.TransactionsPerRequest(), pct(r.L1Hits, r.L1Hits+r.L1Misses))
+		if constant {
+			fmt.Fprintf(tw, "%s\t", pct(r.ConstHits, r.ConstHits+r.ConstMisses))
+		}
+		fmt.Fprintf(tw, "%s\t%d\t\n", pct(r.L2HitSectors, r.L2ReadSectors), r.DRAMReadSectors)
 	}
 	return tw.Flush()
 }

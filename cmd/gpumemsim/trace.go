@@ -20,7 +20,7 @@ import (
 const fastCount = 5e7
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-grid XxY] [-set K=V,...] [-launch N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-warps N] [-totals] [-format text|json]", stderr)
+	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-grid XxY] [-set K=V,...] [-spaces A=constant,...] [-launch N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-warps N] [-totals] [-format text|json]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	which := fs.Int("launch", 0, "for a kernel file with launches: trace launch `N` of its sequence, counted from 1")
@@ -85,6 +85,9 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if l.Info().PerThread {
 			metrics = append(metrics, sim.SharedMetrics(d, &counts.Shared)...)
 		}
+		if readsConstant(l) {
+			metrics = append(metrics, sim.ConstantMetrics(&counts.Constant, false)...)
+		}
 	}
 	if *format == "json" {
 		return writeJSON(stdout, traceJSON(d, l, insts, metrics, counts))
@@ -100,10 +103,13 @@ func formatFloat(v float64) string {
 	return strings.TrimSuffix(s, ".")
 }
 
-// plural writes n and the noun, with an s unless n is 1.
+// plural writes n and the noun, with an s (es after an s) unless n is 1.
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "s") {
+		return fmt.Sprintf("%d %ses", n, noun)
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
@@ -168,7 +174,11 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 		if i == 0 {
 			label = "arrays"
 		}
-		fmt.Fprintf(tw, "%s\t%s %s at %#x (%s)\n", label, a.Name, arrayShape(a), a.Base, arch.Bytes(a.Size))
+		space := ""
+		if a.Space == kernel.SpaceConstant {
+			space = ", constant memory"
+		}
+		fmt.Fprintf(tw, "%s\t%s %s at %#x (%s%s)\n", label, a.Name, arrayShape(a), a.Base, arch.Bytes(a.Size), space)
 	}
 	for i, a := range l.Shared {
 		label := ""

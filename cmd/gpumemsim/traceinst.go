@@ -11,6 +11,7 @@ import (
 	"gpumemsim/sim"
 	"gpumemsim/sim/banks"
 	"gpumemsim/sim/coalesce"
+	"gpumemsim/sim/constmem"
 	"gpumemsim/traces"
 )
 
@@ -19,16 +20,18 @@ import (
 
 // shownInst is one instruction of the classroom view: a copy of the warp
 // instruction and, for memory instructions, its transactions, or for
-// shared-memory ones each lane's bank and the passes through the banks.
+// shared-memory ones each lane's bank and the passes through the banks,
+// or for constant-memory ones the passes through the constant cache.
 type shownInst struct {
-	in     traces.WarpInst
-	txns   []coalesce.Txn
-	shared bool
-	banks  [traces.WarpSize]int
-	passes int
-	// degrees are the passes of each request the bank rule splits the
-	// warp into (one request: the warp; CC 1.x: its half-warps), each
-	// one's conflict degree; requestLanes is the lanes of one request.
+	in               traces.WarpInst
+	txns             []coalesce.Txn
+	shared, constant bool
+	banks            [traces.WarpSize]int
+	passes           int
+	// degrees are the passes of each request the bank rule (or the
+	// constant-memory rule) splits the warp into (one request: the warp;
+	// CC 1.x: its half-warps), each one's conflict degree or distinct
+	// addresses; requestLanes is the lanes of one request.
 	degrees      []int
 	requestLanes int
 }
@@ -64,6 +67,15 @@ func firstInsts(d *arch.Device, l *traces.Launch, co *sim.Coalescer, n int) ([]s
 				}
 				for lane := range traces.WarpSize {
 					s.banks[lane] = banks.Bank(rule, in.Addr[lane])
+				}
+				mem++
+			case l.Refs[in.Ref].Space == kernel.SpaceConstant:
+				s.constant = true
+				s.requestLanes = constmem.RequestLanes(d.Coalescer.Rule)
+				span := uint32(1)<<s.requestLanes - 1
+				for lo := 0; lo < traces.WarpSize; lo += s.requestLanes {
+					s.degrees = append(s.degrees, len(constmem.Passes(d.Coalescer.Rule, in.Active&(span<<lo), &in.Addr, nil)))
+					s.passes += s.degrees[len(s.degrees)-1]
 				}
 				mem++
 			default:
@@ -214,6 +226,10 @@ func writeInst(w io.Writer, l *traces.Launch, i int, s *shownInst) {
 		writeBanks(w, s, requested)
 		return
 	}
+	if s.constant {
+		writeConstantPasses(w, s, requested)
+		return
+	}
 	var moved int
 	for _, t := range s.txns {
 		moved += int(t.Size)
@@ -249,6 +265,20 @@ func writeBanks(w io.Writer, s *shownInst, requested int) {
 	for i, d := range s.degrees {
 		if d > 0 {
 			fmt.Fprintf(w, "        %s %d (lanes %d-%d): %s\n", part, i, i*s.requestLanes, (i+1)*s.requestLanes-1, conflictText(d))
+		}
+	}
+}
+
+// writeConstantPasses writes the passes of a constant-memory instruction
+// through the constant cache: one per distinct address of each request.
+func writeConstantPasses(w io.Writer, s *shownInst, requested int) {
+	fmt.Fprintf(w, "      constant memory: %s through the constant cache, one per distinct address, for %d B requested\n", plural(s.passes, "pass"), requested)
+	if len(s.degrees) == 1 {
+		return
+	}
+	for i, d := range s.degrees {
+		if d > 0 {
+			fmt.Fprintf(w, "        half-warp %d (lanes %d-%d): %s\n", i, i*s.requestLanes, (i+1)*s.requestLanes-1, plural(d, "address"))
 		}
 	}
 }

@@ -74,6 +74,9 @@ type instJSON struct {
 	Addresses    []*uint64 `json:"addresses,omitempty"`
 	Pattern      string    `json:"pattern,omitempty"`
 	Transactions []txnJSON `json:"transactions,omitempty"`
+	// ConstantPasses are a constant-memory read's passes through the
+	// constant cache, per request (one, or two half-warps on CC 1.x).
+	ConstantPasses []int `json:"constant_passes,omitempty"`
 }
 
 type refJSON struct {
@@ -115,6 +118,9 @@ func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []si
 		j.Transactions = []txnJSON{}
 		for _, t := range insts[i].txns {
 			j.Transactions = append(j.Transactions, txnJSON{t.Addr, t.Size, t.Sectors, t.Lanes})
+		}
+		if insts[i].constant {
+			j.ConstantPasses = insts[i].degrees
 		}
 		warps = append(warps, j)
 	}

@@ -1,0 +1,117 @@
+package constmem
+
+import (
+	"slices"
+	"testing"
+
+	"gpumemsim/arch"
+)
+
+// lanes makes a warp's addresses: lane l reads 4-byte element f(l) of an
+// array at 0x1000.
+func lanes(f func(l uint64) uint64) *[32]uint64 {
+	var a [32]uint64
+	for l := range a {
+		a[l] = 0x1000 + 4*f(uint64(l))
+	}
+	return &a
+}
+
+// TestPasses: passes for 1, 2, 16 and 32 distinct addresses per warp,
+// derived from the guide's rule (doc.go). With d addresses in contiguous
+// groups of 32/d lanes (lane l reads l/(32/d)), the warp takes d passes
+// from CC 2.0 on; on CC 1.x each half-warp is a request of its own, with
+// max(1, d/2) addresses: 2, 2, 16 and 32 passes. With lane l reading
+// l mod d, each half-warp has min(d, 16) addresses, so CC 1.x takes 2,
+// 4, 32 and 32 passes, and later rules d.
+func TestPasses(t *testing.T) {
+	legacy := []arch.CoalescingRule{arch.RuleCC10, arch.RuleCC13}
+	later := []arch.CoalescingRule{arch.RuleCC20, arch.RuleCC30, arch.RuleCC50}
+	for _, tc := range []struct {
+		name        string
+		addr        *[32]uint64
+		active      uint32
+		cc1x, later int
+	}{
+		{"1 address", lanes(func(uint64) uint64 { return 7 }), 0xFFFFFFFF, 2, 1},
+		{"2 addresses by halves", lanes(func(l uint64) uint64 { return l / 16 }), 0xFFFFFFFF, 2, 2},
+		{"16 addresses in pairs", lanes(func(l uint64) uint64 { return l / 2 }), 0xFFFFFFFF, 16, 16},
+		{"32 addresses", lanes(func(l uint64) uint64 { return l }), 0xFFFFFFFF, 32, 32},
+		{"2 addresses alternating", lanes(func(l uint64) uint64 { return l % 2 }), 0xFFFFFFFF, 4, 2},
+		{"16 addresses repeated", lanes(func(l uint64) uint64 { return l % 16 }), 0xFFFFFFFF, 32, 16},
+		// One half-warp active: the other is no request.
+		{"1 address, lanes 0-15", lanes(func(uint64) uint64 { return 0 }), 0x0000FFFF, 1, 1},
+		{"32 addresses, lanes 16-31", lanes(func(l uint64) uint64 { return l }), 0xFFFF0000, 16, 16},
+		{"no lane", lanes(func(l uint64) uint64 { return l }), 0, 0, 0},
+		// Lanes 3 and 30 read element 3: one pass from CC 2.0 on, one in
+		// each half-warp on CC 1.x.
+		{"lanes 3 and 30, one address", lanes(func(uint64) uint64 { return 3 }), 1<<3 | 1<<30, 2, 1},
+	} {
+		for _, rules := range []struct {
+			rs   []arch.CoalescingRule
+			want int
+		}{{legacy, tc.cc1x}, {later, tc.later}} {
+			for _, r := range rules.rs {
+				if got := len(Passes(r, tc.active, tc.addr, nil)); got != rules.want {
+					t.Errorf("%s: Passes(%v) = %d passes; want %d", tc.name, r, got, rules.want)
+				}
+			}
+		}
+	}
+}
+
+// TestPassOrder: the passes serve the requests in lane order, and each
+// request's addresses in the order of their first lanes.
+func TestPassOrder(t *testing.T) {
+	a := lanes(func(l uint64) uint64 { return (31 - l) / 8 }) // 3 3 ... 2 ... 1 ... 0
+	got := Passes(arch.RuleCC20, 0xFFFFFFFF, a, nil)
+	want := []uint64{0x100c, 0x1008, 0x1004, 0x1000}
+	if !slices.Equal(got, want) {
+		t.Errorf("CC 2.0 passes %#x; want %#x", got, want)
+	}
+	got = Passes(arch.RuleCC13, 0xFFFFFFFF, a, []uint64{1})
+	want = []uint64{1, 0x100c, 0x1008, 0x1004, 0x1000}
+	if !slices.Equal(got, want) {
+		t.Errorf("CC 1.3 passes appended to [1]: %#x; want %#x", got, want)
+	}
+}
+
+func TestPassesAllocates(t *testing.T) {
+	a := lanes(func(l uint64) uint64 { return l })
+	dst := make([]uint64, 0, 32)
+	if n := testing.AllocsPerRun(100, func() { dst = Passes(arch.RuleCC13, 0xFFFFFFFF, a, dst[:0]) }); n != 0 {
+		t.Errorf("Passes allocates %v times per call; want 0", n)
+	}
+}
+
+// FuzzPasses checks Passes against a set per request: the passes are the
+// requests' distinct addresses, each once per request, in lane order.
+func FuzzPasses(f *testing.F) {
+	f.Add(uint8(1), uint32(0xFFFFFFFF), uint64(0), uint64(0), uint64(1))
+	f.Add(uint8(2), uint32(0xF0F0F0F0), uint64(8), uint64(3), uint64(5))
+	f.Fuzz(func(t *testing.T, rule uint8, active uint32, base, mul, mod uint64) {
+		r := arch.CoalescingRule(1 + rule%5)
+		if mod == 0 {
+			mod = 1
+		}
+		var a [32]uint64
+		for l := range a {
+			a[l] = base + mul*(uint64(l)%mod)
+		}
+		got := Passes(r, active, &a, nil)
+		var want []uint64
+		n := RequestLanes(r)
+		for lo := 0; lo < 32; lo += n {
+			seen := map[uint64]bool{}
+			for l := lo; l < lo+n; l++ {
+				if active>>l&1 == 1 && !seen[a[l]] {
+					seen[a[l]] = true
+					want = append(want, a[l])
+				}
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("Passes(%v, %#x) = %#x; want %#x", r, active, got, want)
+		}
+	})
+}
