@@ -131,7 +131,8 @@ func (v *validator) caches(d *Device) {
 	}
 	v.cache("texture", d.Texture, d.Texture.Sets(), false, maxL1)
 	v.cache("constant", d.Constant, d.Constant.Sets(), false, maxL1)
-	v.constant(d.Constant)
+	v.readOnly("texture", d.Texture)
+	v.readOnly("constant", d.Constant)
 	l2 := d.L2
 	if !l2.Present() {
 		if l2.Slices != 0 || l2.QueueDepth != 0 {
@@ -304,17 +305,18 @@ func (v *validator) mshr(path string, c Cache) {
 	}
 }
 
-// constant checks what the simulator's constant cache needs beyond a
-// cache's geometry: MSHRs, and lines of at most 128 bytes, since a miss
-// reads its line from the L2 or DRAM as one request, which they take up
-// to the 128-byte blocks the coalescer makes.
-func (v *validator) constant(c Cache) {
+// readOnly checks what the simulator's constant and texture caches
+// (path) need beyond a cache's geometry: MSHRs, and lines of at most 128
+// bytes, since a miss reads its line (or sectors) from the L2 or DRAM as
+// one request, which they take up to the 128-byte blocks the coalescer
+// makes.
+func (v *validator) readOnly(path string, c Cache) {
 	if !c.Present() {
 		return
 	}
-	v.mshr("constant", c)
+	v.mshr(path, c)
 	if c.Line > 128 {
-		v.add("constant.line", "%v: the simulator reads a constant-cache line from below as one request of at most 128 bytes", c.Line)
+		v.add(path+".line", "%v: the simulator reads a %s-cache line from below as one request of at most 128 bytes", c.Line, path)
 	}
 }
 

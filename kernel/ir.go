@@ -76,12 +76,14 @@ func (l Layout) String() string {
 type Space uint8
 
 // Memory spaces: global memory, the shared memory of a block
-// (__shared__ arrays of per-thread kernels), and constant memory (read
-// through each SM's constant cache; see space.go).
+// (__shared__ arrays of per-thread kernels), constant memory (read
+// through each SM's constant cache; see space.go) and texture memory
+// (1-D fetches through each SM's texture cache).
 const (
 	SpaceGlobal Space = iota
 	SpaceShared
 	SpaceConstant
+	SpaceTexture
 )
 
 func (s Space) String() string {
@@ -90,6 +92,8 @@ func (s Space) String() string {
 		return "shared"
 	case SpaceConstant:
 		return "constant"
+	case SpaceTexture:
+		return "texture"
 	}
 	return "global"
 }

@@ -196,8 +196,9 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 	if shared != res.Shared {
 		fail("shared memory: references account for %+v of %+v", shared, res.Shared)
 	}
-	res.checkConstant(fail)
-	if n := res.Loads.Requests + res.Stores.Requests + shared.LoadRequests + shared.StoreRequests + res.Constant.Requests; n != res.MemInsts {
+	res.checkReadOnly(fail, kernel.SpaceConstant, &res.Constant, func(r *RefStats) (int64, int64) { return r.ConstHits, r.ConstMisses })
+	res.checkReadOnly(fail, kernel.SpaceTexture, &res.Texture, func(r *RefStats) (int64, int64) { return r.TexHits, r.TexMisses })
+	if n := res.Loads.Requests + res.Stores.Requests + shared.LoadRequests + shared.StoreRequests + res.Constant.Requests + res.Texture.Requests; n != res.MemInsts {
 		fail("%d memory instructions issued; references account for %d", res.MemInsts, n)
 	}
 	if refL2 != res.L2.ReadSectors {
@@ -209,25 +210,25 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 	if refDRAM != m.sent.ReadSectors {
 		fail("DRAM: references account for %d read sectors of %d", refDRAM, m.sent.ReadSectors)
 	}
-	cf := res.Constant.Cache.Fills
+	cf := res.Constant.Cache.Fills + res.Texture.Cache.Fills
 	switch {
 	case !dev.L2.Present():
-		if want := res.Loads.Bytes/32 + res.Constant.FillSectors; want != m.sent.ReadSectors {
-			fail("no L2: load transactions and constant-cache fills of %d sectors, %d read from DRAM", want, m.sent.ReadSectors)
+		if want := res.Loads.Bytes/32 + res.Constant.FillSectors + res.Texture.FillSectors; want != m.sent.ReadSectors {
+			fail("no L2: load transactions and constant- and texture-cache fills of %d sectors, %d read from DRAM", want, m.sent.ReadSectors)
 		}
 		if want := res.Stores.Bytes / 32; want != m.sent.WriteSectors {
 			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, m.sent.WriteSectors)
 		}
 	case dev.Coalescer.CacheGlobalLoads:
 		if res.L2.ReadRequests != res.L1.Fills+cf {
-			fail("L1 sent %d fills and the constant caches %d; L2 received %d reads", res.L1.Fills, cf, res.L2.ReadRequests)
+			fail("L1 sent %d fills and the constant and texture caches %d; L2 received %d reads", res.L1.Fills, cf, res.L2.ReadRequests)
 		}
 		if res.L1.Accesses != res.Loads.Transactions {
 			fail("L1: %d accesses of %d load transactions", res.L1.Accesses, res.Loads.Transactions)
 		}
 	default:
 		if res.L2.ReadRequests != res.Loads.Transactions+cf {
-			fail("L2: %d read requests of %d load transactions and %d constant-cache fills", res.L2.ReadRequests, res.Loads.Transactions, cf)
+			fail("L2: %d read requests of %d load transactions and %d constant- and texture-cache fills", res.L2.ReadRequests, res.Loads.Transactions, cf)
 		}
 	}
 	if c != nil {
@@ -247,27 +248,29 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 	}
 }
 
-// checkConstant verifies the constant caches' counters: a pass is one
-// access, hits and misses add up, and the constant references account
-// for the requests, passes, bytes, hits and misses.
-func (res *Result) checkConstant(fail func(string, ...any)) {
-	c := &res.Constant
+// checkReadOnly verifies the counters of a read-only space's caches
+// (constant, texture): a pass or lookup is one access, hits and misses
+// add up, and the space's references account for the requests, passes,
+// bytes, hits and misses; hitMiss gives a reference's hits and misses.
+func (res *Result) checkReadOnly(fail func(string, ...any), space kernel.Space, c *ReadOnlyStats, hitMiss func(*RefStats) (int64, int64)) {
 	if cc := c.Cache; cc.Hits+cc.Misses != cc.Accesses || cc.Accesses != c.Passes {
-		fail("constant cache: %d hits + %d misses, %d accesses, %d passes", cc.Hits, cc.Misses, cc.Accesses, c.Passes)
+		fail("%s cache: %d hits + %d misses, %d accesses, %d passes", space, cc.Hits, cc.Misses, cc.Accesses, c.Passes)
 	}
-	var sum ConstantStats
-	for _, r := range res.Refs {
-		if r.Space != kernel.SpaceConstant.String() {
+	var sum ReadOnlyStats
+	for i := range res.Refs {
+		r := &res.Refs[i]
+		if r.Space != space.String() {
 			continue
 		}
+		h, m := hitMiss(r)
 		sum.Requests += r.Requests
 		sum.Passes += r.Transactions
 		sum.Bytes += r.RequestedBytes
-		sum.Cache.Hits += r.ConstHits
-		sum.Cache.Misses += r.ConstMisses
+		sum.Cache.Hits += h
+		sum.Cache.Misses += m
 	}
 	if sum.Requests != c.Requests || sum.Passes != c.Passes || sum.Bytes != c.Bytes || sum.Cache.Hits != c.Cache.Hits || sum.Cache.Misses != c.Cache.Misses {
-		fail("constant memory: references account for %d requests, %d passes, %d bytes, %d hits and %d misses of %d, %d, %d, %d and %d",
+		fail("%s memory: references account for %d requests, %d passes, %d bytes, %d hits and %d misses of %d, %d, %d, %d and %d", space,
 			sum.Requests, sum.Passes, sum.Bytes, sum.Cache.Hits, sum.Cache.Misses, c.Requests, c.Passes, c.Bytes, c.Cache.Hits, c.Cache.Misses)
 	}
 }

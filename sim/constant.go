@@ -11,8 +11,8 @@ import (
 	"gpumemsim/traces"
 )
 
-// ConstantStats count the constant-memory loads of all SMs.
-type ConstantStats struct {
+// ReadOnlyStats count the constant-memory loads of all SMs.
+type ReadOnlyStats struct {
 	// Requests are warp instructions; Passes the separate requests the
 	// constant caches served them in, one per distinct address of a
 	// request (a half-warp on CC 1.x; see sim/constmem).
@@ -29,17 +29,23 @@ type ConstantStats struct {
 }
 
 // record counts a constant-memory instruction that took passes.
-func (st *ConstantStats) record(ref *RefCounts, width int, active uint32, passes int) {
+func (st *ReadOnlyStats) record(ref *RefCounts, width int, active uint32, passes int) {
 	st.Requests++
 	st.Passes += int64(passes)
 	st.Bytes += ref.recordPasses(width, active, passes)
 }
 
 // constUnit is the constant-memory path of an SM: its compute
-// capability's pass rule, its constant cache (nil when the launch reads
-// no constant memory) and the scratch of one instruction's passes.
+// capability's pass rule and its read path through the constant cache.
 type constUnit struct {
-	rule  arch.CoalescingRule
+	rule arch.CoalescingRule
+	readPath
+}
+
+// readPath is the way a read-only space's loads take through a cache of
+// the SM (the constant or the texture cache; nil when the launch reads
+// no such memory), with the scratch of one instruction's lookups.
+type readPath struct {
 	cache *level
 	addrs []uint64
 	txns  []coalesce.Txn
@@ -53,27 +59,45 @@ type constUnit struct {
 // to the constant cache, and a miss fetches the line from below. The
 // warp's data is there when its last pass's is.
 func (s *sm) constantAccess(slot int, t int64) {
+	w := s.addressed(slot)
+	cu := &s.constant
+	cu.addrs = constmem.Passes(cu.rule, w.mem.Active, &w.mem.Addr, cu.addrs[:0])
+	s.readThrough(slot, t, &cu.readPath, &s.res.Constant)
+}
+
+// addressed is the warp in slot with its lanes' addresses filled in.
+func (s *sm) addressed(slot int) *warp {
 	w := &s.warps[slot]
 	if w.lazy {
 		w.hcur.Addresses(&w.mem.Addr)
 	}
-	cu := &s.constant
-	cu.addrs = constmem.Passes(cu.rule, w.mem.Active, &w.mem.Addr, cu.addrs[:0])
-	cu.txns = cu.txns[:0]
-	for _, a := range cu.addrs {
-		cu.txns = append(cu.txns, coalesce.Txn{Addr: a &^ (atomBytes - 1), Size: atomBytes, Sectors: 1 << (a % 128 / atomBytes)})
+	return w
+}
+
+// readThrough sends the lookups at rp.addrs of the warp in slot, issued
+// at t, through rp's cache one per cycle (see loadTxns), each for the
+// 32-byte sector holding its address, and counts the instruction in st.
+func (s *sm) readThrough(slot int, t int64, rp *readPath, st *ReadOnlyStats) {
+	w := &s.warps[slot]
+	rp.txns = rp.txns[:0]
+	for _, a := range rp.addrs {
+		rp.txns = append(rp.txns, coalesce.Txn{Addr: a &^ (atomBytes - 1), Size: atomBytes, Sectors: 1 << (a % 128 / atomBytes)})
 	}
-	s.res.Constant.record(&s.res.Refs[w.ref].RefCounts, w.mem.Width, w.mem.Active, len(cu.addrs))
-	if !s.loadTxns(slot, int(w.ref), cu.txns, t) {
+	st.record(&s.res.Refs[w.ref].RefCounts, w.mem.Width, w.mem.Active, len(rp.addrs))
+	if !s.loadTxns(slot, int(w.ref), rp.txns, t) {
 		w.pending++
 	}
 }
 
 // levelOf is the cache level that serves reference ref's loads: the
-// constant cache, the L1, or nil (straight to the memory side).
+// constant or texture cache, the L1, or nil (straight to the memory
+// side).
 func (s *sm) levelOf(ref int) *level {
-	if s.spec.constant[ref] {
+	switch {
+	case s.spec.constant[ref]:
 		return s.constant.cache
+	case s.spec.texture[ref]:
+		return s.texture.cache
 	}
 	return s.l1
 }
@@ -82,35 +106,51 @@ func (s *sm) levelOf(ref int) *level {
 // serves it. A device without a constant cache cannot run a launch that
 // reads constant memory, and no launch may write it.
 func constRefs(dev *arch.Device, info *traces.Info) ([]bool, error) {
-	constant := make([]bool, len(info.Refs))
+	return readOnlyRefs(dev.Name, dev.Constant, info, kernel.SpaceConstant)
+}
+
+// readOnlyRefs says, per reference of a launch, whether it reads space,
+// a read-only space served by cache c of each SM. A device without the
+// cache cannot run a launch that reads the space, and no launch may
+// write it.
+func readOnlyRefs(device string, c arch.Cache, info *traces.Info, space kernel.Space) ([]bool, error) {
+	in := make([]bool, len(info.Refs))
 	for i, r := range info.Refs {
-		if r.Space != kernel.SpaceConstant {
+		if r.Space != space {
 			continue
 		}
 		if r.Op == traces.OpStore {
-			return nil, fmt.Errorf("%s stores to constant memory, which a kernel only reads", r.Text)
+			return nil, fmt.Errorf("%s stores to %s memory, which a kernel only reads", r.Text, space)
 		}
-		constant[i] = true
+		in[i] = true
 	}
-	if slices.Contains(constant, true) && !dev.Constant.Present() {
-		return nil, fmt.Errorf("device %s has no constant cache (constant: size 0B), and the kernel reads constant memory; hint: describe the device's constant cache in its config", dev.Name)
+	if slices.Contains(in, true) && !c.Present() {
+		return nil, fmt.Errorf("device %s has no %[2]s cache (%[2]s: size 0B), and the kernel reads %[2]s memory; hint: describe the device's %[2]s cache in its config", device, space)
 	}
-	return constant, nil
+	return in, nil
 }
 
 // newConstUnit builds s's constant path for a launch whose references
 // constant marks, counting into s's Result.
 func (s *sm) newConstUnit(dev *arch.Device, constant []bool) error {
 	s.constant = constUnit{rule: dev.Coalescer.Rule}
-	if !slices.Contains(constant, true) {
+	return s.constant.build(dev.Name, "constant", dev.Constant, constant, &s.res.Constant)
+}
+
+// build gives rp cache c, counting into st, when a reference of the
+// launch reads through it (marked in refs), else no cache.
+func (rp *readPath) build(device, name string, c arch.Cache, refs []bool, st *ReadOnlyStats) error {
+	*rp = readPath{}
+	if !slices.Contains(refs, true) {
 		return nil
 	}
-	lv, err := newLevel(dev.Constant, dev.Constant.Sets(), &s.res.Constant.Cache)
+	lv, err := newLevel(c, c.Sets(), &st.Cache)
 	if err != nil {
-		return fmt.Errorf("device %s: constant: %w", dev.Name, err)
+		return fmt.Errorf("device %s: %s: %w", device, name, err)
 	}
-	s.constant.cache = lv
-	s.constant.addrs = make([]uint64, 0, traces.WarpSize)
-	s.constant.txns = make([]coalesce.Txn, 0, traces.WarpSize)
+	lv.inFlight = lv.sector
+	rp.cache = lv
+	rp.addrs = make([]uint64, 0, traces.WarpSize)
+	rp.txns = make([]coalesce.Txn, 0, traces.WarpSize)
 	return nil
 }

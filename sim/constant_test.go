@@ -269,17 +269,7 @@ func TestConstantMetrics(t *testing.T) {
 	}
 	want := map[string]float64{"sim_const_requests": 2, "sim_const_passes": 64, "sim_const_passes_per_request": 32,
 		"sim_const_hits": 32, "sim_const_misses": 32, "sim_const_hit_rate": 50, "sim_const_fill_sectors": 4}
-	for _, m := range ms {
-		if w, ok := want[m.Name]; ok {
-			if m.Value != w {
-				t.Errorf("%s = %v; want %v", m.Name, m.Value, w)
-			}
-			delete(want, m.Name)
-		}
-	}
-	if len(want) > 0 {
-		t.Errorf("metrics missing: %v", want)
-	}
+	wantMetrics(t, ms, want)
 	k := constProbe(t, 1)
 	k.Arrays[0].Space = kernel.SpaceGlobal
 	_, g := runKernel(t, "fermi", k)
@@ -291,6 +281,22 @@ func TestConstantMetrics(t *testing.T) {
 		if strings.HasPrefix(m.Name, "sim_const_") {
 			t.Errorf("%s shown for a kernel without constant references", m.Name)
 		}
+	}
+}
+
+// wantMetrics checks that ms has each metric of want with its value.
+func wantMetrics(t *testing.T, ms []sim.Metric, want map[string]float64) {
+	t.Helper()
+	for _, m := range ms {
+		if w, ok := want[m.Name]; ok {
+			if m.Value != w {
+				t.Errorf("%s = %v; want %v", m.Name, m.Value, w)
+			}
+			delete(want, m.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("metrics missing: %v", want)
 	}
 }
 

@@ -126,7 +126,10 @@ type Counts struct {
 	// which Loads and Stores leave out, and Constant the constant-memory
 	// ones (requests and passes; no cache is involved).
 	Shared   SharedStats   `json:"shared,omitzero"`
-	Constant ConstantStats `json:"constant,omitzero"`
+	Constant ReadOnlyStats `json:"constant,omitzero"`
+	// Texture counts the texture fetches: requests and 32-byte line
+	// lookups (no cache is involved).
+	Texture ReadOnlyStats `json:"texture,omitzero"`
 	// Refs is indexed like traces.Info.Refs.
 	Refs []RefCounts `json:"refs"`
 }
@@ -224,6 +227,10 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 	if err != nil {
 		return nil, err
 	}
+	texture, err := texRefs(dev, info)
+	if err != nil {
+		return nil, err
+	}
 	var passes []uint64
 	blocks := int64(info.Blocks())
 	cur := src.NewWarp()
@@ -252,6 +259,11 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 					c.Constant.record(&c.Refs[in.Ref], int(in.Width), in.Active, len(passes))
 					continue
 				}
+				if texture[in.Ref] {
+					passes = texLines(in.Active, &in.Addr, passes[:0])
+					c.Texture.record(&c.Refs[in.Ref], int(in.Width), in.Active, len(passes))
+					continue
+				}
 				warp, txns := co.Coalesce(&in)
 				c.Refs[in.Ref].record(warp, txns)
 			}
@@ -266,7 +278,7 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 		}
 	}
 	for i, r := range info.Refs {
-		if shared[i] || constant[i] {
+		if shared[i] || constant[i] || texture[i] {
 			continue
 		}
 		if r.Op == traces.OpStore {

@@ -12,11 +12,18 @@ type levelSpec struct {
 	line   uint64 // bytes
 	sector uint64 // the cache's sector bytes (its fill granularity)
 	hit    int64  // hit latency in core cycles
+	// inFlight is the bytes an MSHR entry tracks: the line for the L1,
+	// whose loads ask for all the sectors they need in one lookup; the
+	// sector for the read-only caches, whose lookups ask for one 32-byte
+	// sector each, so that a lookup of another sector of a line in flight
+	// is a miss of its own (as GPGPU-Sim's sector caches key their MSHRs
+	// by sector, mshr_addr).
+	inFlight uint64
 }
 
 // level is one cache of an SM with its MSHRs and the time each MSHR
-// entry's data returns: the L1 data cache and the constant cache (later
-// the texture cache), which differ only in who asks them and what is
+// entry's data returns: the L1 data cache and the constant cache and the
+// texture cache), which differ only in who asks them and what is
 // below them. The caller asks the level below for what a miss needs and
 // tells the level when it returns.
 type level struct {
@@ -52,7 +59,8 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 	st := lv.stats
 	line := tx.Addr &^ (lv.line - 1)
 	mask := lv.sec.sectors(tx.Addr, uint32(tx.Sectors))
-	if ent, ok := lv.mshr.Lookup(line); ok {
+	key := tx.Addr &^ (lv.inFlight - 1)
+	if ent, ok := lv.mshr.Lookup(key); ok {
 		f := lv.fill[ent]
 		if f >= 0 && f <= t {
 			lv.mshr.Release(ent)
@@ -85,7 +93,7 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 	if r.Evicted {
 		st.Evictions++
 	}
-	ent, _ := lv.mshr.Allocate(line, token)
+	ent, _ := lv.mshr.Allocate(key, token)
 	addr, size := span(line, r.Miss, lv.sector)
 	lv.miss = levelMiss{entry: int(ent), addr: addr, size: size}
 	return loadMiss, 0

@@ -84,7 +84,8 @@ func (s *sm) scheduleRetry(t int64) {
 }
 
 // loadTxn sends one load transaction at cycle ti to the level that
-// serves the reference (the L1 or the constant cache; see levelOf). It
+// serves the reference (the L1, the constant or the texture cache; see
+// levelOf). It
 // returns 0 when the transaction entered the memory system; otherwise
 // the level had no MSHR entry or merge slot for it, and the result is
 // the cycle one frees, or never when that waits on the level below.
@@ -102,8 +103,12 @@ func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 	}
 	rs := &s.res.Refs[ref]
 	hits, misses, fill := &rs.L1Hits, &rs.L1Misses, l1Token
-	if lv == s.constant.cache {
-		hits, misses, fill = &rs.ConstHits, &rs.ConstMisses, constToken
+	var ro *ReadOnlyStats
+	switch lv {
+	case s.constant.cache:
+		hits, misses, fill, ro = &rs.ConstHits, &rs.ConstMisses, constToken, &s.res.Constant
+	case s.texture.cache:
+		hits, misses, fill, ro = &rs.TexHits, &rs.TexMisses, texToken, &s.res.Texture
 	}
 	kind, at := lv.load(tx, warpToken(s.id, slot), ti)
 	switch kind {
@@ -122,8 +127,8 @@ func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 	case loadMiss:
 		*misses++
 		m := &lv.miss
-		if lv == s.constant.cache {
-			s.res.Constant.FillSectors += int64(m.size / atomBytes)
+		if ro != nil {
+			ro.FillSectors += int64(m.size / atomBytes)
 		}
 		if t, ok := s.mem.read(ti+icnt, m.addr, m.size, 0, fill(s.id, m.entry), ref); ok {
 			lv.fill[m.entry] = t + icnt

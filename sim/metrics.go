@@ -93,6 +93,9 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	if r.hasSpace(kernel.SpaceConstant) {
 		ms = append(ms, ConstantMetrics(&r.Constant, true)...)
 	}
+	if r.hasSpace(kernel.SpaceTexture) {
+		ms = append(ms, TextureMetrics(&r.Texture, true)...)
+	}
 	if dev.L2.Present() {
 		add("sim_l2_mshr_merges", float64(r.L2.MSHRMerges), "accesses", "L2 read misses merged into a DRAM read in flight")
 		add("sim_l2_mshr_waits", float64(r.L2.MSHRWaits), "accesses", "L2 accesses that waited at the slice for a free MSHR entry or merge slot")
@@ -204,7 +207,7 @@ func SharedMetrics(dev *arch.Device, sh *SharedStats) []Metric {
 // constant cache's passes, so they are all sim_*. With cache, the cache's
 // hits, misses and fills too (a simulated run; the coalescer-only counts
 // of Count have none).
-func ConstantMetrics(c *ConstantStats, cache bool) []Metric {
+func ConstantMetrics(c *ReadOnlyStats, cache bool) []Metric {
 	ms := []Metric{
 		{Name: "sim_const_requests", Value: float64(c.Requests), Unit: "warp insts", Description: "Warp level instructions that read constant memory"},
 		{Name: "sim_const_passes", Value: float64(c.Passes), Unit: "passes", Description: "Passes through the constant cache: one per distinct address of a request (a warp, or a half-warp on CC 1.x)"},
@@ -218,6 +221,26 @@ func ConstantMetrics(c *ConstantStats, cache bool) []Metric {
 		Metric{Name: "sim_const_misses", Value: float64(c.Cache.Misses), Unit: "passes", Description: "Constant-cache passes that missed (those merged into a miss in flight included)"},
 		Metric{Name: "sim_const_hit_rate", Value: 100 * ratio(c.Cache.Hits, c.Cache.Accesses), Unit: "%", Description: "Hit rate of the constant-cache passes"},
 		Metric{Name: "sim_const_fill_sectors", Value: float64(c.FillSectors), Unit: "sectors", Description: "32-byte sectors the constant caches' misses read from the L2 (or DRAM without one)"})
+}
+
+// TextureMetrics name the texture-fetch counts: tex_cache_transactions
+// and tex_cache_hit_rate (a percent) as nvprof names them, the rest
+// sim_tex_*. With cache, the cache's hits, misses and fills too (a
+// simulated run; the coalescer-only counts of Count have none).
+func TextureMetrics(c *ReadOnlyStats, cache bool) []Metric {
+	ms := []Metric{
+		{Name: "sim_tex_requests", Value: float64(c.Requests), Unit: "warp insts", Description: "Warp level instructions that fetch from texture memory"},
+		{Name: "tex_cache_transactions", Value: float64(c.Passes), Unit: "lookups", Description: "Texture cache read transactions: one per distinct 32-byte line a fetch's active lanes touch"},
+		{Name: "sim_tex_transactions_per_request", Value: ratio(c.Passes, c.Requests), Unit: "per request", Description: "Average texture-cache lookups per texture fetch (4 for 32 consecutive floats)"},
+	}
+	if !cache {
+		return ms
+	}
+	return append(ms,
+		Metric{Name: "tex_cache_hit_rate", Value: 100 * ratio(c.Cache.Hits, c.Cache.Accesses), Unit: "%", Description: "Texture cache hit rate"},
+		Metric{Name: "sim_tex_hits", Value: float64(c.Cache.Hits), Unit: "lookups", Description: "Texture-cache lookups that found their line"},
+		Metric{Name: "sim_tex_misses", Value: float64(c.Cache.Misses), Unit: "lookups", Description: "Texture-cache lookups that missed (those merged into a miss in flight included)"},
+		Metric{Name: "sim_tex_fill_sectors", Value: float64(c.FillSectors), Unit: "sectors", Description: "32-byte sectors the texture caches' misses read from the L2 (or DRAM without one)"})
 }
 
 // hasSpace says some reference of r is in space sp.

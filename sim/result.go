@@ -50,7 +50,10 @@ type Result struct {
 	Shared SharedStats `json:"shared,omitzero"`
 	// Constant counts constant-memory loads, at the SMs and their
 	// constant caches.
-	Constant ConstantStats `json:"constant,omitzero"`
+	Constant ReadOnlyStats `json:"constant,omitzero"`
+	// Texture counts texture fetches, at the SMs and their texture
+	// caches.
+	Texture ReadOnlyStats `json:"texture,omitzero"`
 	// DRAM is the memory's own account.
 	DRAM dram.ChannelStats `json:"dram"`
 	// Stalls says where warps spent the cycles they did not issue.
@@ -64,7 +67,8 @@ type Result struct {
 
 // L1Stats count the accesses of one kind of cache level of all SMs:
 // global loads at the L1 data caches (Result.L1), or constant-memory
-// passes at the constant caches (ConstantStats.Cache).
+// passes at the constant caches, or texture lookups at the texture
+// caches (ReadOnlyStats.Cache).
 type L1Stats struct {
 	// Accesses are transactions looked up; Hits found their data; Misses
 	// did not (MSHRMerges of them joined a miss already in flight).
@@ -129,16 +133,21 @@ type RefStats struct {
 	Op  string `json:"op"`
 	// Space is "shared" for a shared-memory reference (whose Transactions
 	// are passes through the banks), "constant" for a constant-memory one
-	// (whose Transactions are passes through the constant cache), empty
-	// for global memory.
+	// (whose Transactions are passes through the constant cache),
+	// "texture" for a texture fetch (whose Transactions are lookups of
+	// 32-byte lines in the texture cache), empty for global memory.
 	Space string `json:"space,omitempty"`
 	RefCounts
 	L1Hits   int64 `json:"l1_hits"`
 	L1Misses int64 `json:"l1_misses"`
 	// ConstHits and ConstMisses are a constant reference's passes that
 	// hit and missed in the constant cache.
-	ConstHits       int64 `json:"const_hits,omitempty"`
-	ConstMisses     int64 `json:"const_misses,omitempty"`
+	ConstHits   int64 `json:"const_hits,omitempty"`
+	ConstMisses int64 `json:"const_misses,omitempty"`
+	// TexHits and TexMisses are a texture reference's lookups that hit
+	// and missed in the texture cache.
+	TexHits         int64 `json:"tex_hits,omitempty"`
+	TexMisses       int64 `json:"tex_misses,omitempty"`
 	L2ReadSectors   int64 `json:"l2_read_sectors"`
 	L2HitSectors    int64 `json:"l2_hit_sectors"`
 	L2MissSectors   int64 `json:"l2_miss_sectors"`

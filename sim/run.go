@@ -132,10 +132,14 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	if err != nil {
 		return err
 	}
+	texture, err := texRefs(dev, info)
+	if err != nil {
+		return err
+	}
 	for i, r := range info.Refs {
 		res.Refs[i].Ref = r.Text
 		res.Refs[i].Op = r.Op.String()
-		if shared[i] || constant[i] {
+		if shared[i] || constant[i] || texture[i] {
 			res.Refs[i].Space = r.Space.String()
 		}
 	}
@@ -146,7 +150,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	if opts.Sample.On {
 		e.grid.sampler = newSampler(e, opts.Sample, int64(occ.ActiveBlocks)*int64(dev.SMs))
 	}
-	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(), shared: shared, constant: constant}
+	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(), shared: shared, constant: constant, texture: texture}
 	for i := range e.sms {
 		s := &e.sms[i]
 		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, held: e.held, co: e.co, res: res, firstStart: -1,
@@ -155,6 +159,9 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 			return err
 		}
 		if err := s.newConstUnit(dev, constant); err != nil {
+			return err
+		}
+		if err := s.newTexUnit(dev, texture); err != nil {
 			return err
 		}
 	}
@@ -217,7 +224,7 @@ func newLevel(c arch.Cache, sets int, stats *L1Stats) (*level, error) {
 		return nil, err
 	}
 	g := ch.Geometry()
-	return &level{levelSpec: levelSpec{line: uint64(c.Line), sector: uint64(g.SectorBytes), hit: int64(c.HitLatency)},
+	return &level{levelSpec: levelSpec{line: uint64(c.Line), sector: uint64(g.SectorBytes), hit: int64(c.HitLatency), inFlight: uint64(c.Line)},
 		cache: ch, sec: newSectoring(ch), mshr: m, fill: make([]int64, c.MSHREntries), stats: stats}, nil
 }
 

@@ -11,8 +11,9 @@ type smSpec struct {
 	dependent     bool  // every load waits for the previous ones
 	warpsPerBlock int
 	// shared says, per reference, that it is served by shared memory,
-	// constant that the constant cache serves it.
-	shared, constant []bool
+	// constant that the constant cache serves it, texture that the
+	// texture cache does.
+	shared, constant, texture []bool
 }
 
 type blockCtx struct {
@@ -23,8 +24,8 @@ type blockCtx struct {
 }
 
 // sm is one streaming multiprocessor: its resident warps and blocks, its
-// warp schedulers, its load/store unit, L1, shared memory and constant
-// cache, and the shared units it talks to.
+// warp schedulers, its load/store unit, L1, shared memory, constant and
+// texture caches, and the shared units it talks to.
 type sm struct {
 	id       int
 	spec     *smSpec
@@ -36,6 +37,7 @@ type sm struct {
 	lsu      lsu
 	shared   sharedMem
 	constant constUnit
+	texture  readPath
 	// inst receives the header of each instruction a warp fetches; its
 	// Addr is never written.
 	inst traces.WarpInst
@@ -213,6 +215,10 @@ func (s *sm) issue(sc *scheduler, slot int, t int64) {
 		}
 		if s.spec.constant[w.ref] {
 			s.constantAccess(slot, t)
+			break
+		}
+		if s.spec.texture[w.ref] {
+			s.textureAccess(slot, t)
 			break
 		}
 		txns := s.coalesce(w)

@@ -67,7 +67,7 @@ func (w *warp) known(t int64) { w.loadsDone = max(w.loadsDone, t) }
 
 // Waiter tokens name who waits for data from below: bit 63 set, an L1
 // MSHR entry (SM << 32 | entry); bit 62 set, a constant-cache MSHR entry;
-// neither, a warp (SM << 32 | slot).
+// both, a texture-cache MSHR entry; neither, a warp (SM << 32 | slot).
 const (
 	tokenL1    = 1 << 63
 	tokenConst = 1 << 62
@@ -80,6 +80,8 @@ func l1Token(sm, entry int) uint64 { return tokenL1 | uint64(sm)<<32 | uint64(en
 
 func constToken(sm, entry int) uint64 { return tokenConst | uint64(sm)<<32 | uint64(entry) }
 
+func texToken(sm, entry int) uint64 { return tokenLevel | uint64(sm)<<32 | uint64(entry) }
+
 // cores are the SMs as the memory side sees them: where data and store
 // acknowledgements go back to.
 type cores []sm
@@ -90,6 +92,8 @@ func (c cores) deliver(token uint64, t int64) {
 	id := int(token & 0xFFFFFFFF)
 	lv := s.l1
 	switch {
+	case token&tokenLevel == tokenLevel:
+		lv = s.texture.cache
 	case token&tokenConst != 0:
 		lv = s.constant.cache
 	case token&tokenL1 == 0:

@@ -21,19 +21,28 @@ func RequestLanes(rule arch.CoalescingRule) int {
 func Passes(rule arch.CoalescingRule, active uint32, addr *[32]uint64, dst []uint64) []uint64 {
 	n := RequestLanes(rule)
 	for lo := 0; lo < 32; lo += n {
-		first := len(dst)
-	lanes:
-		for l := lo; l < lo+n; l++ {
-			if active>>l&1 == 0 {
-				continue
-			}
-			for _, a := range dst[first:] {
-				if a == addr[l] {
-					continue lanes
-				}
-			}
-			dst = append(dst, addr[l])
+		dst = Distinct(active, addr, lo, lo+n, dst)
+	}
+	return dst
+}
+
+// Distinct appends to dst the distinct addresses of the active lanes
+// lo to hi-1 of addr, in the order their first lanes come, and returns
+// the extended slice. Addresses already in dst before the call do not
+// count.
+func Distinct(active uint32, addr *[32]uint64, lo, hi int, dst []uint64) []uint64 {
+	first := len(dst)
+lanes:
+	for l := lo; l < hi; l++ {
+		if active>>l&1 == 0 {
+			continue
 		}
+		for _, a := range dst[first:] {
+			if a == addr[l] {
+				continue lanes
+			}
+		}
+		dst = append(dst, addr[l])
 	}
 	return dst
 }

@@ -1,0 +1,48 @@
+package sim
+
+import (
+	"gpumemsim/arch"
+	"gpumemsim/kernel"
+	"gpumemsim/sim/constmem"
+	"gpumemsim/traces"
+)
+
+// texLine is the line a texture lookup asks for: the texture L1s of
+// GT200 (WONG via GS-git, 32-B lines), Fermi and Kepler (MEI, 32-B
+// lines) and Maxwell (MEI) all fetch 32-byte lines.
+const texLine = 32
+
+// textureAccess serves the texture fetch of the warp in slot, issued at
+// t: one lookup of the SM's texture cache per distinct 32-byte line its
+// active lanes touch, in the order their first lanes come, sent one per
+// cycle through the load/store unit as the constant cache's passes are.
+// A miss reads its line through the L2 (Fermi and later) or from DRAM
+// (G80, GT200).
+func (s *sm) textureAccess(slot int, t int64) {
+	w := s.addressed(slot)
+	tu := &s.texture
+	tu.addrs = texLines(w.mem.Active, &w.mem.Addr, tu.addrs[:0])
+	s.readThrough(slot, t, tu, &s.res.Texture)
+}
+
+// texLines appends to dst the distinct 32-byte lines, by address, that
+// the active lanes of addr touch, in the order their first lanes come.
+func texLines(active uint32, addr *[32]uint64, dst []uint64) []uint64 {
+	var lines [32]uint64
+	for l := range addr {
+		lines[l] = addr[l] &^ (texLine - 1)
+	}
+	return constmem.Distinct(active, &lines, 0, 32, dst)
+}
+
+// texRefs says, per reference of a launch, whether it is a texture
+// fetch, which the texture cache serves.
+func texRefs(dev *arch.Device, info *traces.Info) ([]bool, error) {
+	return readOnlyRefs(dev.Name, dev.Texture, info, kernel.SpaceTexture)
+}
+
+// newTexUnit builds s's texture path for a launch whose references
+// texture marks, counting into s's Result.
+func (s *sm) newTexUnit(dev *arch.Device, texture []bool) error {
+	return s.texture.build(dev.Name, "texture", dev.Texture, texture, &s.res.Texture)
+}
