@@ -72,6 +72,13 @@ func (ps *parser) cudaName() *Expr {
 		return e
 	}
 	if nt := ps.toks[ps.p+1]; nt.kind == tPunct && nt.text == "(" {
+		switch name {
+		case "tex1Dfetch":
+			return ps.texFetch()
+		case "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap":
+			ps.fail(t, name+" is not simulated: only 1-D fetches of linear memory (tex1Dfetch) are",
+				"read the array with tex1Dfetch(A, i) at its linear index, or as A[i] in global memory")
+		}
 		return ps.call()
 	}
 	ps.unknownName(t)

@@ -48,12 +48,16 @@
 // dims (extents, expressions of params, outermost first), a layout
 // (row-major, the default, or col-major), an alignment of their base
 // address (DefaultAlign unless align gives one), optionally a fixed
-// base address, and a memory space: global (the default) or constant,
-// read through each SM's constant cache. A kernel only reads constant
-// memory: a store to a constant array is an error at the store, and the
-// constant arrays of a launch hold at most ConstantMemory (64 KB)
-// together, which traces.Bind checks when the params size them. space:
-// texture is refused (texture memory is not simulated yet). SetSpaces
+// base address, and a memory space: global (the default), constant,
+// read through each SM's constant cache, or texture, read through each
+// SM's texture cache as through a 1-D texture reference bound to the
+// array (cudaBindTexture on the host): A[i] of a texture array is a
+// texture fetch, and so is tex1Dfetch(A, i) in a per-thread kernel,
+// which needs A to be a 1-D texture array (tex1D, tex2D and tex3D are
+// refused). A kernel only reads constant and texture memory: a store to
+// such an array is an error at the store, and the constant arrays of a
+// launch hold at most ConstantMemory (64 KB) together, which
+// traces.Bind checks when the params size them. SetSpaces
 // changes arrays' spaces after loading, as the command's -spaces flag
 // does.
 //

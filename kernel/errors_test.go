@@ -34,7 +34,7 @@ func TestKernelErrors(t *testing.T) {
 		"non-ascii":        "9:31", // → (characters, not bytes: é and à are two bytes each)
 		"non-ascii-name":   "7:14", // the é of café
 		"constant-store":   "8:5",  // c[i], a store to a constant array
-		"space-texture":    "4:36", // texture
+		"texture-store":    "8:5",  // A[i], a store to a texture array
 	}
 	files, err := filepath.Glob("testdata/*.yaml")
 	if err != nil {

@@ -170,6 +170,9 @@ type Expr struct {
 	Name  string
 	Index int
 	Args  []*Expr
+	// Fetch marks an ExprLoad written tex1Dfetch(A, i): a 1-D fetch from
+	// the texture bound to array A, which is in texture memory.
+	Fetch bool
 	// Line and Col locate the node in the kernel file.
 	Line, Col int
 }
@@ -247,6 +250,12 @@ func (e *Expr) write(b *strings.Builder, outer int) {
 	case ExprFloat, ExprParam, ExprLoop, ExprScalar:
 		b.WriteString(e.Name)
 	case ExprLoad:
+		if e.Fetch {
+			b.WriteString("tex1Dfetch(" + e.Name + ", ")
+			e.Args[0].write(b, 0)
+			b.WriteByte(')')
+			break
+		}
 		b.WriteString(e.Name)
 		for _, a := range e.Args {
 			b.WriteByte('[')
@@ -356,7 +365,9 @@ type MemRef struct {
 	// elements whatever the array's rank (C pointer arithmetic).
 	Index []*Expr
 	// Store says the reference writes the element; else it reads it.
-	Store     bool
+	Store bool
+	// Fetch says the read is written tex1Dfetch(A, i).
+	Fetch     bool
 	Text      string
 	Line, Col int
 }

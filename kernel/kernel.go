@@ -298,7 +298,7 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 				"drop space: here (the declaration puts the array in constant memory), or drop the __constant__ declaration")
 		}
 	}
-	return constantStores(ld.file, k.Program)
+	return readOnlyStores(ld.file, k.Program)
 }
 
 // form reads the keys that belong to one source form: mapping to a loop

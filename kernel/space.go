@@ -13,9 +13,10 @@ import (
 const ConstantMemory = 64 << 10
 
 // ParseSpace reads the memory space a kernel file's space: key or the
-// -spaces flag gives an array: global or constant. Texture memory is
-// refused until its caches are simulated; shared memory is declared in
-// a __global__ kernel's source, not chosen for an array of the file.
+// -spaces flag gives an array: global, constant or texture (read through
+// the texture cache, as through a 1-D texture reference bound to the
+// array). Shared memory is declared in a __global__ kernel's source, not
+// chosen for an array of the file.
 func ParseSpace(s string) (Space, error) {
 	switch s {
 	case "global":
@@ -23,18 +24,18 @@ func ParseSpace(s string) (Space, error) {
 	case "constant":
 		return SpaceConstant, nil
 	case "texture":
-		return 0, errors.New(`space "texture": texture memory is not simulated yet; hint: use global, or constant for a small array that the lanes of a warp read at few addresses`)
+		return SpaceTexture, nil
 	case "shared":
 		return 0, errors.New(`space "shared": an array of the kernel file lives in device memory; hint: declare a __shared__ array in a __global__ kernel's source and copy the data into it`)
 	}
-	return 0, fmt.Errorf("unknown space %q; hint: want global or constant", s)
+	return 0, fmt.Errorf("unknown space %q; hint: want global, constant or texture", s)
 }
 
 // SetSpaces puts arrays of the kernel file in other memory spaces, as
 // the -spaces flag does: spaces maps array names to spaces. A name that
 // is no array of the file is an error naming the arrays, and so is a
-// store to an array that becomes constant (at the store). k is changed
-// in place.
+// store to an array that becomes constant or texture (at the store), and
+// another space for an array a tex1Dfetch reads. k is changed in place.
 func (k *Kernel) SetSpaces(spaces map[string]Space) error {
 	var unknown []string
 	for name := range spaces {
@@ -55,16 +56,26 @@ func (k *Kernel) SetSpaces(spaces map[string]Space) error {
 			a.Space = sp
 		}
 	}
-	return constantStores(k.File, k.Program)
+	if err := texFetchSpaces(k.File, k.Program); err != nil {
+		return err
+	}
+	return readOnlyStores(k.File, k.Program)
 }
 
-// constantStores refuses the first store to a constant array, at the
-// store: a kernel only reads constant memory.
-func constantStores(file string, p *Program) error {
+// readOnlyStores refuses the first store to a constant or texture
+// array, at the store: a kernel only reads those spaces.
+func readOnlyStores(file string, p *Program) error {
 	for _, r := range p.Refs {
-		if r.Store && r.Array.Space == SpaceConstant {
+		if !r.Store {
+			continue
+		}
+		switch r.Array.Space {
+		case SpaceConstant:
 			return posError(file, r.Line, r.Col, fmt.Sprintf("store to constant array %s (%s)", r.Array.Name, r.Text),
 				"constant memory is read-only in a kernel (the host fills it before the launch, with cudaMemcpyToSymbol); keep "+r.Array.Name+" in global memory")
+		case SpaceTexture:
+			return posError(file, r.Line, r.Col, fmt.Sprintf("store to texture array %s (%s)", r.Array.Name, r.Text),
+				"a kernel only reads through a texture (its cache is not coherent with stores); keep "+r.Array.Name+" in global memory")
 		}
 	}
 	return nil

@@ -13,9 +13,9 @@ func TestParseSpace(t *testing.T) {
 	}{
 		{"global", SpaceGlobal, ""},
 		{"constant", SpaceConstant, ""},
-		{"texture", 0, `space "texture": texture memory is not simulated yet; hint: `},
+		{"texture", SpaceTexture, ""},
 		{"shared", 0, `space "shared": an array of the kernel file lives in device memory; hint: `},
-		{"Constant", 0, `unknown space "Constant"; hint: want global or constant`},
+		{"Constant", 0, `unknown space "Constant"; hint: want global, constant or texture`},
 	} {
 		got, err := ParseSpace(tc.in)
 		switch {

@@ -260,7 +260,7 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 					continue
 				}
 				if texture[in.Ref] {
-					passes = texLines(in.Active, &in.Addr, passes[:0])
+					passes = TextureLines(in.Active, &in.Addr, passes[:0])
 					c.Texture.record(&c.Refs[in.Ref], int(in.Width), in.Active, len(passes))
 					continue
 				}

@@ -21,13 +21,13 @@ const texLine = 32
 func (s *sm) textureAccess(slot int, t int64) {
 	w := s.addressed(slot)
 	tu := &s.texture
-	tu.addrs = texLines(w.mem.Active, &w.mem.Addr, tu.addrs[:0])
+	tu.addrs = TextureLines(w.mem.Active, &w.mem.Addr, tu.addrs[:0])
 	s.readThrough(slot, t, tu, &s.res.Texture)
 }
 
-// texLines appends to dst the distinct 32-byte lines, by address, that
+// TextureLines appends to dst the distinct 32-byte lines, by address, that
 // the active lanes of addr touch, in the order their first lanes come.
-func texLines(active uint32, addr *[32]uint64, dst []uint64) []uint64 {
+func TextureLines(active uint32, addr *[32]uint64, dst []uint64) []uint64 {
 	var lines [32]uint64
 	for l := range addr {
 		lines[l] = addr[l] &^ (texLine - 1)

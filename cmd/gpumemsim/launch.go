@@ -38,7 +38,7 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 		set:     fs.String("set", "", "parameter overrides `K=V,...`, e.g. M=2048,N=2048"),
 
 		cacheConfig: cacheConfigFlag(fs),
-		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global or constant), instead of the kernel file's"),
+		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global, constant or texture), instead of the kernel file's"),
 	}
 }
 
@@ -244,9 +244,9 @@ func pairs(s, form, example, noun string) ([]pair, error) {
 	return out, nil
 }
 
-// readsConstant says the launch has a constant-memory reference.
-func readsConstant(l *traces.Launch) bool {
-	return slices.ContainsFunc(l.Refs, func(r traces.Ref) bool { return r.Space == kernel.SpaceConstant })
+// reads says the launch has a reference to memory space sp.
+func reads(l *traces.Launch, sp kernel.Space) bool {
+	return slices.ContainsFunc(l.Refs, func(r traces.Ref) bool { return r.Space == sp })
 }
 
 // parseSet reads parameter overrides written "M=256,N=512".

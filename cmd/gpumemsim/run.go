@@ -236,25 +236,38 @@ func writeResultTables(w io.Writer, res *sim.Result, ms []sim.Metric, style stri
 }
 
 // writeRefStats writes the references' counts. When some reference reads
-// constant memory, a Space column says each one's, and a Const hit
-// column the constant cache's hit rate (Transactions are then the
-// passes through it).
+// constant or texture memory, a Space column says each one's, and a
+// Const hit (Tex hit) column the constant (texture) cache's hit rate
+// (Transactions are then the passes or lookups through it).
 func writeRefStats(w io.Writer, refs []sim.RefStats) error {
-	constant := slices.ContainsFunc(refs, func(r sim.RefStats) bool { return r.Space == kernel.SpaceConstant.String() })
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	if constant {
-		fmt.Fprintln(tw, "Reference\tOp\tSpace\tRequests\tTransactions\tTxn/Req\tL1 hit\tConst hit\tL2 hit\tDRAM sectors\t")
-	} else {
-		fmt.Fprintln(tw, "Reference\tOp\tRequests\tTransactions\tTxn/Req\tL1 hit\tL2 hit\tDRAM sectors\t")
+	in := func(sp kernel.Space) bool {
+		return slices.ContainsFunc(refs, func(r sim.RefStats) bool { return r.Space == sp.String() })
 	}
+	constant, texture := in(kernel.SpaceConstant), in(kernel.SpaceTexture)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	head := "Reference\tOp\t"
+	if constant || texture {
+		head += "Space\t"
+	}
+	head += "Requests\tTransactions\tTxn/Req\tL1 hit\t"
+	if constant {
+		head += "Const hit\t"
+	}
+	if texture {
+		head += "Tex hit\t"
+	}
+	fmt.Fprintln(tw, head+"L2 hit\tDRAM sectors\t")
 	for _, r := range refs {
 		fmt.Fprintf(tw, "%s\t%s\t", r.Ref, r.Op)
-		if constant {
+		if constant || texture {
 			fmt.Fprintf(tw, "%s\t", cmp.Or(r.Space, kernel.SpaceGlobal.String()))
 		}
 		fmt.Fprintf(tw, "%d\t%d\t%.2f\t%s\t", r.Requests, r.Transactions, r.TransactionsPerRequest(), pct(r.L1Hits, r.L1Hits+r.L1Misses))
 		if constant {
 			fmt.Fprintf(tw, "%s\t", pct(r.ConstHits, r.ConstHits+r.ConstMisses))
+		}
+		if texture {
+			fmt.Fprintf(tw, "%s\t", pct(r.TexHits, r.TexHits+r.TexMisses))
 		}
 		fmt.Fprintf(tw, "%s\t%d\t\n", pct(r.L2HitSectors, r.L2ReadSectors), r.DRAMReadSectors)
 	}

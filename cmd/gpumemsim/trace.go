@@ -85,8 +85,11 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if l.Info().PerThread {
 			metrics = append(metrics, sim.SharedMetrics(d, &counts.Shared)...)
 		}
-		if readsConstant(l) {
+		if reads(l, kernel.SpaceConstant) {
 			metrics = append(metrics, sim.ConstantMetrics(&counts.Constant, false)...)
+		}
+		if reads(l, kernel.SpaceTexture) {
+			metrics = append(metrics, sim.TextureMetrics(&counts.Texture, false)...)
 		}
 	}
 	if *format == "json" {
@@ -175,8 +178,8 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 			label = "arrays"
 		}
 		space := ""
-		if a.Space == kernel.SpaceConstant {
-			space = ", constant memory"
+		if a.Space == kernel.SpaceConstant || a.Space == kernel.SpaceTexture {
+			space = ", " + a.Space.String() + " memory"
 		}
 		fmt.Fprintf(tw, "%s\t%s %s at %#x (%s%s)\n", label, a.Name, arrayShape(a), a.Base, arch.Bytes(a.Size), space)
 	}

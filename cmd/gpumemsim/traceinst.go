@@ -21,13 +21,15 @@ import (
 // shownInst is one instruction of the classroom view: a copy of the warp
 // instruction and, for memory instructions, its transactions, or for
 // shared-memory ones each lane's bank and the passes through the banks,
-// or for constant-memory ones the passes through the constant cache.
+// or for constant-memory ones the passes through the constant cache, or
+// for texture fetches the 32-byte lines looked up in the texture cache.
 type shownInst struct {
-	in               traces.WarpInst
-	txns             []coalesce.Txn
-	shared, constant bool
-	banks            [traces.WarpSize]int
-	passes           int
+	in                        traces.WarpInst
+	txns                      []coalesce.Txn
+	shared, constant, texture bool
+	lines                     []uint64
+	banks                     [traces.WarpSize]int
+	passes                    int
 	// degrees are the passes of each request the bank rule (or the
 	// constant-memory rule) splits the warp into (one request: the warp;
 	// CC 1.x: its half-warps), each one's conflict degree or distinct
@@ -77,6 +79,10 @@ func firstInsts(d *arch.Device, l *traces.Launch, co *sim.Coalescer, n int) ([]s
 					s.degrees = append(s.degrees, len(constmem.Passes(d.Coalescer.Rule, in.Active&(span<<lo), &in.Addr, nil)))
 					s.passes += s.degrees[len(s.degrees)-1]
 				}
+				mem++
+			case l.Refs[in.Ref].Space == kernel.SpaceTexture:
+				s.texture = true
+				s.lines = sim.TextureLines(in.Active, &in.Addr, nil)
 				mem++
 			default:
 				_, txns := co.Coalesce(&in)
@@ -230,6 +236,10 @@ func writeInst(w io.Writer, l *traces.Launch, i int, s *shownInst) {
 		writeConstantPasses(w, s, requested)
 		return
 	}
+	if s.texture {
+		writeTextureLines(w, s, requested)
+		return
+	}
 	var moved int
 	for _, t := range s.txns {
 		moved += int(t.Size)
@@ -266,6 +276,15 @@ func writeBanks(w io.Writer, s *shownInst, requested int) {
 		if d > 0 {
 			fmt.Fprintf(w, "        %s %d (lanes %d-%d): %s\n", part, i, i*s.requestLanes, (i+1)*s.requestLanes-1, conflictText(d))
 		}
+	}
+}
+
+// writeTextureLines writes the lookups of a texture fetch: one per
+// distinct 32-byte line its active lanes touch.
+func writeTextureLines(w io.Writer, s *shownInst, requested int) {
+	fmt.Fprintf(w, "      texture memory: %s of 32-byte lines in the texture cache for %d B requested\n", plural(len(s.lines), "lookup"), requested)
+	for _, a := range s.lines {
+		fmt.Fprintf(w, "        %#x\n", a)
 	}
 }
 

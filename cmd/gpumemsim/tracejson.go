@@ -77,6 +77,9 @@ type instJSON struct {
 	// ConstantPasses are a constant-memory read's passes through the
 	// constant cache, per request (one, or two half-warps on CC 1.x).
 	ConstantPasses []int `json:"constant_passes,omitempty"`
+	// TextureLines are a texture fetch's 32-byte lines, by address, one
+	// lookup of the texture cache each.
+	TextureLines []uint64 `json:"texture_lines,omitempty"`
 }
 
 type refJSON struct {
@@ -121,6 +124,9 @@ func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []si
 		}
 		if insts[i].constant {
 			j.ConstantPasses = insts[i].degrees
+		}
+		if insts[i].texture {
+			j.TextureLines = insts[i].lines
 		}
 		warps = append(warps, j)
 	}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// TestTextureGolden: texture memory in the outputs. run's references
+// say their space and the texture cache's hit rate, trace shows a
+// fetch's 32-byte lines and -totals the coalescer-only tex counts, and a
+// store to an array made texture is refused naming the flag.
+func TestTextureGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"spaces-run-matvec-texture-gt200", []string{"run", "-device", "gt200", "-kernel", "matvec", "-spaces", "x=texture", "-set", "N=512"}},
+		{"spaces-trace-matvec-texture-fermi", []string{"trace", "-device", "fermi", "-kernel", "matvec", "-spaces", "A=texture", "-set", "N=64", "-block", "64", "-warps", "2", "-totals"}},
+		{"spaces-err-texture-store", []string{"estimate", "-kernel", "matvec", "-spaces", "y=texture"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+	}
+}
+
+// TestTextureMatvec: J14's matvec at N = 512 with x in texture memory,
+// counted by hand. 16 blocks of one warp, one per SM; each warp reads
+// x[i2] once per i2, every lane the same address: 16 · 512 = 8192
+// requests of 1 lookup (a broadcast is one 32-byte line). On gt200 a
+// warp's next iteration issues after this one's loads are back, so per
+// SM each of x's 2048 / 32 = 64 lines misses on its first element and
+// hits on the other 7: 64 misses and 448 hits per SM, 1024 and 7168 in
+// all (87.5%), each miss reading one 32-byte sector from DRAM (no L2):
+// 1024 sectors. x fits the 5 KB texture cache. On fermi the lookups are
+// the same 8192; the misses that are not merged into one in flight read
+// their sector through the L2, which reads each of x's 64 sectors from
+// DRAM once and serves the other SMs' misses.
+func TestTextureMatvec(t *testing.T) {
+	metrics := func(dev string) (map[string]float64, map[string]any) {
+		out := runTwice(t, "run", "-device", dev, "-kernel", "matvec", "-spaces", "x=texture", "-set", "N=512", "-format", "json")
+		var v struct {
+			Metrics    map[string]float64 `json:"metrics"`
+			References []map[string]any   `json:"references"`
+		}
+		if err := json.Unmarshal(out, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v.Metrics, v.References[2]
+	}
+	ms, x := metrics("gt200")
+	want := map[string]float64{"sim_tex_requests": 8192, "tex_cache_transactions": 8192, "sim_tex_transactions_per_request": 1,
+		"sim_tex_hits": 7168, "sim_tex_misses": 1024, "tex_cache_hit_rate": 87.5, "sim_tex_fill_sectors": 1024,
+		"gld_request": 16384}
+	for k, w := range want {
+		if got, ok := ms[k]; !ok || got != w {
+			t.Errorf("gt200: %s = %v; want %v", k, got, w)
+		}
+	}
+	if x["ref"] != "x[i2]" || x["space"] != "texture" || x["tex_hits"] != 7168.0 || x["dram_read_sectors"] != 1024.0 {
+		t.Errorf("gt200: x's reference %v; want x[i2], texture, 7168 hits, 1024 DRAM sectors", x)
+	}
+	ms, x = metrics("fermi")
+	if ms["tex_cache_transactions"] != 8192 || x["l2_read_sectors"] != ms["sim_tex_fill_sectors"] || x["dram_read_sectors"] != 64.0 {
+		t.Errorf("fermi: %v lookups, x %v; want 8192 lookups, x's L2 sectors = the fill sectors %v, 64 DRAM sectors", ms["tex_cache_transactions"], x, ms["sim_tex_fill_sectors"])
+	}
+}
