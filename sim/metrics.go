@@ -343,6 +343,12 @@ func gpgpusimMetrics(r *Result) []Metric {
 	add("Total_core_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]", float64(r.Loads.Transactions), "accesses", "Global load accesses at the SMs")
 	add("Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT]", float64(r.L1.Hits), "accesses", "Global load hits in L1")
 	add("Total_core_cache_stats_breakdown[GLOBAL_ACC_R][MSHR_HIT]", float64(r.L1.MSHRMerges), "accesses", "Global load misses merged in the L1 MSHRs")
+	if r.hasSpace(kernel.SpaceTexture) {
+		tc := &r.Texture.Cache
+		add("Total_core_cache_stats_breakdown[TEXTURE_ACC_R][TOTAL_ACCESS]", float64(tc.Accesses), "accesses", "Texture lookups at the SMs' texture caches")
+		add("Total_core_cache_stats_breakdown[TEXTURE_ACC_R][HIT]", float64(tc.Hits), "accesses", "Texture lookups that hit")
+		add("Total_core_cache_stats_breakdown[TEXTURE_ACC_R][MSHR_HIT]", float64(tc.MSHRMerges), "accesses", "Texture misses merged in the texture caches' MSHRs")
+	}
 	l2acc := r.L2.ReadSectors + r.L2.WriteSectors
 	add("L2_total_cache_accesses", float64(l2acc), "sectors", "L2 accesses")
 	add("L2_total_cache_misses", float64(r.L2.ReadMissSectors), "sectors", "L2 read misses")

@@ -124,7 +124,9 @@ func TestTextureCapacity(t *testing.T) {
 
 // TestTextureMetrics: a fetch of 32 consecutive floats, twice, on fermi
 // is 2 requests of 4 lookups, 4 cold misses that read 4 sectors through
-// the L2 and then 4 hits (50%); the coalescer-only Count gives the same
+// the L2 and then 4 hits (50%), which the gpgpusim style spells
+// Total_core_cache_stats_breakdown[TEXTURE_ACC_R][...] (8 accesses, 4
+// hits, no merges); the coalescer-only Count gives the same
 // requests and lookups. A kernel without texture references shows none
 // of the texture metrics.
 func TestTextureMetrics(t *testing.T) {
@@ -137,6 +139,11 @@ func TestTextureMetrics(t *testing.T) {
 	want := map[string]float64{"sim_tex_requests": 2, "tex_cache_transactions": 8, "sim_tex_transactions_per_request": 4,
 		"tex_cache_hit_rate": 50, "sim_tex_hits": 4, "sim_tex_misses": 4, "sim_tex_fill_sectors": 4}
 	wantMetrics(t, ms, want)
+	if ms, err = sim.Metrics(texDev, res, sim.StyleGPGPUSim); err != nil {
+		t.Fatal(err)
+	}
+	wantMetrics(t, ms, map[string]float64{"Total_core_cache_stats_breakdown[TEXTURE_ACC_R][TOTAL_ACCESS]": 8,
+		"Total_core_cache_stats_breakdown[TEXTURE_ACC_R][HIT]": 4, "Total_core_cache_stats_breakdown[TEXTURE_ACC_R][MSHR_HIT]": 0})
 	k := constProbe(t, 1)
 	k.Arrays[0].Space = kernel.SpaceTexture
 	l, err := traces.Bind(k, nil, arch.Dim3{}, nil, texDev)
