@@ -11,24 +11,26 @@ import (
 	"gpumemsim/traces"
 )
 
-// ReadOnlyStats count the constant-memory loads of all SMs.
+// ReadOnlyStats count the loads of a read-only space of all SMs:
+// constant memory (Result.Constant) or texture fetches (Result.Texture).
 type ReadOnlyStats struct {
-	// Requests are warp instructions; Passes the separate requests the
-	// constant caches served them in, one per distinct address of a
-	// request (a half-warp on CC 1.x; see sim/constmem).
+	// Requests are warp instructions; Passes the separate lookups the
+	// SMs' caches served them in: for constant memory one per distinct
+	// address of a request (a half-warp on CC 1.x; see sim/constmem), for
+	// a texture fetch one per distinct 32-byte line of the warp.
 	Requests int64 `json:"requests"`
 	Passes   int64 `json:"passes"`
 	// Bytes are what the active lanes asked for.
 	Bytes int64 `json:"bytes"`
-	// Cache counts the passes at the SMs' constant caches, as L1 counts
-	// global loads at the L1s: a pass is one access.
+	// Cache counts the passes at the SMs' constant (texture) caches, as
+	// L1 counts global loads at the L1s: a pass is one access.
 	Cache L1Stats `json:"cache,omitzero"`
 	// FillSectors are the 32-byte sectors the caches' misses read from
 	// the L2, or from DRAM on a device without one.
 	FillSectors int64 `json:"fill_sectors,omitempty"`
 }
 
-// record counts a constant-memory instruction that took passes.
+// record counts a read-only-space instruction that took passes.
 func (st *ReadOnlyStats) record(ref *RefCounts, width int, active uint32, passes int) {
 	st.Requests++
 	st.Passes += int64(passes)
