@@ -31,6 +31,15 @@ type Param struct {
 	Value int64
 }
 
+// ParamsText writes params as K=V, joined by sep, in their order.
+func ParamsText(ps []Param, sep string) string {
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		parts[i] = fmt.Sprintf("%s=%d", p.Name, p.Value)
+	}
+	return strings.Join(parts, sep)
+}
+
 // Kernel is a kernel file: parameters, arrays, the parsed source and the
 // default launch configuration.
 type Kernel struct {

@@ -77,10 +77,7 @@ func (l *Launch) IndexForms(ref int) ([]Linear, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := make(map[string]int64, len(l.Params))
-	for _, p := range l.Params {
-		env[p.Name] = p.Value
-	}
+	env := l.ParamValues()
 	forms := make([]Linear, len(r.Index))
 	for d, ix := range r.Index {
 		if forms[d], err = linear(ix, env, len(l.Loops)); err != nil {

@@ -89,10 +89,7 @@ func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, para
 	if err := checkBlock(block, dev); err != nil {
 		return nil, at(blockAt, fmt.Errorf("block %s: %w", block, err))
 	}
-	env := map[string]int64{}
-	for _, p := range l.Params {
-		env[p.Name] = p.Value
-	}
+	env := l.ParamValues()
 	if err := l.checkRequires(env); err != nil {
 		return nil, err // before the grid, whose extents may be 0 for a block that does not fit
 	}
@@ -146,7 +143,7 @@ func (l *Launch) bindGrid(env map[string]int64, grid arch.Dim3) error {
 // params.
 func (l *Launch) checkRequires(env map[string]int64) error {
 	for _, e := range l.Kernel.Requires {
-		v, err := launchValue(e, env, l.Block)
+		v, err := launchValue(e, env, l.Block, noValue)
 		if err != nil {
 			return within("requires", err)
 		}
@@ -158,14 +155,18 @@ func (l *Launch) checkRequires(env map[string]int64) error {
 }
 
 // launchValue is hostValue where an expression without a value (a
-// division by zero) is an error.
-func launchValue(e *kernel.Expr, env map[string]int64, block arch.Dim3) (int64, error) {
+// division by zero) is an error: e "has no value " and then why, which
+// ends in a hint.
+func launchValue(e *kernel.Expr, env map[string]int64, block arch.Dim3, why string) (int64, error) {
 	v, ok, err := hostValue(e, env, block)
 	if err == nil && !ok {
-		err = exprError(e, "%s has no value with these params (a division by zero); hint: check the params", e)
+		err = exprError(e, "%s has no value %s", e, why)
 	}
 	return v, err
 }
+
+// noValue is why a kernel file's launch-time expression has no value.
+const noValue = "with these params (a division by zero); hint: check the params"
 
 // gridExtents evaluates a grid's extents, expressions of params (env)
 // and blockDim.
@@ -243,7 +244,7 @@ func (l *Launch) checkConstantDecls(env map[string]int64) error {
 // memory.
 func (l *Launch) placeShared(env map[string]int64) error {
 	var next int64
-	value := func(e *kernel.Expr) (int64, error) { return launchValue(e, env, l.Block) }
+	value := func(e *kernel.Expr) (int64, error) { return launchValue(e, env, l.Block, noValue) }
 	for _, a := range l.Kernel.Program.Shared {
 		ba, err := boundArray(a, value)
 		if err != nil {

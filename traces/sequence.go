@@ -3,7 +3,6 @@ package traces
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"gpumemsim/arch"
 	"gpumemsim/kernel"
@@ -63,10 +62,7 @@ func planLaunches(k *kernel.Kernel, block arch.Dim3, over map[string]int64) ([]p
 	if err := checkOverrides(k, over); err != nil {
 		return nil, err
 	}
-	env := map[string]int64{}
-	for _, p := range base.Params {
-		env[p.Name] = p.Value
-	}
+	env := base.ParamValues()
 	loops, err := hostLoops(k, env, block)
 	if err != nil {
 		return nil, err
@@ -138,11 +134,7 @@ func hostLoops(k *kernel.Kernel, env map[string]int64, block arch.Dim3) ([]hostL
 
 // boundValue evaluates a launch loop's from or to.
 func boundValue(e *kernel.Expr, env map[string]int64, block arch.Dim3) (int64, error) {
-	v, ok, err := hostValue(e, env, block)
-	if err == nil && !ok {
-		err = exprError(e, "%s has no value with these params (a division by zero); hint: a loop bound is an integer expression of params", e)
-	}
-	return v, err
+	return launchValue(e, env, block, "with these params (a division by zero); hint: a loop bound is an integer expression of params")
 }
 
 // trips is the number of values of a loop from from to to inclusive by
@@ -183,10 +175,7 @@ func planOne(h kernel.HostLoop, env map[string]int64, block arch.Dim3, over map[
 		p.params[name] = v
 	}
 	for _, s := range h.Set {
-		v, ok, err := hostValue(s.Value, env, block)
-		if err == nil && !ok {
-			err = exprError(s.Value, "%s has no value here (a division by zero); hint: set gives each param an integer", s.Value)
-		}
+		v, err := launchValue(s.Value, env, block, "here (a division by zero); hint: set gives each param an integer")
 		if err != nil {
 			return p, err
 		}
@@ -210,12 +199,5 @@ func setText(set []kernel.Param) string {
 	if len(set) == 0 {
 		return "the file's params"
 	}
-	var b strings.Builder
-	for i, p := range set {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		fmt.Fprintf(&b, "%s=%d", p.Name, p.Value)
-	}
-	return b.String()
+	return kernel.ParamsText(set, " ")
 }

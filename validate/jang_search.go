@@ -312,9 +312,10 @@ func JangSearchLaunch(d *arch.Device, l *traces.Launch, m *JangModel, shapes []a
 	var failed error
 	var refused []JangCandidate
 	if l.Info().PerThread {
-		shapes, refused = jangBindable(l, shapes)
+		var bound map[arch.Dim3]*traces.Launch
+		shapes, bound, refused = jangBindable(l, shapes)
 		costGain = func(b arch.Dim3) (int64, int64) {
-			mb, err := jangModelAt(l, m, b)
+			mb, err := jangModelAt(l, m, bound[b])
 			if err != nil {
 				failed = cmp.Or(failed, err)
 				return 0, 0
@@ -326,43 +327,36 @@ func JangSearchLaunch(d *arch.Device, l *traces.Launch, m *JangModel, shapes []a
 	return append(cands, refused...), cmp.Or(err, failed)
 }
 
-// jangBindable splits shapes into those at which l's kernel binds, with
-// l's params, and the refused ones, as invalid candidates.
-func jangBindable(l *traces.Launch, shapes []arch.Dim3) ([]arch.Dim3, []JangCandidate) {
+// jangBindable binds l's kernel at each shape, with l's params: the
+// shapes at which it binds and their launches (l itself at its own
+// block), and the refused ones, as invalid candidates.
+func jangBindable(l *traces.Launch, shapes []arch.Dim3) ([]arch.Dim3, map[arch.Dim3]*traces.Launch, []JangCandidate) {
 	var ok []arch.Dim3
+	bound := map[arch.Dim3]*traces.Launch{l.Block: l}
 	var refused []JangCandidate
 	for _, b := range shapes {
-		if _, err := traces.Bind(l.Kernel, l.Mapping, b, launchParams(l), nil); err != nil {
-			refused = append(refused, JangCandidate{Block: b, Reason: err.Error()})
-			continue
+		if bound[b] == nil {
+			lb, err := traces.Bind(l.Kernel, l.Mapping, b, l.ParamValues(), nil)
+			if err != nil {
+				refused = append(refused, JangCandidate{Block: b, Reason: err.Error()})
+				continue
+			}
+			bound[b] = lb
 		}
 		ok = append(ok, b)
 	}
-	return ok, refused
+	return ok, bound, refused
 }
 
-// launchParams are l's params as Bind takes them.
-func launchParams(l *traces.Launch) map[string]int64 {
-	params := make(map[string]int64, len(l.Params))
-	for _, p := range l.Params {
-		params[p.Name] = p.Value
-	}
-	return params
-}
-
-// jangModelAt is the model of l's kernel bound at block, with l's params;
-// m is l's model, which serves l's own block.
-func jangModelAt(l *traces.Launch, m *JangModel, block arch.Dim3) (*JangModel, error) {
-	if block == l.Block {
+// jangModelAt is the model of lb, l's kernel bound at another block; m is
+// l's model, which serves l's own block.
+func jangModelAt(l *traces.Launch, m *JangModel, lb *traces.Launch) (*JangModel, error) {
+	if lb == l {
 		return m, nil
-	}
-	lb, err := traces.Bind(l.Kernel, l.Mapping, block, launchParams(l), nil)
-	if err != nil {
-		return nil, fmt.Errorf("work group %s: %w", block, err)
 	}
 	mb, err := NewJangModel(lb)
 	if err != nil {
-		return nil, fmt.Errorf("work group %s: %w", block, err)
+		return nil, fmt.Errorf("work group %s: %w", lb.Block, err)
 	}
 	return mb, nil
 }

@@ -7,10 +7,10 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -70,13 +70,13 @@ func fixedParams(l *traces.Launch) string {
 			set[s.Name] = true
 		}
 	}
-	var parts []string
+	var fixed []kernel.Param
 	for _, p := range l.Params {
 		if !set[p.Name] {
-			parts = append(parts, fmt.Sprintf("%s=%d", p.Name, p.Value))
+			fixed = append(fixed, p)
 		}
 	}
-	return strings.Join(parts, ",")
+	return kernel.ParamsText(fixed, ",")
 }
 
 // setText writes what a launch's entry set: K=V ..., or "-".
@@ -84,11 +84,7 @@ func setText(l *traces.Launch) string {
 	if len(l.Set) == 0 {
 		return "-"
 	}
-	parts := make([]string, len(l.Set))
-	for i, p := range l.Set {
-		parts[i] = fmt.Sprintf("%s=%d", p.Name, p.Value)
-	}
-	return strings.Join(parts, " ")
+	return kernel.ParamsText(l.Set, " ")
 }
 
 func writeSequenceText(w io.Writer, dev *arch.Device, ls []*traces.Launch, seq *sim.Sequence, ms []sim.Metric, out runOutput) error {

@@ -142,14 +142,6 @@ func arrayShape(a traces.BoundArray) string {
 	return b.String()
 }
 
-func paramsText(ps []kernel.Param) string {
-	parts := make([]string, len(ps))
-	for i, p := range ps {
-		parts[i] = fmt.Sprintf("%s=%d", p.Name, p.Value)
-	}
-	return strings.Join(parts, " ")
-}
-
 // writeTraceHead writes the launch and block 0's first n memory
 // instructions with their transactions.
 func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shownInst, n int) error {
@@ -171,7 +163,7 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 	}
 	fmt.Fprintf(tw, "block\t%s (%d threads, %d warps)\n", l.Block, l.Block.Threads(), l.WarpsPerBlock())
 	fmt.Fprintf(tw, "grid\t%s (%s)\n", l.Grid(), plural(l.Blocks(), "block"))
-	fmt.Fprintf(tw, "params\t%s\n", paramsText(l.Params))
+	fmt.Fprintf(tw, "params\t%s\n", kernel.ParamsText(l.Params, " "))
 	for i, a := range l.Arrays {
 		label := ""
 		if i == 0 {

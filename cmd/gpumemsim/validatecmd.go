@@ -60,10 +60,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		}
 		mappings = permutedMappings(base.Mapping)
 	}
-	params := map[string]int64{}
-	for _, p := range base.Params {
-		params[p.Name] = p.Value
-	}
+	params := base.ParamValues()
 	runs, skipped, err := staticRanking(dev, base, params, mappings, shapes)
 	if err != nil {
 		return err
