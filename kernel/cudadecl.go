@@ -132,6 +132,9 @@ var cTypes = map[string]struct {
 	"bool": {0, true}, "float": {F32, false}, "double": {F64, false},
 }
 
+// CName is the C name of the element type ("float", "unsigned int").
+func (t ElemType) CName() string { return cTypeName(t) }
+
 // cTypeName is the C name of an element type, as Format writes it.
 func cTypeName(t ElemType) string {
 	for _, n := range []string{"float", "double", "int", "unsigned int", "char", "unsigned char", "short", "unsigned short", "long long", "unsigned long long"} {

@@ -18,7 +18,12 @@ import (
 // Comments and the source's own layout are not kept. Format is
 // idempotent: formatting what Parse reads of Format's output gives the
 // same bytes.
-func Format(k *Kernel) []byte {
+func Format(k *Kernel) []byte { return FormatWith(k, FormatSource(k.Program)) }
+
+// FormatWith writes k as Format does, with source as the file's source
+// text in place of the one printed from k.Program (which may be nil): for
+// a kernel generated as text, whose comments the file keeps.
+func FormatWith(k *Kernel, source string) []byte {
 	root := &yaml.Node{Kind: yaml.MappingNode}
 	add := func(key string, v *yaml.Node) { root.Content = append(root.Content, str(key), v) }
 	add("name", str(k.Name))
@@ -34,10 +39,10 @@ func Format(k *Kernel) []byte {
 	}
 	arrays := &yaml.Node{Kind: yaml.MappingNode}
 	for _, a := range k.Arrays {
-		arrays.Content = append(arrays.Content, str(a.Name), arrayNode(a, declaredConstant(k.Program, a)))
+		arrays.Content = append(arrays.Content, str(a.Name), arrayNode(a, k.Program != nil && declaredConstant(k.Program, a)))
 	}
 	add("arrays", arrays)
-	add("source", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: FormatSource(k.Program)})
+	add("source", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: source})
 	if len(k.Mapping) > 0 {
 		m := flowMap()
 		for _, e := range k.Mapping {

@@ -21,7 +21,6 @@ func TestSpacesGolden(t *testing.T) {
 		{"trace-mri-q-k-outer-gt200", []string{"trace", "-device", "gt200", "-kernel", "mri-q-k-outer", "-set", "NX=64,NK=256", "-warps", "6"}},
 		{"spaces-err-unknown-array", []string{"run", "-kernel", "matvec", "-spaces", "x=constant,q=global"}},
 		{"spaces-err-pair", []string{"validate", "-kernel", "matvec", "-spaces", "x"}},
-		{"spaces-err-jang", []string{"run", "-kernel", "matvec", "-spaces", "jang"}},
 		{"spaces-err-store", []string{"trace", "-kernel", "matvec", "-spaces", "y=constant"}},
 		{"spaces-err-too-large", []string{"run", "-kernel", "matvec", "-spaces", "x=constant", "-set", "N=16385"}},
 	} {

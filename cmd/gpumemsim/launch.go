@@ -11,6 +11,7 @@ import (
 	"gpumemsim/arch"
 	"gpumemsim/kernel"
 	"gpumemsim/traces"
+	"gpumemsim/validate"
 )
 
 // launchFlags are the flags every command that runs a kernel shares.
@@ -20,6 +21,8 @@ type launchFlags struct {
 	cacheConfig, spaces                 *string
 	// grid is nil for the commands that take no -grid (see addGrid).
 	grid *string
+	// applied is the rewrite -spaces jang made, once parse has run.
+	applied *validate.JangApplied
 }
 
 // addGrid adds -grid, the grid of a per-thread kernel, for the commands
@@ -38,7 +41,7 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 		set:     fs.String("set", "", "parameter overrides `K=V,...`, e.g. M=2048,N=2048"),
 
 		cacheConfig: cacheConfigFlag(fs),
-		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global, constant or texture), instead of the kernel file's"),
+		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global, constant or texture), instead of the kernel file's; jang: those J14's Algorithm 1 selects for a loop nest, shared-memory prefetch included"),
 	}
 }
 
@@ -49,6 +52,9 @@ type launchArgs struct {
 	m      kernel.Mapping
 	block  arch.Dim3
 	params map[string]int64
+	// jang is the rewrite -spaces jang made of the kernel file's loop
+	// nest (k is its kernel then); nil without it.
+	jang *validate.JangApplied
 }
 
 // parse resolves the device and the kernel and reads -map, -block and
@@ -62,8 +68,11 @@ func (f *launchFlags) parse() (launchArgs, error) {
 	if a.k, err = kernel.Load(*f.kernel); err != nil {
 		return a, err
 	}
-	if err := setSpaces(a.k, *f.spaces); err != nil {
-		return a, fmt.Errorf("-spaces: %w", err)
+	jang := strings.TrimSpace(*f.spaces) == "jang"
+	if !jang {
+		if err := setSpaces(a.k, *f.spaces); err != nil {
+			return a, fmt.Errorf("-spaces: %w", err)
+		}
 	}
 	if *f.mapping != "" {
 		if a.m, err = kernel.ParseMapping(*f.mapping); err != nil {
@@ -78,7 +87,31 @@ func (f *launchFlags) parse() (launchArgs, error) {
 	if a.params, err = parseSet(*f.set); err != nil {
 		return a, fmt.Errorf("-set: %v", err)
 	}
-	return a, nil
+	if jang && f.cmd != "validate" {
+		err = f.applyJang(&a)
+	}
+	return a, err
+}
+
+// applyJang replaces a's loop nest with the kernel J14's Algorithm 1
+// selects for it under a's mapping (validate.ApplyJang).
+func (f *launchFlags) applyJang(a *launchArgs) error {
+	if f.cmd == "estimate" {
+		return errors.New("-spaces jang: estimate prints Algorithm 1's selection (the Memory space column) without it; hint: leave out -spaces, or simulate the selection with run -spaces jang")
+	}
+	if len(a.k.Launches) > 0 {
+		return fmt.Errorf("-spaces jang: %s is a sequence of launches; hint: Algorithm 1 rewrites one serial loop nest", a.k.Name)
+	}
+	l, err := bindLaunch(a.k, a.m, a.block, a.params, a.dev)
+	if err != nil {
+		return err
+	}
+	ap, err := validate.ApplyJang(l)
+	if err != nil {
+		return fmt.Errorf("-spaces jang: %w", err)
+	}
+	a.k, a.m, a.jang, f.applied = ap.Kernel, nil, ap, ap
+	return nil
 }
 
 // load resolves the device and the kernel, and binds the kernel with the
@@ -202,9 +235,6 @@ func bindWithGrid(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, grid stri
 func setSpaces(k *kernel.Kernel, s string) error {
 	if strings.TrimSpace(s) == "" {
 		return nil
-	}
-	if strings.TrimSpace(s) == "jang" {
-		return errors.New("jang, the spaces J14's Algorithm 1 selects, is not simulated yet; hint: estimate prints its selection; give each array's space yourself, e.g. -spaces x=constant")
 	}
 	ps, err := pairs(s, "ARRAY=SPACE", "A=constant,x=global", "array")
 	if err != nil {

@@ -15,10 +15,11 @@ import (
 	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
+	"gpumemsim/validate"
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
@@ -27,8 +28,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	describe := fs.Bool("describe", false, "print each metric's description under it (text format)")
 	sample := sampleFlag(fs)
 	maxWork := workFlag(fs)
+	show := fs.Bool("show-kernel", false, "print the kernel file that would be simulated (with -spaces jang, the rewritten CUDA-form kernel) and exit")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
+	}
+	if *show {
+		return showKernel(lf, stdout)
 	}
 	if err := checkFormat(*format, "text", "json", "csv"); err != nil {
 		return err
@@ -78,7 +83,24 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case "csv":
 		return writeRunCSV(stdout, dev, l, ms, res.Sampling != nil)
 	}
-	return writeRunText(stdout, dev, l, res, ms, *style, *describe)
+	return writeRunText(stdout, dev, l, lf.applied, res, ms, *style, *describe)
+}
+
+// showKernel prints the kernel file the flags describe, with -spaces
+// applied: the rewrite of -spaces jang as it was generated (comments
+// included), any other kernel as kernel.Format writes it. Either runs as
+// it is with run -kernel FILE.
+func showKernel(lf *launchFlags, w io.Writer) error {
+	a, err := lf.parse()
+	if err != nil {
+		return err
+	}
+	if a.jang != nil {
+		_, err = w.Write(a.jang.File)
+		return err
+	}
+	_, err = w.Write(kernel.Format(a.k))
+	return err
 }
 
 func checkStyle(style string) error {
@@ -192,9 +214,14 @@ func mappingName(m kernel.Mapping, perThread bool) string {
 // textWidth is the width the text tables keep within.
 const textWidth = 100
 
-func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, res *sim.Result, ms []sim.Metric, style string, describe bool) error {
+// writeRunText writes run's text output; jang is the rewrite -spaces jang
+// made, nil without one.
+func writeRunText(w io.Writer, dev *arch.Device, l *traces.Launch, jang *validate.JangApplied, res *sim.Result, ms []sim.Metric, style string, describe bool) error {
 	writeDeviceLines(w, dev)
 	fmt.Fprint(w, kernelLine(l))
+	if jang != nil {
+		fmt.Fprintf(w, "Spaces   %s; -show-kernel prints it\n", jangText(jang))
+	}
 	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v\n", res.Cycles, res.TimeMS, dev.Clocks.Core)
 	if s := res.Sampling; s != nil {
 		fmt.Fprintln(w, samplingLine(s))

@@ -65,6 +65,12 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	var applied []*validate.JangApplied
+	if strings.TrimSpace(*lf.spaces) == "jang" {
+		if runs, skipped, applied, err = jangRuns(dev, base, params, runs, skipped); err != nil {
+			return err
+		}
+	}
 	if err := simulateAll(ctx, dev, base, params, runs, *maxWork, *sample, stderr); err != nil {
 		return err
 	}
@@ -85,7 +91,12 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case "csv":
 		return writeValidateCSV(stdout, runs)
 	}
-	writeHeader(stdout, dev, base)
+	writeDeviceLines(stdout, dev)
+	fmt.Fprint(stdout, kernelLine(base))
+	for _, ap := range applied {
+		fmt.Fprintf(stdout, "Spaces   %s\n", jangText(ap))
+	}
+	fmt.Fprintln(stdout)
 	return writeValidateText(stdout, runs, skipped, cmp)
 }
 
@@ -225,11 +236,14 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 	jobs := make([]sim.Job, len(runs))
 	var work workEstimate
 	for i, c := range runs {
-		l, err := traces.Bind(base.Kernel, c.mapping, c.cand.Block, params, dev)
-		if err != nil {
-			return err
+		if c.launch == nil {
+			l, err := traces.Bind(base.Kernel, c.mapping, c.cand.Block, params, dev)
+			if err != nil {
+				return err
+			}
+			c.launch = l
 		}
-		c.launch = l
+		l := c.launch
 		work = work.add(estimateOf(dev, l))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
 	}
@@ -259,6 +273,59 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 		c.res, c.metrics = results[i], sim.MetricValues(ms)
 	}
 	return nil
+}
+
+// jangRuns gives every configuration to run the launch of the kernel
+// J14's Algorithm 1 selects for base's loop nest under its mapping
+// (-spaces jang): one rewrite per mapping, bound at each block. A block
+// the rewrite refuses (its barriers need whole blocks and strips) moves
+// to skipped with the reason. It returns the rewrites, one per mapping.
+func jangRuns(dev *arch.Device, base *traces.Launch, params map[string]int64, runs, skipped []*config) ([]*config, []*config, []*validate.JangApplied, error) {
+	var applied []*validate.JangApplied
+	byMapping := map[string]*validate.JangApplied{}
+	var kept []*config
+	for _, c := range runs {
+		ap := byMapping[c.mapping.String()]
+		if ap == nil {
+			l, err := traces.Bind(base.Kernel, c.mapping, base.Block, params, dev)
+			if err == nil {
+				ap, err = validate.ApplyJang(l)
+			}
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("-spaces jang: %w", err)
+			}
+			byMapping[c.mapping.String()] = ap
+			applied = append(applied, ap)
+		}
+		l, err := traces.Bind(ap.Kernel, nil, c.cand.Block, params, dev)
+		if err != nil {
+			c.cand.Reason = "-spaces jang: " + err.Error()
+			skipped = append(skipped, c)
+			continue
+		}
+		c.launch = l
+		kept = append(kept, c)
+	}
+	if len(kept) == 0 {
+		return nil, nil, nil, fmt.Errorf("-spaces jang: no candidate configuration of %s runs with Algorithm 1's selection on %s", base.Kernel.Name, dev.Name)
+	}
+	return kept, skipped, applied, nil
+}
+
+// jangText says what -spaces jang did with each array.
+func jangText(ap *validate.JangApplied) string {
+	var parts []string
+	for _, p := range ap.Arrays {
+		s := p.Array + " " + p.Space
+		if p.Tile != "" {
+			s += " via " + p.Tile + " along " + p.Strip
+		}
+		if p.NotApplied != "" {
+			s += " (not applied: " + p.NotApplied + ")"
+		}
+		parts = append(parts, s)
+	}
+	return fmt.Sprintf("J14 Algorithm 1 (-spaces jang, %s): %s", ap.Model.Mapping, strings.Join(parts, "; "))
 }
 
 // rankBySim gives dense ranks by simulated cycles, 1 the fastest.
