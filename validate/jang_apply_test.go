@@ -214,3 +214,31 @@ func TestApplyJangRefused(t *testing.T) {
 		t.Errorf("i3 mapped: got %v", err)
 	}
 }
+
+// TestApplyJangExamples: every shipped loop nest, under its own mapping
+// and under every permutation of it, is rewritten into a kernel that
+// parses, and that binds at the example's block or is refused by one of
+// its requires (whole blocks and strips).
+func TestApplyJangExamples(t *testing.T) {
+	for _, name := range kernel.Examples() {
+		k, err := kernel.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if k.Program.Form != kernel.LoopNest || len(k.Launches) > 0 {
+			continue
+		}
+		l, err := traces.Bind(k, nil, arch.Dim3{}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ap, err := ApplyJang(l)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if _, err := traces.Bind(ap.Kernel, nil, l.Block, nil, nil); err != nil && !strings.Contains(err.Error(), "requires") {
+			t.Errorf("%s: the rewrite does not bind: %v\n%s", name, err, ap.File)
+		}
+	}
+}

@@ -6,7 +6,7 @@
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
 //	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-launch N] [-cache-config C] [-warps N] [-format text|json]
-//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-cache-config C] [-format text|json]
 //	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-spaces ...] [-cache-config C] [-sample] [-format text|json|csv]
 //
@@ -28,8 +28,12 @@
 // per distinct address of a warp (a half-warp on CC 1.x), and must not
 // be stored to nor exceed 64 KB together; texture arrays are read
 // through each SM's texture cache, one lookup per distinct 32-byte line
-// of a warp, and must not be stored to. -spaces jang (J14's Algorithm 1
-// applied) is refused: it is not simulated yet. A kernel with constant
+// of a warp, and must not be stored to. -spaces jang (on run, trace and
+// validate) rewrites a loop nest as the __global__ kernel J14's Algorithm
+// 1 selects (validate.ApplyJang: texture, constant, and shared tiles
+// strip-mined with SL between barriers) and simulates that; run
+// -show-kernel prints the kernel file that would be simulated and exits;
+// validate -spaces jang simulates the rewrite at each candidate. A kernel with constant
 // references gets sim_const_* metrics, one with texture references
 // tex_cache_transactions, tex_cache_hit_rate and sim_tex_*, and run's
 // reference table a Space column and a Const hit or Tex hit column.
