@@ -43,7 +43,9 @@ func TestLDG(t *testing.T) {
 
 // TestLDGErrors: what __ldg and const pointers refuse, at the position.
 func TestLDGErrors(t *testing.T) {
-	constA := func(src, extra string) string { return cudaYAML(strings.Replace(src, "float *A", "const float *A", 1), extra) }
+	constA := func(src, extra string) string {
+		return cudaYAML(strings.Replace(src, "float *A", "const float *A", 1), extra)
+	}
 	for _, tc := range []struct {
 		cudaError
 		yaml func(src, extra string) string
