@@ -109,7 +109,7 @@ func lines32(in WarpInst) int {
 func TestTex2DLines(t *testing.T) {
 	k := tex2DKernel(t, "0", "0")
 	for _, tc := range []struct {
-		block      arch.Dim3
+		block     arch.Dim3
 		tex, glob int
 	}{
 		{arch.Dim3{X: 32, Y: 1, Z: 1}, 8, 4},

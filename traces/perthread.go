@@ -67,8 +67,8 @@ type ptRef struct {
 	// block-linear. 0 for other references.
 	texWidth int64
 	text     string
-	array   string
-	pos     kernel.Pos
+	array    string
+	pos      kernel.Pos
 }
 
 // sharedAlign is where each __shared__ array starts in a block's shared
