@@ -75,9 +75,13 @@ func (ps *parser) cudaName() *Expr {
 		switch name {
 		case "tex1Dfetch":
 			return ps.texFetch()
-		case "tex1D", "tex2D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap":
-			ps.fail(t, name+" is not simulated: only 1-D fetches of linear memory (tex1Dfetch) are",
-				"read the array with tex1Dfetch(A, i) at its linear index, or as A[i] in global memory")
+		case "tex2D":
+			return ps.tex2D()
+		case "__ldg":
+			return ps.ldg()
+		case "tex1D", "tex3D", "tex1DLayered", "tex2DLayered", "texCubemap":
+			ps.fail(t, name+" is not simulated: only tex1Dfetch of linear memory and tex2D of a cudaArray are",
+				"read the array with tex1Dfetch(A, i) at its linear index, tex2D(A, x, y) if it is 2-D, or as A[i] in global memory")
 		}
 		return ps.call()
 	}

@@ -80,6 +80,7 @@ func (ps *parser) perThread(arrays []*Array) {
 	if ps.prog.Func == "" {
 		ps.fail(ps.peek(), "no __global__ function", "write __global__ void NAME(...) { ... } after the #define lines")
 	}
+	ps.checkCUDAArrays()
 	for _, a := range arrays {
 		if ps.cuda.args[a.Name] == nil && ps.constantOf(a.Name) == nil {
 			ps.failAt(a.Line, a.Col, fmt.Sprintf("array %s is not a parameter of %s", a.Name, ps.prog.Func),
@@ -159,9 +160,11 @@ func (ps *parser) arg() {
 	if pointer {
 		ps.next()
 		a.Type += " *"
+		a.Const = ct.konst
 		if ps.is("__restrict__") {
 			ps.next()
 			a.Type += "__restrict__"
+			a.Restrict = true
 		}
 		if ps.is("*") || ps.is("const") {
 			ps.fail(ps.peek(), fmt.Sprintf("unsupported parameter type %s %s", a.Type, ps.peek().text), "parameters are TYPE *NAME, const TYPE *__restrict__ NAME or a scalar")

@@ -49,12 +49,21 @@
 // (row-major, the default, or col-major), an alignment of their base
 // address (DefaultAlign unless align gives one), optionally a fixed
 // base address, and a memory space: global (the default), constant,
-// read through each SM's constant cache, or texture, read through each
-// SM's texture cache as through a 1-D texture reference bound to the
-// array (cudaBindTexture on the host): A[i] of a texture array is a
-// texture fetch, and so is tex1Dfetch(A, i) in a per-thread kernel,
-// which needs A to be a 1-D texture array (tex1D, tex2D and tex3D are
-// refused). A kernel only reads constant and texture memory: a store to
+// read through each SM's constant cache, texture, read through each
+// SM's texture cache as through a texture reference bound to the array,
+// or readonly, global memory whose every load goes through the read-only
+// data cache (as __ldg; compute capability 3.5 and later). A[i] of a
+// texture array is a texture fetch, and so is tex1Dfetch(A, i) in a
+// per-thread kernel, which needs A to be a 1-D texture array (linear
+// memory bound with cudaBindTexture); tex2D(A, x, y) reads A[y][x] of a
+// 2-D texture array, which it makes a cudaArray (bound with
+// cudaBindTextureToArray, laid out block-linear; see Fetch), so no other
+// read of A may treat it as linear memory (tex1D and tex3D are refused).
+// __ldg(&A[i]) and __ldg(A + i) read a global array through the
+// read-only data cache, as do loads through a const __restrict__ pointer
+// parameter on devices that have it (Program.ReadOnlyArg); a store
+// through a const pointer is an error. A kernel only reads constant,
+// texture and readonly memory: a store to
 // such an array is an error at the store, and the constant arrays of a
 // launch hold at most ConstantMemory (64 KB) together, which
 // traces.Bind checks when the params size them. SetSpaces

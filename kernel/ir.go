@@ -77,13 +77,17 @@ type Space uint8
 
 // Memory spaces: global memory, the shared memory of a block
 // (__shared__ arrays of per-thread kernels), constant memory (read
-// through each SM's constant cache; see space.go) and texture memory
-// (1-D fetches through each SM's texture cache).
+// through each SM's constant cache; see space.go), texture memory
+// (fetches through each SM's texture cache) and global memory read
+// through the read-only data cache of compute capability 3.5 and later
+// (LDG: __ldg, or a load through a const __restrict__ pointer; the
+// texture cache's hardware, PG-3x and PG-5x).
 const (
 	SpaceGlobal Space = iota
 	SpaceShared
 	SpaceConstant
 	SpaceTexture
+	SpaceReadOnly
 )
 
 func (s Space) String() string {
@@ -94,6 +98,8 @@ func (s Space) String() string {
 		return "constant"
 	case SpaceTexture:
 		return "texture"
+	case SpaceReadOnly:
+		return "readonly"
 	}
 	return "global"
 }
@@ -170,9 +176,9 @@ type Expr struct {
 	Name  string
 	Index int
 	Args  []*Expr
-	// Fetch marks an ExprLoad written tex1Dfetch(A, i): a 1-D fetch from
-	// the texture bound to array A, which is in texture memory.
-	Fetch bool
+	// Fetch says how an ExprLoad reads its element when it is not
+	// written A[i]: tex1Dfetch, tex2D or __ldg (see Fetch).
+	Fetch Fetch
 	// Line and Col locate the node in the kernel file.
 	Line, Col int
 }
@@ -250,18 +256,7 @@ func (e *Expr) write(b *strings.Builder, outer int) {
 	case ExprFloat, ExprParam, ExprLoop, ExprScalar:
 		b.WriteString(e.Name)
 	case ExprLoad:
-		if e.Fetch {
-			b.WriteString("tex1Dfetch(" + e.Name + ", ")
-			e.Args[0].write(b, 0)
-			b.WriteByte(')')
-			break
-		}
-		b.WriteString(e.Name)
-		for _, a := range e.Args {
-			b.WriteByte('[')
-			a.write(b, 0)
-			b.WriteByte(']')
-		}
+		e.writeLoad(b)
 	case ExprSpecial:
 		b.WriteString(Special(e.Index).String())
 	case ExprNeg, ExprNot:
@@ -366,8 +361,9 @@ type MemRef struct {
 	Index []*Expr
 	// Store says the reference writes the element; else it reads it.
 	Store bool
-	// Fetch says the read is written tex1Dfetch(A, i).
-	Fetch     bool
+	// Fetch says how the read is written when not as A[i]: tex1Dfetch,
+	// tex2D (Index is then [y, x], the element A[y][x]) or __ldg.
+	Fetch     Fetch
 	Text      string
 	Line, Col int
 }

@@ -455,6 +455,9 @@ func (ps *parser) addRef(e *Expr, store bool, s *Stmt) {
 		ps.failAt(e.Line, e.Col, fmt.Sprintf("more than %d array references", MaxRefs),
 			"gpumemsim keeps state per reference in every warp; read a repeated element once into a scalar, or split the kernel into several kernel files")
 	}
+	if store {
+		ps.checkConstStore(e)
+	}
 	r := &MemRef{ID: len(ps.prog.Refs), Array: ps.arrays[e.Name], Index: e.Args, Store: store, Fetch: e.Fetch}
 	r.Line, r.Col = e.Line, e.Col
 	r.Text = ps.refTexts[e]

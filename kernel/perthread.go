@@ -89,6 +89,10 @@ type Arg struct {
 	Type string
 	// Array is the array a pointer parameter is; nil for a scalar.
 	Array *Array
+	// Const says a pointer parameter points to const data (const float
+	// *A): the kernel must not store through it. Restrict says it is
+	// declared __restrict__.
+	Const, Restrict bool
 	// Int says a scalar is of an integer type.
 	Int       bool
 	Line, Col int

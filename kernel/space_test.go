@@ -15,7 +15,8 @@ func TestParseSpace(t *testing.T) {
 		{"constant", SpaceConstant, ""},
 		{"texture", SpaceTexture, ""},
 		{"shared", 0, `space "shared": an array of the kernel file lives in device memory; hint: `},
-		{"Constant", 0, `unknown space "Constant"; hint: want global, constant or texture`},
+		{"readonly", SpaceReadOnly, ""},
+		{"Constant", 0, `unknown space "Constant"; hint: want global, constant, texture or readonly`},
 	} {
 		got, err := ParseSpace(tc.in)
 		switch {

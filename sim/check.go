@@ -196,8 +196,8 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 	if shared != res.Shared {
 		fail("shared memory: references account for %+v of %+v", shared, res.Shared)
 	}
-	res.checkReadOnly(fail, kernel.SpaceConstant, &res.Constant, func(r *RefStats) (int64, int64) { return r.ConstHits, r.ConstMisses })
-	res.checkReadOnly(fail, kernel.SpaceTexture, &res.Texture, func(r *RefStats) (int64, int64) { return r.TexHits, r.TexMisses })
+	res.checkReadOnly(fail, "constant", &res.Constant, func(sp string) bool { return sp == kernel.SpaceConstant.String() }, func(r *RefStats) (int64, int64) { return r.ConstHits, r.ConstMisses })
+	res.checkReadOnly(fail, "texture", &res.Texture, texturePath, func(r *RefStats) (int64, int64) { return r.TexHits, r.TexMisses })
 	if n := res.Loads.Requests + res.Stores.Requests + shared.LoadRequests + shared.StoreRequests + res.Constant.Requests + res.Texture.Requests; n != res.MemInsts {
 		fail("%d memory instructions issued; references account for %d", res.MemInsts, n)
 	}
@@ -248,18 +248,19 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 	}
 }
 
-// checkReadOnly verifies the counters of a read-only space's caches
+// checkReadOnly verifies the counters of a read-only path's caches
 // (constant, texture): a pass or lookup is one access, hits and misses
-// add up, and the space's references account for the requests, passes,
-// bytes, hits and misses; hitMiss gives a reference's hits and misses.
-func (res *Result) checkReadOnly(fail func(string, ...any), space kernel.Space, c *ReadOnlyStats, hitMiss func(*RefStats) (int64, int64)) {
+// add up, and the references of the spaces the path serves (in) account
+// for the requests, passes, bytes, hits and misses; hitMiss gives a
+// reference's hits and misses.
+func (res *Result) checkReadOnly(fail func(string, ...any), space string, c *ReadOnlyStats, in func(space string) bool, hitMiss func(*RefStats) (int64, int64)) {
 	if cc := c.Cache; cc.Hits+cc.Misses != cc.Accesses || cc.Accesses != c.Passes {
 		fail("%s cache: %d hits + %d misses, %d accesses, %d passes", space, cc.Hits, cc.Misses, cc.Accesses, c.Passes)
 	}
 	var sum ReadOnlyStats
 	for i := range res.Refs {
 		r := &res.Refs[i]
-		if r.Space != space.String() {
+		if !in(r.Space) {
 			continue
 		}
 		h, m := hitMiss(r)

@@ -93,7 +93,7 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	if r.hasSpace(kernel.SpaceConstant) {
 		ms = append(ms, ConstantMetrics(&r.Constant, true)...)
 	}
-	if r.hasSpace(kernel.SpaceTexture) {
+	if r.hasSpace(kernel.SpaceTexture) || r.hasSpace(kernel.SpaceReadOnly) {
 		ms = append(ms, TextureMetrics(&r.Texture, true)...)
 	}
 	if dev.L2.Present() {
@@ -343,7 +343,7 @@ func gpgpusimMetrics(r *Result) []Metric {
 	add("Total_core_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]", float64(r.Loads.Transactions), "accesses", "Global load accesses at the SMs")
 	add("Total_core_cache_stats_breakdown[GLOBAL_ACC_R][HIT]", float64(r.L1.Hits), "accesses", "Global load hits in L1")
 	add("Total_core_cache_stats_breakdown[GLOBAL_ACC_R][MSHR_HIT]", float64(r.L1.MSHRMerges), "accesses", "Global load misses merged in the L1 MSHRs")
-	if r.hasSpace(kernel.SpaceTexture) {
+	if r.hasSpace(kernel.SpaceTexture) || r.hasSpace(kernel.SpaceReadOnly) {
 		tc := &r.Texture.Cache
 		add("Total_core_cache_stats_breakdown[TEXTURE_ACC_R][TOTAL_ACCESS]", float64(tc.Accesses), "accesses", "Texture lookups at the SMs' texture caches")
 		add("Total_core_cache_stats_breakdown[TEXTURE_ACC_R][HIT]", float64(tc.Hits), "accesses", "Texture lookups that hit")

@@ -134,8 +134,9 @@ type RefStats struct {
 	// Space is "shared" for a shared-memory reference (whose Transactions
 	// are passes through the banks), "constant" for a constant-memory one
 	// (whose Transactions are passes through the constant cache),
-	// "texture" for a texture fetch (whose Transactions are lookups of
-	// 32-byte lines in the texture cache), empty for global memory.
+	// "texture" for a texture fetch and "readonly" for a load through the
+	// read-only data cache (whose Transactions are lookups of 32-byte
+	// lines in the texture cache), empty for global memory.
 	Space string `json:"space,omitempty"`
 	RefCounts
 	L1Hits   int64 `json:"l1_hits"`
@@ -144,8 +145,8 @@ type RefStats struct {
 	// hit and missed in the constant cache.
 	ConstHits   int64 `json:"const_hits,omitempty"`
 	ConstMisses int64 `json:"const_misses,omitempty"`
-	// TexHits and TexMisses are a texture reference's lookups that hit
-	// and missed in the texture cache.
+	// TexHits and TexMisses are a texture or readonly reference's
+	// lookups that hit and missed in the texture cache.
 	TexHits         int64 `json:"tex_hits,omitempty"`
 	TexMisses       int64 `json:"tex_misses,omitempty"`
 	L2ReadSectors   int64 `json:"l2_read_sectors"`

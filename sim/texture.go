@@ -35,10 +35,14 @@ func TextureLines(active uint32, addr *[32]uint64, dst []uint64) []uint64 {
 	return constmem.Distinct(active, &lines, 0, 32, dst)
 }
 
-// texRefs says, per reference of a launch, whether it is a texture
-// fetch, which the texture cache serves.
+// texRefs says, per reference of a launch, whether the texture cache
+// serves it: a texture fetch or an LDG (readonly.go).
 func texRefs(dev *arch.Device, info *traces.Info) ([]bool, error) {
-	return readOnlyRefs(dev.Name, dev.Texture, info, kernel.SpaceTexture)
+	tex, err := readOnlyRefs(dev.Name, dev.Texture, info, kernel.SpaceTexture)
+	if err != nil {
+		return nil, err
+	}
+	return ldgRefs(dev, info, tex)
 }
 
 // newTexUnit builds s's texture path for a launch whose references

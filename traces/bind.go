@@ -52,6 +52,9 @@ type BoundArray struct {
 	Base   uint64
 	// Size is the array's size in bytes.
 	Size int64
+	// BlockLinear says the array is a cudaArray that tex2D reads, laid
+	// out block-linear (blocklinear.go); Size counts its padding.
+	BlockLinear bool
 }
 
 // BoundLoop is a loop of the program with params substituted.
@@ -85,8 +88,10 @@ type Ref struct {
 	// Addr is the byte address, base included, as an affine form of the
 	// loop variables (loop nests only).
 	Addr Linear
-	// Space is the array's memory space; a shared reference's addresses
-	// are offsets in its block's shared memory.
+	// Space is the reference's memory space: its array's, or readonly
+	// for a global load through the read-only data cache (refSpace); a
+	// shared reference's addresses are offsets in its block's shared
+	// memory.
 	Space kernel.Space
 }
 
@@ -225,7 +230,7 @@ func bind(k *kernel.Kernel, m kernel.Mapping, block arch.Dim3, params map[string
 	if err := l.bindLoops(env, blockAt); err != nil {
 		return nil, err
 	}
-	if err := l.bindRefs(env); err != nil {
+	if err := l.bindRefs(env, dev); err != nil {
 		return nil, err
 	}
 	l.compile()
@@ -383,8 +388,9 @@ func (l *Launch) boundLoop(lp *kernel.Loop, env map[string]int64) (BoundLoop, er
 }
 
 // bindRefs turns each reference's subscripts into a byte address, after
-// checking that every subscript stays inside its dimension.
-func (l *Launch) bindRefs(env map[string]int64) error {
+// checking that every subscript stays inside its dimension, and gives it
+// its space on dev (nil: no device).
+func (l *Launch) bindRefs(env map[string]int64, dev *arch.Device) error {
 	n := len(l.Loops)
 	in := innermost(l.Kernel.Program)
 	for _, r := range l.Kernel.Program.Refs {
@@ -413,7 +419,11 @@ func (l *Launch) bindRefs(env map[string]int64) error {
 				addr.Coef[v] += stride * c
 			}
 		}
-		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Space: ba.Space, Line: r.Line, Col: r.Col, Op: opOf(r),
+		sp, err := refSpace(l.Kernel, r, ba.Space, dev)
+		if err != nil {
+			return err
+		}
+		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Space: sp, Line: r.Line, Col: r.Col, Op: opOf(r),
 			Width: int(width), Text: r.Text, Addr: addr})
 		g := refGen{konst: addr.Const, width: uint8(width)}
 		for _, t := range terms(addr) {

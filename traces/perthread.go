@@ -62,9 +62,13 @@ type ptRef struct {
 	subs    []*xprog
 	strides []int64 // elements per unit of each subscript
 	limits  []int64 // each subscript's extent (the whole array for a flat one)
-	text    string
-	array   string
-	pos     kernel.Pos
+	// texWidth is, for a tex2D, the width in texels of the cudaArray it
+	// reads: its subscripts [y, x] clamp to the edges and its address is
+	// block-linear. 0 for other references.
+	texWidth int64
+	text     string
+	array    string
+	pos      kernel.Pos
 }
 
 // sharedAlign is where each __shared__ array starts in a block's shared
@@ -108,7 +112,7 @@ func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, para
 	if err := checkResources(k, l.smemUse(dev), block, dev); err != nil {
 		return nil, err
 	}
-	pt, err := l.compileThreads(env)
+	pt, err := l.compileThreads(env, dev)
 	if err != nil {
 		return nil, err
 	}
@@ -290,14 +294,15 @@ func (l *Launch) smemUse(dev *arch.Device) smemUse {
 	return smemUse{l.Smem, kernel.Pos{Line: shared[i].Line, Col: shared[i].Col}, what + ")"}
 }
 
-// compileThreads compiles the program of a per-thread kernel.
-func (l *Launch) compileThreads(env map[string]int64) (*threadProg, error) {
+// compileThreads compiles the program of a per-thread kernel for dev
+// (nil: no device).
+func (l *Launch) compileThreads(env map[string]int64, dev *arch.Device) (*threadProg, error) {
 	p := l.Kernel.Program
 	vary := varyingLocals(p)
 	if err := checkBarriers(p.Body, vary, nil); err != nil {
 		return nil, err
 	}
-	pc := &ptCompiler{l: l, pt: &threadProg{vary: vary}, xc: &xcompiler{env: env, dims: l.dimConsts(l.grid), vary: vary}}
+	pc := &ptCompiler{l: l, dev: dev, pt: &threadProg{vary: vary}, xc: &xcompiler{env: env, dims: l.dimConsts(l.grid), vary: vary}}
 	if err := pc.refs(); err != nil {
 		return nil, err
 	}
@@ -309,9 +314,10 @@ func (l *Launch) compileThreads(env map[string]int64) (*threadProg, error) {
 
 // ptCompiler flattens a per-thread program into tcode.
 type ptCompiler struct {
-	l  *Launch
-	pt *threadProg
-	xc *xcompiler
+	l   *Launch
+	dev *arch.Device
+	pt  *threadProg
+	xc  *xcompiler
 }
 
 func (pc *ptCompiler) expr(e *kernel.Expr) (*xprog, error) {
@@ -350,8 +356,15 @@ func (pc *ptCompiler) refs() error {
 			pr.strides = append(pr.strides, elemStride(ba, d))
 			pr.limits = append(pr.limits, ba.Dims[d])
 		}
+		if r.Fetch == kernel.FetchTex2D {
+			pr.texWidth = ba.Dims[1]
+		}
+		sp, err := refSpace(l.Kernel, r, ba.Space, pc.dev)
+		if err != nil {
+			return err
+		}
 		pc.pt.refs = append(pc.pt.refs, pr)
-		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Space: ba.Space, Line: r.Line, Col: r.Col, Op: opOf(r),
+		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Space: sp, Line: r.Line, Col: r.Col, Op: opOf(r),
 			Width: int(pr.size), Text: r.Text})
 	}
 	return nil

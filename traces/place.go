@@ -101,6 +101,11 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 		if err != nil {
 			return err
 		}
+		if l.Kernel.Program.CUDAArray(a.Name) {
+			if err := padCUDAArray(&ba); err != nil {
+				return at(kernel.Pos{Line: a.Line, Col: a.Col}, err)
+			}
+		}
 		if a.Space == kernel.SpaceConstant {
 			constant = append(constant, ba)
 			if err := fitConstant(constant); err != nil {
@@ -191,4 +196,15 @@ func valueText(e *kernel.Expr, v int64) string {
 		return fmt.Sprint(v)
 	}
 	return fmt.Sprintf("%s = %d", e, v)
+}
+
+// padCUDAArray sizes a, a 2-D array that tex2D reads, as the cudaArray
+// it is: block-linear, padded to whole GOBs (blocklinear.go).
+func padCUDAArray(a *BoundArray) error {
+	size, ok := BlockLinearSize(a.Dims[1], a.Dims[0], int64(a.Type.Size()))
+	if !ok {
+		return fmt.Errorf("cudaArray %s of %d×%d texels has 2^63 bytes or more laid out block-linear; hint: use smaller params", a.Name, a.Dims[1], a.Dims[0])
+	}
+	a.Size, a.BlockLinear = size, true
+	return nil
 }

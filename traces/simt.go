@@ -263,6 +263,23 @@ func (c *ThreadCursor) assign(op *tcode) {
 // lanes, after checking that every lane's element lies inside its array.
 func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool {
 	pr := &c.pt.refs[r]
+	if pr.texWidth > 0 {
+		c.texels(addr, pr)
+	} else if !c.elements(addr, pr) {
+		return false
+	}
+	for m := ^c.mask; m != 0; m &= m - 1 { // inactive lanes read as 0
+		addr[bits.TrailingZeros32(m)] = 0
+	}
+	c.emit(dst, c.l.Refs[r].Op, r, 0)
+	dst.Width = uint8(pr.size)
+	return c.count()
+}
+
+// elements sets the addresses of the active lanes' elements of pr,
+// after checking that each lies inside its array; false when one does
+// not (the cursor has failed).
+func (c *ThreadCursor) elements(addr *[WarpSize]uint64, pr *ptRef) bool {
 	last := len(pr.subs) - 1
 	for d, x := range pr.subs {
 		c.value(x, &c.sub)
@@ -285,12 +302,7 @@ func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool
 			}
 		}
 	}
-	for m := ^c.mask; m != 0; m &= m - 1 { // inactive lanes read as 0
-		addr[bits.TrailingZeros32(m)] = 0
-	}
-	c.emit(dst, c.l.Refs[r].Op, r, 0)
-	dst.Width = uint8(pr.size)
-	return c.count()
+	return true
 }
 
 // outside describes lane i's subscript d of pr at value v outside its

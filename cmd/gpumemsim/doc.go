@@ -23,18 +23,22 @@
 // memory limit and the simulated L1 follow it, and the output names it.
 //
 // -spaces A=constant,x=global puts the kernel file's arrays in other
-// memory spaces (global, constant or texture) without editing the file;
-// constant arrays are read through each SM's constant cache, one pass
-// per distinct address of a warp (a half-warp on CC 1.x), and must not
-// be stored to nor exceed 64 KB together; texture arrays are read
-// through each SM's texture cache, one lookup per distinct 32-byte line
-// of a warp, and must not be stored to. -spaces jang (on run, trace and
+// memory spaces (global, constant, texture or readonly) without editing
+// the file; constant arrays are read through each SM's constant cache,
+// one pass per distinct address of a warp (a half-warp on CC 1.x), and
+// must not be stored to nor exceed 64 KB together; texture arrays are
+// read through each SM's texture cache, one lookup per distinct 32-byte
+// line of a warp, and must not be stored to; readonly arrays are global
+// memory whose every load goes through the read-only data cache (LDG, as
+// __ldg), which is the texture cache on compute capability 3.5 and later
+// and absent before (an error). -spaces jang (on run, trace and
 // validate) rewrites a loop nest as the __global__ kernel J14's Algorithm
 // 1 selects (validate.ApplyJang: texture, constant, and shared tiles
 // strip-mined with SL between barriers) and simulates that; run
 // -show-kernel prints the kernel file that would be simulated and exits;
-// validate -spaces jang simulates the rewrite at each candidate. A kernel with constant
-// references gets sim_const_* metrics, one with texture references
+// validate -spaces jang simulates the rewrite at each candidate. A kernel
+// with constant references gets sim_const_* metrics, one with texture or
+// readonly references
 // tex_cache_transactions, tex_cache_hit_rate and sim_tex_*, and run's
 // reference table a Space column and a Const hit or Tex hit column.
 //

@@ -263,14 +263,15 @@ func writeResultTables(w io.Writer, res *sim.Result, ms []sim.Metric, style stri
 }
 
 // writeRefStats writes the references' counts. When some reference reads
-// constant or texture memory, a Space column says each one's, and a
-// Const hit (Tex hit) column the constant (texture) cache's hit rate
-// (Transactions are then the passes or lookups through it).
+// constant or texture memory or loads through the read-only data cache,
+// a Space column says each one's, and a Const hit (Tex hit) column the
+// constant (texture) cache's hit rate (Transactions are then the passes
+// or lookups through it; the read-only data cache is the texture cache).
 func writeRefStats(w io.Writer, refs []sim.RefStats) error {
 	in := func(sp kernel.Space) bool {
 		return slices.ContainsFunc(refs, func(r sim.RefStats) bool { return r.Space == sp.String() })
 	}
-	constant, texture := in(kernel.SpaceConstant), in(kernel.SpaceTexture)
+	constant, texture := in(kernel.SpaceConstant), in(kernel.SpaceTexture) || in(kernel.SpaceReadOnly)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "Reference\tOp\t"
 	if constant || texture {

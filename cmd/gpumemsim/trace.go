@@ -88,7 +88,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if reads(l, kernel.SpaceConstant) {
 			metrics = append(metrics, sim.ConstantMetrics(&counts.Constant, false)...)
 		}
-		if reads(l, kernel.SpaceTexture) {
+		if reads(l, kernel.SpaceTexture) || reads(l, kernel.SpaceReadOnly) {
 			metrics = append(metrics, sim.TextureMetrics(&counts.Texture, false)...)
 		}
 	}
@@ -170,8 +170,13 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 			label = "arrays"
 		}
 		space := ""
-		if a.Space == kernel.SpaceConstant || a.Space == kernel.SpaceTexture {
+		switch {
+		case a.BlockLinear:
+			space = ", texture memory, a block-linear cudaArray"
+		case a.Space == kernel.SpaceConstant || a.Space == kernel.SpaceTexture:
 			space = ", " + a.Space.String() + " memory"
+		case a.Space == kernel.SpaceReadOnly:
+			space = ", loads through the read-only data cache"
 		}
 		fmt.Fprintf(tw, "%s\t%s %s at %#x (%s%s)\n", label, a.Name, arrayShape(a), a.Base, arch.Bytes(a.Size), space)
 	}

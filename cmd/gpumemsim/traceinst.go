@@ -80,7 +80,7 @@ func firstInsts(d *arch.Device, l *traces.Launch, co *sim.Coalescer, n int) ([]s
 					s.passes += s.degrees[len(s.degrees)-1]
 				}
 				mem++
-			case l.Refs[in.Ref].Space == kernel.SpaceTexture:
+			case l.Refs[in.Ref].Space == kernel.SpaceTexture || l.Refs[in.Ref].Space == kernel.SpaceReadOnly:
 				s.texture = true
 				s.lines = sim.TextureLines(in.Active, &in.Addr, nil)
 				mem++
