@@ -73,7 +73,7 @@ type engine struct {
 	below, texBelow memSide
 	direct          *dramOnly
 	held            *int64
-	res    *Result
+	res             *Result
 	// start is the cycle the launch started: 0, or the end of the
 	// launch before it in a sequence; mem0 is what the memory had
 	// counted by then.
