@@ -117,11 +117,15 @@ func TestRunMatchesCount(t *testing.T) {
 	}
 }
 
-// impliedLatency is the unloaded round trip the config implies for a load
-// served by level ("l1", "l2" or "dram"), in core cycles; for DRAM it is
-// the range from a row hit to a row conflict.
+// impliedLatency is the unloaded round trip the config implies for a
+// global load served by level ("l1", "l2" or "dram"), in core cycles; for
+// DRAM it is the range from a row hit to a row conflict. A texture-only
+// L2 (G80, GT200) is not on a global load's way.
 func impliedLatency(d *arch.Device, level string) (lo, hi float64) {
-	icnt, l2 := float64(d.Interconnect.Latency), float64(d.L2.HitLatency)
+	icnt, l2 := float64(d.Interconnect.Latency), 0.0
+	if d.L2.CachesGlobal() {
+		l2 = float64(d.L2.HitLatency)
+	}
 	switch level {
 	case "l1":
 		v := float64(d.L1.HitLatency)
@@ -183,10 +187,10 @@ func TestLatencyProbe(t *testing.T) {
 		var sweep []point
 		dram := []point{{4096, "dram"}}
 		switch {
-		case dev.L2.Present() && dev.Coalescer.CacheGlobalLoads:
+		case dev.L2.CachesGlobal() && dev.Coalescer.CacheGlobalLoads:
 			l1, l2 := int64(dev.L1.Size), int64(dev.L2.Size)
 			sweep = []point{{l1 / 2, "l1"}, {l1 * 3 / 4, "l1"}, {l1 * 3 / 2, "l2"}, {l2 / 2, "l2"}, {l2 * 3 / 4, "l2"}, {l2 * 2, "dram"}}
-		case dev.L2.Present():
+		case dev.L2.CachesGlobal():
 			l2 := int64(dev.L2.Size)
 			sweep = []point{{4096, "l2"}, {l2 / 2, "l2"}, {l2 * 3 / 4, "l2"}, {l2 * 2, "dram"}}
 		default:
