@@ -155,9 +155,14 @@ func probe(t *testing.T, device string, f int64) (perLoad, overhead float64) {
 		res := run(t, dev, l, sim.Options{})
 		cycles[i], loads[i] = res.Cycles, res.Loads.Requests
 	}
-	// Each iteration is a load, then the compute its value feeds, which
-	// issues at issue_per_cycle instructions per cycle before the next
-	// load may go.
+	return float64(cycles[1]-cycles[0]) / float64(loads[1]-loads[0]), issueOverhead(dev, l)
+}
+
+// issueOverhead is the issue cycles each iteration of the latency probe l
+// spends on non-memory instructions: each iteration is a load, then the
+// compute its value feeds, which issues at issue_per_cycle instructions
+// per cycle before the next load may go.
+func issueOverhead(dev *arch.Device, l *traces.Launch) float64 {
 	var in traces.WarpInst
 	cur := l.Warp(0, 0)
 	var compute int32
@@ -166,9 +171,7 @@ func probe(t *testing.T, device string, f int64) (perLoad, overhead float64) {
 			compute = in.Count
 		}
 	}
-	ipc := float64(dev.Scheduler.IssuePerCycle)
-	overhead = math.Ceil(float64(compute) / ipc)
-	return float64(cycles[1]-cycles[0]) / float64(loads[1]-loads[0]), overhead
+	return math.Ceil(float64(compute) / float64(dev.Scheduler.IssuePerCycle))
 }
 
 // The latency probe sweeps footprints around each configured capacity:
