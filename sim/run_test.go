@@ -33,8 +33,18 @@ func bind(t testing.TB, device, name, mapping, block string, params map[string]i
 // bindOn binds a shipped kernel on dev.
 func bindOn(t testing.TB, dev *arch.Device, name, mapping, block string, params map[string]int64) *traces.Launch {
 	t.Helper()
+	return bindSpaces(t, dev, name, nil, mapping, block, params)
+}
+
+// bindSpaces binds a shipped kernel on dev with the arrays named in
+// spaces moved to their spaces, as -spaces does.
+func bindSpaces(t testing.TB, dev *arch.Device, name string, spaces map[string]kernel.Space, mapping, block string, params map[string]int64) *traces.Launch {
+	t.Helper()
 	k, err := kernel.Load(name)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.SetSpaces(spaces); err != nil {
 		t.Fatal(err)
 	}
 	var m kernel.Mapping

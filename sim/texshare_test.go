@@ -77,21 +77,7 @@ func TestTextureSharedPerTPC(t *testing.T) {
 // and through RunAll with one worker or many.
 func TestTextureSharedDeterministic(t *testing.T) {
 	dev := texDevice(t, "gt200")
-	k, err := kernel.Load("matmul")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := k.SetSpaces(map[string]kernel.Space{"B": kernel.SpaceTexture}); err != nil {
-		t.Fatal(err)
-	}
-	m, err := kernel.ParseMapping("i1=ty,i2=tx")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := traces.Bind(k, m, arch.Dim3{X: 16, Y: 16, Z: 1}, map[string]int64{"M": 96, "N": 96, "P": 64}, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := bindSpaces(t, dev, "matmul", map[string]kernel.Space{"B": kernel.SpaceTexture}, "i1=ty,i2=tx", "16x16", map[string]int64{"M": 96, "N": 96, "P": 64})
 	want := resultJSON(t, run(t, dev, l, sim.Options{}))
 	if got := resultJSON(t, run(t, dev, l, sim.Options{})); got != want {
 		t.Errorf("gt200 matmul, B in texture: a second Run differs")
