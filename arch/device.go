@@ -33,7 +33,7 @@ type Device struct {
 	L1           Cache        `yaml:"l1" json:"l1"`
 	L1Shared     L1Shared     `yaml:"l1_shared,omitempty" json:"l1_shared,omitzero"` // zero where the split is fixed
 	L2           L2Cache      `yaml:"l2" json:"l2"`
-	Texture      Cache        `yaml:"texture" json:"texture"`
+	Texture      TextureCache `yaml:"texture" json:"texture"`
 	Constant     Cache        `yaml:"constant" json:"constant"`
 	Interconnect Interconnect `yaml:"interconnect" json:"interconnect"`
 	DRAM         DRAM         `yaml:"dram" json:"dram"`
@@ -146,6 +146,20 @@ func (c Cache) Sets() int {
 	return int(c.Size / (c.Line * Bytes(c.Associativity)))
 }
 
+// TextureCache is the texture L1: a read-only cache of one SM, or one
+// shared by the SMs of a cluster, as G80 and GT200 share theirs per TPC.
+type TextureCache struct {
+	Cache `yaml:",inline"`
+	// SharedBy is the number of SMs that share one texture cache: SMs
+	// 0 to SharedBy-1 share the first, and so on (GPGPU-Sim numbers the
+	// cores of its cluster i i·n to i·n+n-1 the same way). 0 or 1: each SM
+	// has its own.
+	SharedBy int `yaml:"shared_by,omitempty" json:"shared_by,omitempty"`
+}
+
+// SMsPerCache is the number of SMs one texture cache serves (at least 1).
+func (t TextureCache) SMsPerCache() int { return max(1, t.SharedBy) }
+
 // L2Cache is the shared L2, split into address-interleaved slices. Size is
 // the total over all slices.
 type L2Cache struct {
@@ -154,7 +168,15 @@ type L2Cache struct {
 	Slices int `yaml:"slices" json:"slices"`
 	// QueueDepth bounds the requests waiting at one slice.
 	QueueDepth int `yaml:"queue_depth" json:"queue_depth"`
+	// TextureOnly says the L2 caches the texture caches' misses only:
+	// global and constant memory go past it to DRAM, as on G80 and GT200
+	// (GPGPU-Sim's -gpgpu_cache:dl2_texture_only 1).
+	TextureOnly bool `yaml:"texture_only,omitempty" json:"texture_only,omitempty"`
 }
+
+// CachesGlobal reports whether global loads and stores (and constant
+// fills) go through the L2: it is present and not texture-only.
+func (c L2Cache) CachesGlobal() bool { return c.Present() && !c.TextureOnly }
 
 // SliceSize is the capacity of one slice.
 func (c L2Cache) SliceSize() Bytes {

@@ -129,16 +129,20 @@ func (v *validator) caches(d *Device) {
 	if d.L1.Present() && d.L1.Line > 0 && d.L1.Line != 128 {
 		v.add("l1.line", "%v: the simulator's L1 takes 128-byte lines, the blocks the coalescer's transactions lie in (every NVIDIA L1 since Fermi has them); set l1.sector for a finer fill", d.L1.Line)
 	}
-	v.cache("texture", d.Texture, d.Texture.Sets(), false, maxL1)
+	v.cache("texture", d.Texture.Cache, d.Texture.Sets(), false, maxL1)
 	v.cache("constant", d.Constant, d.Constant.Sets(), false, maxL1)
-	v.readOnly("texture", d.Texture)
+	v.readOnly("texture", d.Texture.Cache)
 	v.readOnly("constant", d.Constant)
+	v.textureSharing(d)
 	l2 := d.L2
 	if !l2.Present() {
-		if l2.Slices != 0 || l2.QueueDepth != 0 {
-			v.add("l2", "slices and queue_depth describe an L2 that is absent (size 0B); remove them")
+		if l2.Slices != 0 || l2.QueueDepth != 0 || l2.TextureOnly {
+			v.add("l2", "slices, queue_depth and texture_only describe an L2 that is absent (size 0B); remove them")
 		}
 		return
+	}
+	if l2.TextureOnly && !d.Texture.Present() {
+		v.add("l2.texture_only", "is true but the device has no texture cache (texture.size is 0B), so the L2 would cache nothing")
 	}
 	v.count("l2.slices", int64(l2.Slices), maxSlices)
 	v.count("l2.queue_depth", int64(l2.QueueDepth), maxQueue)
@@ -161,6 +165,23 @@ func (v *validator) caches(d *Device) {
 	sliced := l2.Cache
 	sliced.Size = l2.SliceSize()
 	v.cache("l2", sliced, l2.SetsPerSlice(), true, max(sliced.Size, maxL2)) // the whole L2 was bounded above
+}
+
+// textureSharing checks texture.shared_by: the SMs of the device fall
+// into whole groups of it (a TPC of G80 or GT200).
+func (v *validator) textureSharing(d *Device) {
+	n := d.Texture.SharedBy
+	switch {
+	case n == 0:
+	case n < 0:
+		v.add("texture.shared_by", "must be positive, got %d", n)
+	case !d.Texture.Present() && n > 1:
+		v.add("texture.shared_by", "%d SMs share a texture cache that is absent (texture.size is 0B); remove shared_by", n)
+	case n > maxSMs:
+		v.add("texture.shared_by", "%d is more than the simulator allows (at most %d SMs)", n, maxSMs)
+	case d.SMs > 0 && d.SMs%n != 0:
+		v.add("texture.shared_by", "%d does not divide sms = %d: every texture cache serves the same number of SMs (e.g. 3 for GT200's 10 TPCs of 3)", n, d.SMs)
+	}
 }
 
 // dram checks the DRAM, whose largest request, an L2 line (128 bytes

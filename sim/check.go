@@ -219,6 +219,8 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 		if want := res.Stores.Bytes / 32; want != m.sent.WriteSectors {
 			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, m.sent.WriteSectors)
 		}
+	case dev.L2.TextureOnly:
+		res.checkTextureOnly(fail, m)
 	case dev.Coalescer.CacheGlobalLoads:
 		if res.L2.ReadRequests != res.L1.Fills+cf {
 			fail("L1 sent %d fills and the constant and texture caches %d; L2 received %d reads", res.L1.Fills, cf, res.L2.ReadRequests)
@@ -232,19 +234,45 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 		}
 	}
 	if c != nil {
-		// A sector larger than an atom fetches the atoms around a miss too.
-		if m.fetched != m.sent.ReadSectors {
-			fail("DRAM reads (%d sectors) != L2 fetches (%d sectors)", m.sent.ReadSectors, m.fetched)
-		}
-		if c.sector == atomBytes && res.L2.ReadMissSectors != m.fetched {
-			fail("L2 read misses (%d sectors) != L2 fetches (%d sectors) with 32-byte sectors", res.L2.ReadMissSectors, m.fetched)
-		}
-		if res.L2.ReadMissSectors > m.fetched {
-			fail("L2 read misses (%d sectors) exceed L2 fetches (%d sectors)", res.L2.ReadMissSectors, m.fetched)
-		}
-		if res.L2.WriteRequests != res.Stores.Transactions {
-			fail("L2: %d write requests of %d store transactions", res.L2.WriteRequests, res.Stores.Transactions)
-		}
+		res.checkL2(fail, m, c, dev.L2.TextureOnly)
+	}
+}
+
+// checkTextureOnly verifies the traffic of a device whose L2 caches
+// textures only: the texture caches' fills, and nothing else, reach the
+// L2; global loads, constant-cache fills and the L2's own fetches are
+// what DRAM read; global stores are what it wrote.
+func (res *Result) checkTextureOnly(fail func(string, ...any), m memCounts) {
+	if tf := res.Texture.Cache.Fills; res.L2.ReadRequests != tf || res.L2.WriteRequests != 0 {
+		fail("texture-only L2: %d read and %d write requests; the texture caches sent %d fills and nothing else may reach it", res.L2.ReadRequests, res.L2.WriteRequests, tf)
+	}
+	if res.L2.ReadSectors != res.Texture.FillSectors {
+		fail("texture-only L2: %d sectors read; the texture caches' fills asked for %d", res.L2.ReadSectors, res.Texture.FillSectors)
+	}
+	if want := res.Loads.Bytes/32 + res.Constant.FillSectors + m.fetched; want != m.sent.ReadSectors {
+		fail("texture-only L2: load transactions, constant-cache fills and L2 fetches of %d sectors, %d read from DRAM", want, m.sent.ReadSectors)
+	}
+	if want := res.Stores.Bytes/32 + res.L2.WriteBackSectors; want != m.sent.WriteSectors {
+		fail("texture-only L2: store transactions and L2 write-backs of %d sectors, %d written to DRAM", want, m.sent.WriteSectors)
+	}
+}
+
+// checkL2 verifies what the L2 fetched from DRAM against its misses and,
+// where it caches global memory, the DRAM reads and its writes against
+// the stores.
+func (res *Result) checkL2(fail func(string, ...any), m memCounts, c *l2, textureOnly bool) {
+	// A sector larger than an atom fetches the atoms around a miss too.
+	if !textureOnly && m.fetched != m.sent.ReadSectors {
+		fail("DRAM reads (%d sectors) != L2 fetches (%d sectors)", m.sent.ReadSectors, m.fetched)
+	}
+	if c.sector == atomBytes && res.L2.ReadMissSectors != m.fetched {
+		fail("L2 read misses (%d sectors) != L2 fetches (%d sectors) with 32-byte sectors", res.L2.ReadMissSectors, m.fetched)
+	}
+	if res.L2.ReadMissSectors > m.fetched {
+		fail("L2 read misses (%d sectors) exceed L2 fetches (%d sectors)", res.L2.ReadMissSectors, m.fetched)
+	}
+	if !textureOnly && res.L2.WriteRequests != res.Stores.Transactions {
+		fail("L2: %d write requests of %d store transactions", res.L2.WriteRequests, res.Stores.Transactions)
 	}
 }
 

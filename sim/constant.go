@@ -135,24 +135,34 @@ func readOnlyRefs(device string, c arch.Cache, info *traces.Info, space kernel.S
 // newConstUnit builds s's constant path for a launch whose references
 // constant marks, counting into s's Result.
 func (s *sm) newConstUnit(dev *arch.Device, constant []bool) error {
-	s.constant = constUnit{rule: dev.Coalescer.Rule}
-	return s.constant.build(dev.Name, "constant", dev.Constant, constant, &s.res.Constant)
+	lv, err := newReadLevel(dev.Name, "constant", dev.Constant, constant, &s.res.Constant)
+	if err != nil {
+		return err
+	}
+	s.constant = constUnit{rule: dev.Coalescer.Rule, readPath: newReadPath(lv)}
+	return nil
 }
 
-// build gives rp cache c, counting into st, when a reference of the
-// launch reads through it (marked in refs), else no cache.
-func (rp *readPath) build(device, name string, c arch.Cache, refs []bool, st *ReadOnlyStats) error {
-	*rp = readPath{}
+// newReadLevel builds cache c of a read-only space, counting into st,
+// when a reference of the launch reads through it (marked in refs), else
+// returns nil.
+func newReadLevel(device, name string, c arch.Cache, refs []bool, st *ReadOnlyStats) (*level, error) {
 	if !slices.Contains(refs, true) {
-		return nil
+		return nil, nil
 	}
 	lv, err := newLevel(c, c.Sets(), &st.Cache)
 	if err != nil {
-		return fmt.Errorf("device %s: %s: %w", device, name, err)
+		return nil, fmt.Errorf("device %s: %s: %w", device, name, err)
 	}
 	lv.inFlight = lv.sector
-	rp.cache = lv
-	rp.addrs = make([]uint64, 0, traces.WarpSize)
-	rp.txns = make([]coalesce.Txn, 0, traces.WarpSize)
-	return nil
+	return lv, nil
+}
+
+// newReadPath is the read path through cache level lv (nil: none), with
+// the scratch of one instruction's lookups.
+func newReadPath(lv *level) readPath {
+	if lv == nil {
+		return readPath{}
+	}
+	return readPath{cache: lv, addrs: make([]uint64, 0, traces.WarpSize), txns: make([]coalesce.Txn, 0, traces.WarpSize)}
 }

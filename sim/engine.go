@@ -64,14 +64,16 @@ type engine struct {
 	grid grid
 	sms  cores
 	co   *Coalescer
-	l2   *l2 // nil on devices without an L2 for global memory
+	l2   *l2 // nil on devices without an L2
 	port *port
 	// below is what the SMs send to: the L2, or direct (DRAM) where
-	// there is none; held is its hold cell (see sm.held).
-	below  memSide
-	direct *dramOnly
-	held   *int64
-	res    *Result
+	// there is none or it caches textures only; texBelow is where
+	// texture-cache misses go (the L2 wherever there is one); held is the
+	// L2's hold cell, or one nobody sets (see sm.held).
+	below, texBelow memSide
+	direct          *dramOnly
+	held            *int64
+	res             *Result
 	// start is the cycle the launch started: 0, or the end of the
 	// launch before it in a sequence; mem0 is what the memory had
 	// counted by then.

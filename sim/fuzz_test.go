@@ -78,8 +78,9 @@ func mutated(old string, n int64, raw string) string {
 // level's counters are conserved); a launch the changed device cannot run
 // (too many threads for its blocks, say) may be refused too, but nothing
 // may panic. The kernel runs again with its array A in constant memory,
-// through the constant cache. Every other input also runs a longer grid
-// sampled.
+// through the constant cache, and in texture memory, through the
+// texture caches (shared per TPC and backed by a texture-only L2 on g80
+// and gt200). Every other input also runs a longer grid sampled.
 func FuzzConfigRun(f *testing.F) {
 	names := configs.Names()
 	type doc struct {
@@ -120,6 +121,11 @@ func FuzzConfigRun(f *testing.F) {
 		f.Fatal(err)
 	}
 	kc.Arrays[0].Space = kernel.SpaceConstant
+	kt, err := kernel.Load("vecadd")
+	if err != nil {
+		f.Fatal(err)
+	}
+	kt.Arrays[0].Space = kernel.SpaceTexture
 	f.Fuzz(func(t *testing.T, cfg uint8, leaf1 uint16, n1 int64, raw1 string, leaf2 uint16, n2 int64, raw2 string) {
 		if !utf8.ValidString(raw1) || !utf8.ValidString(raw2) {
 			return // FuzzLoad feeds the loader bytes; here a field takes text
@@ -163,14 +169,21 @@ func FuzzConfigRun(f *testing.F) {
 			}
 			t.Fatalf("%s with %s: %v", names[int(cfg)%len(names)], strings.Join(changed, ", "), err)
 		}
-		if !dev.Constant.Present() {
-			// The run would be refused: it reads constant memory. Test
-			// that instead of running it.
-			if _, err := sim.Run(context.Background(), dev, constantVecadd(t, kc, dev), sim.Options{}); err == nil || !strings.Contains(err.Error(), "has no constant cache") {
-				t.Fatalf("%s with %s, A constant: %v; want a refusal without a constant cache", names[int(cfg)%len(names)], strings.Join(changed, ", "), err)
+		for _, ro := range []struct {
+			k       *kernel.Kernel
+			present bool
+		}{{kc, dev.Constant.Present()}, {kt, dev.Texture.Present()}} {
+			space := ro.k.Arrays[0].Space
+			_, err := sim.Run(context.Background(), dev, spaceVecadd(t, ro.k, dev), sim.Options{})
+			if !ro.present {
+				// The run would be refused: it reads the space without
+				// its cache. Test that instead of running it.
+				if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has no %s cache", space)) {
+					t.Fatalf("%s with %s, A %s: %v; want a refusal without a %[3]s cache", names[int(cfg)%len(names)], strings.Join(changed, ", "), space, err)
+				}
+			} else if err != nil {
+				t.Fatalf("%s with %s, A %s: %v", names[int(cfg)%len(names)], strings.Join(changed, ", "), space, err)
 			}
-		} else if _, err := sim.Run(context.Background(), dev, constantVecadd(t, kc, dev), sim.Options{}); err != nil {
-			t.Fatalf("%s with %s, A constant: %v", names[int(cfg)%len(names)], strings.Join(changed, ", "), err)
 		}
 		// A sampled run of a grid of many waves on the same device must
 		// pass the self-check too, and keep the closed-form counts.
@@ -191,14 +204,14 @@ func FuzzConfigRun(f *testing.F) {
 	})
 }
 
-// constantVecadd binds vecadd, whose A is in constant memory in kc, with
-// 3000 elements (12 KB of constant memory) on dev, which runs the plain
-// vecadd at that size.
-func constantVecadd(t *testing.T, kc *kernel.Kernel, dev *arch.Device) *traces.Launch {
+// spaceVecadd binds vecadd, whose A is in constant or texture memory in
+// k, with 3000 elements (12 KB of constant memory) on dev, which runs
+// the plain vecadd at that size.
+func spaceVecadd(t *testing.T, k *kernel.Kernel, dev *arch.Device) *traces.Launch {
 	t.Helper()
-	l, err := traces.Bind(kc, nil, arch.Dim3{}, map[string]int64{"N": 3000}, dev)
+	l, err := traces.Bind(k, nil, arch.Dim3{}, map[string]int64{"N": 3000}, dev)
 	if err != nil {
-		t.Fatalf("binding vecadd with A constant: %v", err)
+		t.Fatalf("binding vecadd with A %s: %v", k.Arrays[0].Space, err)
 	}
 	return l
 }

@@ -102,13 +102,13 @@ func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 		return 0
 	}
 	rs := &s.res.Refs[ref]
-	hits, misses, fill := &rs.L1Hits, &rs.L1Misses, l1Token
+	hits, misses, fill, mem := &rs.L1Hits, &rs.L1Misses, l1Token, s.mem
 	var ro *ReadOnlyStats
 	switch lv {
 	case s.constant.cache:
 		hits, misses, fill, ro = &rs.ConstHits, &rs.ConstMisses, constToken, &s.res.Constant
 	case s.texture.cache:
-		hits, misses, fill, ro = &rs.TexHits, &rs.TexMisses, texToken, &s.res.Texture
+		hits, misses, fill, ro, mem = &rs.TexHits, &rs.TexMisses, texToken, &s.res.Texture, s.texMem
 	}
 	kind, at := lv.load(tx, warpToken(s.id, slot), ti)
 	switch kind {
@@ -130,7 +130,7 @@ func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 		if ro != nil {
 			ro.FillSectors += int64(m.size / atomBytes)
 		}
-		if t, ok := s.mem.read(ti+icnt, m.addr, m.size, 0, fill(s.id, m.entry), ref); ok {
+		if t, ok := mem.read(ti+icnt, m.addr, m.size, 0, fill(s.id, m.entry), ref); ok {
 			lv.fill[m.entry] = t + icnt
 			w.known(t + icnt)
 		} else {

@@ -62,7 +62,9 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 		}
 		add(name, 100*ratio(r.L1.Hits, r.L1.Accesses), "%", desc)
 	}
-	if dev.L2.Present() {
+	l2 := l2Traffic(dev, r)
+	switch l2 {
+	case l2All:
 		add("l2_read_transactions", float64(r.L2.ReadSectors), "sectors", "Memory read transactions seen at L2 cache for all read requests")
 		add("l2_write_transactions", float64(r.L2.WriteSectors), "sectors", "Memory write transactions seen at L2 cache for all write requests")
 		name, desc := "l2_l1_read_hit_rate", "Hit rate at L2 cache for all read requests from L1 cache"
@@ -70,6 +72,9 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 			name, desc = "l2_tex_read_hit_rate", "Hit rate at L2 cache for all read requests from texture cache"
 		}
 		add(name, 100*ratio(r.L2.ReadHitSectors, r.L2.ReadSectors), "%", desc)
+	case l2Texture:
+		add("l2_tex_read_transactions", float64(r.L2.ReadSectors), "sectors", "Memory read transactions seen at L2 cache for read requests from the texture cache (the L2 caches nothing else)")
+		add("l2_tex_read_hit_rate", 100*ratio(r.L2.ReadHitSectors, r.L2.ReadSectors), "%", "Hit rate at L2 cache for all read requests from texture cache")
 	}
 	if r.PerThread {
 		ms = append(ms, SharedMetrics(dev, &r.Shared)...)
@@ -96,10 +101,12 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	if r.hasSpace(kernel.SpaceTexture) || r.hasSpace(kernel.SpaceReadOnly) {
 		ms = append(ms, TextureMetrics(&r.Texture, true)...)
 	}
-	if dev.L2.Present() {
+	if l2 != l2None {
 		add("sim_l2_mshr_merges", float64(r.L2.MSHRMerges), "accesses", "L2 read misses merged into a DRAM read in flight")
 		add("sim_l2_mshr_waits", float64(r.L2.MSHRWaits), "accesses", "L2 accesses that waited at the slice for a free MSHR entry or merge slot")
 		add("sim_l2_queue_full_cycles", float64(r.L2.QueueFullCycles), "cycles", "Cycles accesses waited in the interconnect for room in a full L2 slice queue")
+	}
+	if l2 == l2All {
 		add("sim_l2_write_back_sectors", float64(r.L2.WriteBackSectors), "sectors", "Dirty L2 sectors written back to DRAM on eviction")
 		add("sim_l2_dirty_sectors_at_end", float64(r.L2.DirtySectorsAtEnd), "sectors", "Dirty L2 sectors left unwritten when the kernel ends")
 	}
@@ -171,6 +178,27 @@ func nvprofCountMetrics(ld, st *RefCounts) []Metric {
 		{Name: "gld_efficiency", Value: ld.Efficiency(), Unit: "%", Description: "Ratio of requested global memory load throughput to required global memory load throughput expressed as percentage (every lane's bytes count, so broadcasts exceed 100%)."},
 		{Name: "gst_efficiency", Value: st.Efficiency(), Unit: "%", Description: "Ratio of requested global memory store throughput to required global memory store throughput expressed as percentage."},
 	}
+}
+
+// What a run's L2 metrics describe.
+const (
+	l2None    = iota // no L2, or a texture-only one and no texture fetch: no L2 metrics
+	l2All            // an L2 every space goes through
+	l2Texture        // a texture-only L2 (G80, GT200) and a kernel that fetches textures
+)
+
+// l2Traffic says which L2 metrics a run on dev has: a texture-only L2
+// saw no global or constant traffic, so it gets the texture metrics only,
+// and only for a kernel with texture references (the others' metrics are
+// those of a device without an L2).
+func l2Traffic(dev *arch.Device, r *Result) int {
+	switch {
+	case dev.L2.CachesGlobal():
+		return l2All
+	case dev.L2.Present() && r.hasSpace(kernel.SpaceTexture):
+		return l2Texture
+	}
+	return l2None
 }
 
 func ratio(a, b int64) float64 {
@@ -278,6 +306,7 @@ var ncuNames = map[string]ncuMetric{
 	"l2_write_transactions":        {"lts__t_sectors_op_write.sum", "32-byte sectors written at the L2 (lts)", "sectors"},
 	"l2_l1_read_hit_rate":          {"lts__t_sector_op_read_hit_rate.pct", "Hit rate of the sectors read at the L2", ""},
 	"l2_tex_read_hit_rate":         {"lts__t_sector_op_read_hit_rate.pct", "Hit rate of the sectors read at the L2", ""},
+	"l2_tex_read_transactions":     {"lts__t_sectors_srcunit_tex_op_read.sum", "32-byte sectors read at the L2 (lts) for the texture unit", "sectors"},
 	"dram_read_transactions":       {"dram__sectors_read.sum", "32-byte sectors read from device memory", "sectors"},
 	"dram_write_transactions":      {"dram__sectors_write.sum", "32-byte sectors written to device memory", "sectors"},
 	"achieved_occupancy":           {"sm__warps_active.avg.pct_of_peak_sustained_active", "", "%"},
@@ -353,12 +382,29 @@ func gpgpusimMetrics(r *Result) []Metric {
 	add("L2_total_cache_accesses", float64(l2acc), "sectors", "L2 accesses")
 	add("L2_total_cache_misses", float64(r.L2.ReadMissSectors), "sectors", "L2 read misses")
 	add("L2_total_cache_miss_rate", ratio(r.L2.ReadMissSectors, l2acc), "", "L2 miss rate")
-	add("L2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]", float64(r.L2.ReadSectors), "sectors", "Global reads at L2")
-	add("L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]", float64(r.L2.ReadHitSectors), "sectors", "Global read hits at L2")
+	tex, texHits := spaceL2Reads(r, kernel.SpaceTexture)
+	add("L2_cache_stats_breakdown[GLOBAL_ACC_R][TOTAL_ACCESS]", float64(r.L2.ReadSectors-tex), "sectors", "Global reads at L2")
+	add("L2_cache_stats_breakdown[GLOBAL_ACC_R][HIT]", float64(r.L2.ReadHitSectors-texHits), "sectors", "Global read hits at L2")
+	if r.hasSpace(kernel.SpaceTexture) {
+		add("L2_cache_stats_breakdown[TEXTURE_ACC_R][TOTAL_ACCESS]", float64(tex), "sectors", "Texture-cache fills read at L2")
+		add("L2_cache_stats_breakdown[TEXTURE_ACC_R][HIT]", float64(texHits), "sectors", "Texture-cache fill reads that hit at L2")
+	}
 	add("L2_cache_stats_breakdown[GLOBAL_ACC_W][TOTAL_ACCESS]", float64(r.L2.WriteSectors), "sectors", "Global writes at L2")
 	add("total dram reads", float64(r.DRAM.Reads), "requests", "DRAM read requests")
 	add("total dram writes", float64(r.DRAM.Writes), "requests", "DRAM write requests")
 	return ms
+}
+
+// spaceL2Reads are the sectors the references of space sp read at the L2,
+// and those that hit.
+func spaceL2Reads(r *Result, sp kernel.Space) (reads, hits int64) {
+	for i := range r.Refs {
+		if ref := &r.Refs[i]; ref.Space == sp.String() {
+			reads += ref.L2ReadSectors
+			hits += ref.L2HitSectors
+		}
+	}
+	return reads, hits
 }
 
 // MetricValues is the metrics as a name → value map, for JSON.

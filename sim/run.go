@@ -95,13 +95,16 @@ func newDevice(dev *arch.Device) (*engine, error) {
 	e.port = &port{clk: &e.clk, mem: mem, at: never, lat: int64(dev.DRAM.Latency), icnt: icnt,
 		overflow: make([]fifo[dram.Request], dev.DRAM.Channels), sms: e.sms}
 	e.direct = &dramOnly{port: e.port}
-	e.below, e.held = e.direct, new(int64)
+	e.below, e.texBelow, e.held = e.direct, e.direct, new(int64)
 	if dev.L2.Present() {
 		if e.l2, err = newL2(dev, e.port, e.sms); err != nil {
 			return nil, err
 		}
 		e.port.l2 = e.l2
-		e.below, e.held = e.l2, &e.l2.holdUntil
+		e.texBelow, e.held = e.l2, &e.l2.holdUntil
+		if !dev.L2.TextureOnly {
+			e.below = e.l2
+		}
 	}
 	return e, nil
 }
@@ -150,10 +153,11 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	if opts.Sample.On {
 		e.grid.sampler = newSampler(e, opts.Sample, int64(occ.ActiveBlocks)*int64(dev.SMs))
 	}
-	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(), shared: shared, constant: constant, texture: texture}
+	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
+		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache()}
 	for i := range e.sms {
 		s := &e.sms[i]
-		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, held: e.held, co: e.co, res: res, firstStart: -1,
+		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, texMem: e.texBelow, held: e.held, co: e.co, res: res, firstStart: -1,
 			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}}
 		if err := s.build(dev, src, occ); err != nil {
 			return err
@@ -161,11 +165,8 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		if err := s.newConstUnit(dev, constant); err != nil {
 			return err
 		}
-		if err := s.newTexUnit(dev, texture); err != nil {
-			return err
-		}
 	}
-	return nil
+	return e.sms.newTexUnits(dev, texture, res)
 }
 
 // countInto makes every unit that counts count into res.

@@ -33,8 +33,18 @@ func bind(t testing.TB, device, name, mapping, block string, params map[string]i
 // bindOn binds a shipped kernel on dev.
 func bindOn(t testing.TB, dev *arch.Device, name, mapping, block string, params map[string]int64) *traces.Launch {
 	t.Helper()
+	return bindSpaces(t, dev, name, nil, mapping, block, params)
+}
+
+// bindSpaces binds a shipped kernel on dev with the arrays named in
+// spaces moved to their spaces, as -spaces does.
+func bindSpaces(t testing.TB, dev *arch.Device, name string, spaces map[string]kernel.Space, mapping, block string, params map[string]int64) *traces.Launch {
+	t.Helper()
 	k, err := kernel.Load(name)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.SetSpaces(spaces); err != nil {
 		t.Fatal(err)
 	}
 	var m kernel.Mapping
@@ -117,11 +127,15 @@ func TestRunMatchesCount(t *testing.T) {
 	}
 }
 
-// impliedLatency is the unloaded round trip the config implies for a load
-// served by level ("l1", "l2" or "dram"), in core cycles; for DRAM it is
-// the range from a row hit to a row conflict.
+// impliedLatency is the unloaded round trip the config implies for a
+// global load served by level ("l1", "l2" or "dram"), in core cycles; for
+// DRAM it is the range from a row hit to a row conflict. A texture-only
+// L2 (G80, GT200) is not on a global load's way.
 func impliedLatency(d *arch.Device, level string) (lo, hi float64) {
-	icnt, l2 := float64(d.Interconnect.Latency), float64(d.L2.HitLatency)
+	icnt, l2 := float64(d.Interconnect.Latency), 0.0
+	if d.L2.CachesGlobal() {
+		l2 = float64(d.L2.HitLatency)
+	}
 	switch level {
 	case "l1":
 		v := float64(d.L1.HitLatency)
@@ -151,9 +165,14 @@ func probe(t *testing.T, device string, f int64) (perLoad, overhead float64) {
 		res := run(t, dev, l, sim.Options{})
 		cycles[i], loads[i] = res.Cycles, res.Loads.Requests
 	}
-	// Each iteration is a load, then the compute its value feeds, which
-	// issues at issue_per_cycle instructions per cycle before the next
-	// load may go.
+	return float64(cycles[1]-cycles[0]) / float64(loads[1]-loads[0]), issueOverhead(dev, l)
+}
+
+// issueOverhead is the issue cycles each iteration of the latency probe l
+// spends on non-memory instructions: each iteration is a load, then the
+// compute its value feeds, which issues at issue_per_cycle instructions
+// per cycle before the next load may go.
+func issueOverhead(dev *arch.Device, l *traces.Launch) float64 {
 	var in traces.WarpInst
 	cur := l.Warp(0, 0)
 	var compute int32
@@ -162,9 +181,7 @@ func probe(t *testing.T, device string, f int64) (perLoad, overhead float64) {
 			compute = in.Count
 		}
 	}
-	ipc := float64(dev.Scheduler.IssuePerCycle)
-	overhead = math.Ceil(float64(compute) / ipc)
-	return float64(cycles[1]-cycles[0]) / float64(loads[1]-loads[0]), overhead
+	return math.Ceil(float64(compute) / float64(dev.Scheduler.IssuePerCycle))
 }
 
 // The latency probe sweeps footprints around each configured capacity:
@@ -183,10 +200,10 @@ func TestLatencyProbe(t *testing.T) {
 		var sweep []point
 		dram := []point{{4096, "dram"}}
 		switch {
-		case dev.L2.Present() && dev.Coalescer.CacheGlobalLoads:
+		case dev.L2.CachesGlobal() && dev.Coalescer.CacheGlobalLoads:
 			l1, l2 := int64(dev.L1.Size), int64(dev.L2.Size)
 			sweep = []point{{l1 / 2, "l1"}, {l1 * 3 / 4, "l1"}, {l1 * 3 / 2, "l2"}, {l2 / 2, "l2"}, {l2 * 3 / 4, "l2"}, {l2 * 2, "dram"}}
-		case dev.L2.Present():
+		case dev.L2.CachesGlobal():
 			l2 := int64(dev.L2.Size)
 			sweep = []point{{4096, "l2"}, {l2 / 2, "l2"}, {l2 * 3 / 4, "l2"}, {l2 * 2, "dram"}}
 		default:

@@ -3,6 +3,7 @@ package sim_test
 import (
 	"testing"
 
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 )
 
@@ -12,27 +13,34 @@ import (
 // transactions as in strict time order, and the cycles stay close to
 // those of strict order (docs/design.md: 2.3% apart on average over the
 // golden cases, 20% at most, on the contended L2 of Kepler's row-major
-// copy).
+// copy). The texture cases put a matrix in texture memory on gt200, whose
+// TPCs share a texture cache that sees their SMs' lookups in the
+// engine's order (docs/design.md, "Texture memory").
 func TestRunAheadMatchesStrictOrder(t *testing.T) {
+	tex := func(a string) map[string]kernel.Space { return map[string]kernel.Space{a: kernel.SpaceTexture} }
 	cases := []struct {
 		device, kernel, mapping, block string
 		params                         map[string]int64
+		spaces                         map[string]kernel.Space
 	}{
-		{"fermi", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 64, "N": 64, "P": 48}},
-		{"fermi", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 128, "N": 128, "P": 64}},
-		{"kepler", "copy-rowmajor", "", "", map[string]int64{"rows": 2048, "cols": 8}},
-		{"kepler", "vecadd", "", "", map[string]int64{"N": 40000}},
-		{"maxwell", "copy", "", "", map[string]int64{"N": 400000}},
-		{"gt200", "vecadd", "", "", map[string]int64{"N": 40000}},
+		{"fermi", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 64, "N": 64, "P": 48}, nil},
+		{"fermi", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 128, "N": 128, "P": 64}, nil},
+		{"kepler", "copy-rowmajor", "", "", map[string]int64{"rows": 2048, "cols": 8}, nil},
+		{"kepler", "vecadd", "", "", map[string]int64{"N": 40000}, nil},
+		{"maxwell", "copy", "", "", map[string]int64{"N": 400000}, nil},
+		{"gt200", "vecadd", "", "", map[string]int64{"N": 40000}, nil},
 		// Blocks of 512 on GT200, where taking blocks in processing order
 		// rather than finishing order made the run 6.6% faster than in
 		// strict order at N = 2^25.
-		{"gt200", "vecadd", "i=tx", "512", map[string]int64{"N": 1 << 22}},
-		{"g80", "transpose", "", "", map[string]int64{"N": 160}},
+		{"gt200", "vecadd", "i=tx", "512", map[string]int64{"N": 1 << 22}, nil},
+		{"g80", "transpose", "", "", map[string]int64{"N": 160}, nil},
+		{"gt200", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 128, "N": 128, "P": 128}, tex("B")},
+		{"gt200", "matvec", "", "", map[string]int64{"N": 1024}, tex("x")},
 	}
 	var sum float64
 	for _, c := range cases {
-		dev, l := bind(t, c.device, c.kernel, c.mapping, c.block, c.params)
+		dev := texDevice(t, c.device)
+		l := bindSpaces(t, dev, c.kernel, c.spaces, c.mapping, c.block, c.params)
 		ahead, err := sim.RunAhead(dev, l, int64(dev.Interconnect.Latency))
 		if err != nil {
 			t.Fatal(err)

@@ -14,6 +14,9 @@ type smSpec struct {
 	// constant that the constant cache serves it, texture that the
 	// texture cache does.
 	shared, constant, texture []bool
+	// texShare is the number of consecutive SMs that share a texture
+	// cache (texture.shared_by, at least 1).
+	texShare int
 }
 
 type blockCtx struct {
@@ -49,6 +52,9 @@ type sm struct {
 	clk  *clock
 	grid *grid
 	mem  memSide
+	// texMem is where texture-cache misses go: mem, or the L2 where it
+	// caches textures only and mem is DRAM.
+	texMem memSide
 	// held is the memory side's hold cell (see hold): l2.holdUntil, or a
 	// cell nobody sets on a device without an L2.
 	held *int64

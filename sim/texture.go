@@ -38,15 +38,37 @@ func TextureLines(active uint32, addr *[32]uint64, dst []uint64) []uint64 {
 // texRefs says, per reference of a launch, whether the texture cache
 // serves it: a texture fetch or an LDG (readonly.go).
 func texRefs(dev *arch.Device, info *traces.Info) ([]bool, error) {
-	tex, err := readOnlyRefs(dev.Name, dev.Texture, info, kernel.SpaceTexture)
+	tex, err := readOnlyRefs(dev.Name, dev.Texture.Cache, info, kernel.SpaceTexture)
 	if err != nil {
 		return nil, err
 	}
 	return ldgRefs(dev, info, tex)
 }
 
-// newTexUnit builds s's texture path for a launch whose references
-// texture marks, counting into s's Result.
-func (s *sm) newTexUnit(dev *arch.Device, texture []bool) error {
-	return s.texture.build(dev.Name, "texture", dev.Texture, texture, &s.res.Texture)
+// newTexUnits gives the SMs their texture paths for a launch whose
+// references texture marks, counting into res: one texture cache per
+// texture.shared_by consecutive SMs (a TPC of G80 or GT200), each SM with
+// its own scratch. The SMs of a group share the cache's tags, LRU state
+// and MSHRs; see docs/design.md, "Texture memory", for the order in which
+// it sees their lookups.
+func (c cores) newTexUnits(dev *arch.Device, texture []bool, res *Result) error {
+	k := dev.Texture.SMsPerCache()
+	for first := 0; first < len(c); first += k {
+		lv, err := newReadLevel(dev.Name, "texture", dev.Texture.Cache, texture, &res.Texture)
+		if err != nil {
+			return err
+		}
+		for i := first; i < min(first+k, len(c)); i++ {
+			c[i].texture = newReadPath(lv)
+		}
+	}
+	return nil
+}
+
+// texGroup is the range [lo, hi) of the SMs that share SM id's texture
+// cache.
+func (c cores) texGroup(id int) (lo, hi int) {
+	k := c[id].spec.texShare
+	lo = id - id%k
+	return lo, min(lo+k, len(c))
 }

@@ -86,14 +86,21 @@ func texToken(sm, entry int) uint64 { return tokenLevel | uint64(sm)<<32 | uint6
 // acknowledgements go back to.
 type cores []sm
 
-// deliver hands data that reaches its SM at t to a waiter token.
+// deliver hands data that reaches its SM at t to a waiter token. The
+// warps waiting on a cache level's MSHR entry may be on other SMs when
+// the level is a texture cache shared by several; each is resolved on
+// its own SM, and every SM of the group whose load/store unit waits may
+// find a free entry now.
 func (c cores) deliver(token uint64, t int64) {
-	s := &c[(token&^tokenLevel)>>32]
+	sid := int((token &^ tokenLevel) >> 32)
+	s := &c[sid]
 	id := int(token & 0xFFFFFFFF)
 	lv := s.l1
+	lo, hi := sid, sid+1
 	switch {
 	case token&tokenLevel == tokenLevel:
 		lv = s.texture.cache
+		lo, hi = c.texGroup(sid)
 	case token&tokenConst != 0:
 		lv = s.constant.cache
 	case token&tokenL1 == 0:
@@ -101,10 +108,12 @@ func (c cores) deliver(token uint64, t int64) {
 		return
 	}
 	for _, tok := range lv.filled(id, t) {
-		s.resolve(int(tok&0xFFFFFFFF), t)
+		c[tok>>32].resolve(int(tok&0xFFFFFFFF), t)
 	}
-	if s.lsu.stalled {
-		s.scheduleRetry(t)
+	for i := lo; i < hi; i++ {
+		if c[i].lsu.stalled {
+			c[i].scheduleRetry(t)
+		}
 	}
 }
 

@@ -162,12 +162,16 @@ func PengEstimate(d *arch.Device, l *traces.Launch) (PengResult, error) {
 		return PengResult{}, fmt.Errorf("%s on %s: %w", l.Kernel.Name, d.Name, err)
 	}
 	res := PengResult{Device: d.Name, Kernel: l.Kernel.Name, Mapping: l.Mapping.String(), Block: l.Block, Grid: l.Grid(),
-		Weights: w, BlocksPerSM: bps, L1Line: d.L1.Line, L2Size: d.L2.Size, L2Line: d.L2.Line}
+		Weights: w, BlocksPerSM: bps, L1Line: d.L1.Line}
 	if d.L1.Present() && d.Coalescer.CacheGlobalLoads {
 		res.L1Size = d.L1.Size
 	}
-	if d.L2.Sector > 0 {
-		res.L2Line = d.L2.Sector
+	// A texture-only L2 (G80, GT200) holds no global data.
+	if d.L2.CachesGlobal() {
+		res.L2Size, res.L2Line = d.L2.Size, d.L2.Line
+		if d.L2.Sector > 0 {
+			res.L2Line = d.L2.Sector
+		}
 	}
 
 	cols := l.AccessColumns()

@@ -79,7 +79,7 @@ func PengDeviceLatencies(d *arch.Device) (PengLatencies, error) {
 	var lat PengLatencies
 	lat.DRAM = trip + float64(d.DRAM.Latency) + rowMissCore
 	lat.L2 = lat.DRAM
-	if d.L2.Present() {
+	if d.L2.CachesGlobal() {
 		lat.L2 = trip + float64(d.L2.HitLatency)
 		lat.DRAM += float64(d.L2.HitLatency)
 	}

@@ -59,7 +59,7 @@ func cmdDevices(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		rows = append(rows, deviceRow{
 			Name: d.Name, Board: d.Board, ComputeCapability: d.ComputeCapability, SMs: d.SMs,
-			L1: cacheSize(d.L1), L2: cacheSize(d.L2.Cache),
+			L1: cacheSize(d.L1), L2: l2Size(d.L2),
 			PeakDRAMGBps: d.PeakDRAMBandwidth() / 1e9,
 		})
 	}
@@ -79,6 +79,15 @@ func cacheSize(c arch.Cache) string {
 		return "-"
 	}
 	return c.Size.String()
+}
+
+// l2Size is the L2's size, marked "(tex)" where it caches texture
+// fetches only (G80, GT200).
+func l2Size(c arch.L2Cache) string {
+	if c.TextureOnly && c.Present() {
+		return cacheSize(c.Cache) + " (tex)"
+	}
+	return cacheSize(c.Cache)
 }
 
 func showDevice(name, format string, stdout io.Writer) error {

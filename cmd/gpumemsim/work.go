@@ -72,7 +72,7 @@ const (
 // simRate is the memory instructions per second the simulator manages on
 // dev's class of device.
 func simRate(dev *arch.Device) float64 {
-	if dev.L2.Present() {
+	if dev.L2.CachesGlobal() {
 		return memInstsPerSecondL2
 	}
 	return memInstsPerSecondDRAM
