@@ -100,6 +100,7 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	}
 	if r.hasSpace(kernel.SpaceTexture) || r.hasSpace(kernel.SpaceReadOnly) {
 		ms = append(ms, TextureMetrics(&r.Texture, true)...)
+		add("tex_cache_throughput", throughputGBps(r.Texture.Passes*texLine, r.TimeMS), "GB/s", "Texture cache throughput: the bytes of its lookups (32 each) per second of simulated time")
 	}
 	if l2 != l2None {
 		add("sim_l2_mshr_merges", float64(r.L2.MSHRMerges), "accesses", "L2 read misses merged into a DRAM read in flight")
@@ -269,6 +270,15 @@ func TextureMetrics(c *ReadOnlyStats, cache bool) []Metric {
 		Metric{Name: "sim_tex_hits", Value: float64(c.Cache.Hits), Unit: "lookups", Description: "Texture-cache lookups that found their line"},
 		Metric{Name: "sim_tex_misses", Value: float64(c.Cache.Misses), Unit: "lookups", Description: "Texture-cache lookups that missed (those merged into a miss in flight included)"},
 		Metric{Name: "sim_tex_fill_sectors", Value: float64(c.FillSectors), Unit: "sectors", Description: "32-byte sectors the texture caches' misses read from the L2 (or DRAM without one)"})
+}
+
+// throughputGBps is bytes per ms of simulated time in GB/s (0 for no
+// time).
+func throughputGBps(bytes int64, ms float64) float64 {
+	if ms <= 0 {
+		return 0
+	}
+	return float64(bytes) / ms / 1e6
 }
 
 // hasSpace says some reference of r is in space sp.

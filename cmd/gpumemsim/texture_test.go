@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 )
 
@@ -60,6 +61,11 @@ func TestTextureMatvec(t *testing.T) {
 		if got, ok := ms[k]; !ok || got != w {
 			t.Errorf("gt200: %s = %v; want %v", k, got, w)
 		}
+	}
+	// nvprof's tex_cache_throughput: 8192 lookups of 32 bytes over the
+	// simulated time, in GB/s (bytes per ms / 1e6).
+	if got, want := ms["tex_cache_throughput"], 8192*32/ms["sim_time_ms"]/1e6; math.Abs(got-want) > 1e-9*want || want == 0 {
+		t.Errorf("gt200: tex_cache_throughput = %v; want %v", got, want)
 	}
 	if h, m := ms["sim_tex_hits"], ms["sim_tex_misses"]; h+m != 8192 || m < 384 || m > 1024 {
 		t.Errorf("gt200: %v hits, %v misses; want 8192 in all, 384 to 1024 misses", h, m)
