@@ -1,0 +1,324 @@
+package traces
+
+import (
+	"fmt"
+
+	"gpumemsim/arch"
+	"gpumemsim/kernel"
+)
+
+// This file compiles a per-thread kernel's program into the flat code
+// the SIMT cursor runs (perthread.go binds the launch around it).
+
+// compileThreads compiles the program of a per-thread kernel for dev
+// (nil: no device).
+func (l *Launch) compileThreads(env map[string]int64, dev *arch.Device) (*threadProg, error) {
+	p := l.Kernel.Program
+	vary := varyingLocals(p)
+	if err := checkBarriers(p.Body, vary, nil); err != nil {
+		return nil, err
+	}
+	pc := &ptCompiler{l: l, dev: dev, pt: &threadProg{vary: vary}, xc: &xcompiler{env: env, dims: l.dimConsts(l.grid), vary: vary}}
+	if err := pc.refs(); err != nil {
+		return nil, err
+	}
+	if err := pc.nodes(p.Body, 0, false); err != nil {
+		return nil, err
+	}
+	return pc.pt, nil
+}
+
+// ptCompiler flattens a per-thread program into tcode.
+type ptCompiler struct {
+	l   *Launch
+	dev *arch.Device
+	pt  *threadProg
+	xc  *xcompiler
+}
+
+func (pc *ptCompiler) expr(e *kernel.Expr) (*xprog, error) {
+	x, err := pc.xc.compile(e)
+	if err != nil {
+		return nil, err
+	}
+	pc.pt.depth = max(pc.pt.depth, x.depth)
+	return x, nil
+}
+
+// refs binds every reference: its array, its subscripts and their
+// extents, and adds it to the launch's Refs.
+func (pc *ptCompiler) refs() error {
+	l := pc.l
+	for _, r := range l.Kernel.Program.Refs {
+		ba := l.arrayNamed(r.Array.Name, r.Array.Space)
+		if ba == nil {
+			return at(kernel.Pos{Line: r.Line, Col: r.Col}, fmt.Errorf("%s: unknown array %s", r.Text, r.Array.Name))
+		}
+		pr := ptRef{base: ba.Base, size: int64(ba.Type.Size()), text: r.Text, array: ba.Name, pos: kernel.Pos{Line: r.Line, Col: r.Col}}
+		if len(r.Index) != 1 && len(r.Index) != len(ba.Dims) {
+			return at(pr.pos, fmt.Errorf("%s has %d subscripts; array %s has %d dimensions; hint: give one flat index or one per dimension", r.Text, len(r.Index), ba.Name, len(ba.Dims)))
+		}
+		for d, ix := range r.Index {
+			x, err := pc.expr(ix)
+			if err != nil {
+				return within(r.Text, err)
+			}
+			pr.subs = append(pr.subs, x)
+			if len(r.Index) == 1 {
+				pr.strides = append(pr.strides, 1)
+				pr.limits = append(pr.limits, ba.Size/pr.size)
+				continue
+			}
+			pr.strides = append(pr.strides, elemStride(ba, d))
+			pr.limits = append(pr.limits, ba.Dims[d])
+		}
+		if r.Fetch == kernel.FetchTex2D {
+			pr.texWidth = ba.Dims[1]
+		}
+		sp, err := refSpace(l.Kernel, r, ba.Space, pc.dev)
+		if err != nil {
+			return err
+		}
+		pc.pt.refs = append(pc.pt.refs, pr)
+		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Space: sp, Line: r.Line, Col: r.Col, Op: opOf(r),
+			Width: int(pr.size), Text: r.Text})
+	}
+	return nil
+}
+
+// arrayNamed finds a bound array of a space by name.
+func (l *Launch) arrayNamed(name string, sp kernel.Space) *BoundArray {
+	arrays := l.Arrays
+	if sp == kernel.SpaceShared {
+		arrays = l.Shared
+	}
+	for i := range arrays {
+		if arrays[i].Name == name {
+			return &arrays[i]
+		}
+	}
+	return nil
+}
+
+func (pc *ptCompiler) emit(c tcode) int {
+	pc.pt.code = append(pc.pt.code, c)
+	return len(pc.pt.code) - 1
+}
+
+// nodes compiles a body at control depth d; unrolled says an enclosing
+// loop is fully unrolled (its control costs nothing).
+func (pc *ptCompiler) nodes(body []kernel.Node, d int, unrolled bool) error {
+	pc.pt.frames = max(pc.pt.frames, d)
+	for _, n := range body {
+		var err error
+		switch n := n.(type) {
+		case *kernel.Stmt:
+			err = pc.stmt(n, unrolled)
+		case *kernel.If:
+			err = pc.ifStmt(n, d, unrolled)
+		case *kernel.While:
+			err = pc.loop(n, d, unrolled)
+		case *kernel.Barrier:
+			pc.emit(tcode{kind: tBarrier})
+		case *kernel.Return:
+			pc.emit(tcode{kind: tReturn})
+		default:
+			line, col := n.Pos()
+			err = at(kernel.Pos{Line: line, Col: col}, fmt.Errorf("a loop-nest loop inside a per-thread kernel"))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stmt compiles a statement: its loads, its count, its assignment to an
+// int local, its store.
+func (pc *ptCompiler) stmt(s *kernel.Stmt, post bool) error {
+	for _, r := range s.Loads {
+		pc.emit(tcode{kind: tMem, ref: int32(r.ID)})
+	}
+	pc.emit(tcode{kind: tCompute, count: int32(s.Compute)})
+	if s.Local != nil && s.Local.Int {
+		c := tcode{kind: tAssign, local: int32(s.Local.Index), op: kernel.ExprConst}
+		if s.Value != nil {
+			x, err := pc.expr(s.Value)
+			if err != nil {
+				return err
+			}
+			c.x = x
+		}
+		if s.Assign != "=" && s.Assign != "" {
+			k, ok := kernel.CompoundOp(s.Assign)
+			if !ok {
+				return at(kernel.Pos{Line: s.Line, Col: s.Col}, fmt.Errorf("%s: unknown assignment %s", s.Text, s.Assign))
+			}
+			c.op = k
+		}
+		pc.emit(c)
+	}
+	if s.Store != nil {
+		pc.emit(tcode{kind: tMem, ref: int32(s.Store.ID)})
+	}
+	return nil
+}
+
+func (pc *ptCompiler) ifStmt(n *kernel.If, d int, unrolled bool) error {
+	x, err := pc.expr(n.Cond)
+	if err != nil {
+		return err
+	}
+	at := pc.emit(tcode{kind: tIf, x: x, count: int32(n.Compute)})
+	if err := pc.nodes(n.Then, d+1, unrolled); err != nil {
+		return err
+	}
+	el := pc.emit(tcode{kind: tElse})
+	pc.pt.code[at].jump = int32(el + 1)
+	if err := pc.nodes(n.Else, d+1, unrolled); err != nil {
+		return err
+	}
+	end := pc.emit(tcode{kind: tEndIf})
+	pc.pt.code[el].jump = int32(end)
+	return nil
+}
+
+func (pc *ptCompiler) loop(n *kernel.While, d int, unrolled bool) error {
+	x, err := pc.expr(n.Cond)
+	if err != nil {
+		return err
+	}
+	unrolled = unrolled || n.Unroll
+	count := int32(n.Compute)
+	if n.Unroll {
+		count = 0
+	}
+	pc.emit(tcode{kind: tEnter})
+	test := pc.emit(tcode{kind: tTest, x: x, count: count})
+	if err := pc.nodes(n.Body, d+1, unrolled); err != nil {
+		return err
+	}
+	start := len(pc.pt.code)
+	if err := pc.nodes(n.Post, d+1, unrolled); err != nil {
+		return err
+	}
+	if n.Unroll {
+		for i := start; i < len(pc.pt.code); i++ {
+			if pc.pt.code[i].kind == tCompute {
+				pc.pt.code[i].count = 0
+			}
+		}
+	}
+	back := pc.emit(tcode{kind: tBack, jump: int32(test)})
+	pc.pt.code[test].jump = int32(back + 1)
+	return nil
+}
+
+// varyingLocals finds the int locals whose lanes may disagree: those
+// assigned a value that depends on threadIdx or on another such local,
+// or assigned under a condition that does.
+func varyingLocals(p *kernel.Program) []bool {
+	vary := make([]bool, len(p.Locals))
+	for changed := true; changed; {
+		changed = false
+		var walk func(body []kernel.Node, div bool)
+		walk = func(body []kernel.Node, div bool) {
+			for _, n := range body {
+				switch n := n.(type) {
+				case *kernel.Stmt:
+					if lc := n.Local; lc != nil && lc.Int && !vary[lc.Index] && (div || n.Value != nil && exprVaries(n.Value, vary)) {
+						vary[lc.Index], changed = true, true
+					}
+				case *kernel.If:
+					d := div || exprVaries(n.Cond, vary)
+					walk(n.Then, d)
+					walk(n.Else, d)
+				case *kernel.While:
+					d := div || exprVaries(n.Cond, vary)
+					walk(n.Body, d)
+					walk(n.Post, d)
+				}
+			}
+		}
+		walk(p.Body, false)
+	}
+	return vary
+}
+
+// exprVaries reports whether e may differ between the lanes of a warp.
+func exprVaries(e *kernel.Expr, vary []bool) bool {
+	switch e.Kind {
+	case kernel.ExprSpecial:
+		return kernel.Special(e.Index) <= kernel.ThreadIdxZ
+	case kernel.ExprScalar:
+		return e.Index >= 0 && e.Index < len(vary) && vary[e.Index]
+	case kernel.ExprLoad:
+		return true
+	}
+	for _, a := range e.Args {
+		if exprVaries(a, vary) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkBarriers refuses a barrier that some lanes of a warp could reach
+// without the others: one inside an if or a loop whose condition varies
+// between lanes (the innermost such statement is under).
+func checkBarriers(body []kernel.Node, vary []bool, under kernel.Node) error {
+	for _, n := range body {
+		switch n := n.(type) {
+		case *kernel.Barrier:
+			if under != nil {
+				ul, uc := under.Pos()
+				return at(kernel.Pos{Line: n.Line, Col: n.Col}, fmt.Errorf("__syncthreads() under divergent control flow: the condition at %d:%d differs between the threads of a warp, so some would wait at the barrier for threads that never reach it; hint: move __syncthreads() out of the branch or loop, or make the condition the same for every thread of the block", ul, uc))
+			}
+		case *kernel.If:
+			u := under
+			if u == nil && exprVaries(n.Cond, vary) {
+				u = n
+			}
+			if err := checkBarriers(n.Then, vary, u); err != nil {
+				return err
+			}
+			if err := checkBarriers(n.Else, vary, u); err != nil {
+				return err
+			}
+		case *kernel.While:
+			u := under
+			if u == nil && exprVaries(n.Cond, vary) {
+				u = n
+			}
+			if err := checkBarriers(n.Body, vary, u); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// fail records the first error any cursor of the launch meets.
+func (pt *threadProg) fail(err error) {
+	pt.mu.Lock()
+	if pt.err == nil {
+		pt.err = err
+	}
+	pt.mu.Unlock()
+}
+
+// Err is the first error a cursor of the launch met while streaming it
+// (an access outside its array, a division by zero, a warp that does not
+// end), or nil. Only per-thread kernels meet errors while streaming; a
+// loop nest's are all found by Bind.
+func (l *Launch) Err() error {
+	if l.pt == nil {
+		return nil
+	}
+	l.pt.mu.Lock()
+	defer l.pt.mu.Unlock()
+	if l.pt.err != nil {
+		return inFile(l.Kernel.File, l.pt.err)
+	}
+	return nil
+}
