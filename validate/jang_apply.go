@@ -101,15 +101,15 @@ func ApplyJang(l *traces.Launch) (*JangApplied, error) {
 		g.place(&m.Arrays[i])
 	}
 	file := g.file()
-	kk, err := kernel.Parse(JangFile(k), file)
+	kk, err := kernel.Parse(jangFile(k), file)
 	if err != nil {
 		return nil, fmt.Errorf("validate: the rewritten %s does not parse (a bug; the kernel follows): %w\n%s", k.Name, err, file)
 	}
 	return &JangApplied{Model: m, Arrays: g.placed, File: file, Kernel: kk}, nil
 }
 
-// JangFile is the name the rewrite of k goes by in error positions.
-func JangFile(k *kernel.Kernel) string {
+// jangFile is the name the rewrite of k goes by in error positions.
+func jangFile(k *kernel.Kernel) string {
 	return k.Name + "-jang (the -spaces jang rewrite of " + k.File + "; -show-kernel prints it)"
 }
 

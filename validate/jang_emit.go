@@ -282,15 +282,14 @@ func (g *jangGen) emitCopy(b *strings.Builder, t *jangTile, depth int, load bool
 		}
 		c := coord[vi]
 		vi++
-		v := t.strip.Var
-		with := par(t.start + " + " + c)
+		v, value := t.strip.Var, t.start+" + "+c
 		if dim.thread {
-			v = g.nest[g.nestIndex(dim.axis)].Var
-			with = g.threadBase(dim.axis, c)
+			v, value = g.nest[g.nestIndex(dim.axis)].Var, g.threadBase(dim.axis, c)
 		}
-		subs[d] = strings.TrimSuffix(strings.TrimPrefix(substitute(e, v, with).String(), "("), ")")
-		if e.Kind != kernel.ExprLoop {
-			subs[d] = substitute(e, v, with).String()
+		if e.Kind == kernel.ExprLoop {
+			subs[d] = value // the subscript is the variable: no parentheses
+		} else {
+			subs[d] = substitute(e, v, "("+value+")").String()
 		}
 	}
 	tile := t.name + "[" + strings.Join(coord, "][") + "]"
@@ -348,7 +347,7 @@ func (g *jangGen) nestIndex(ax kernel.Axis) int {
 }
 
 // threadBase is the value of the mapped variable of axis ax for the
-// thread c along the axis in the block.
+// thread c along the axis in the block, unparenthesised.
 func (g *jangGen) threadBase(ax kernel.Axis, c string) string {
 	lp := g.nest[g.nestIndex(ax)]
 	a := axisLetter(ax)
@@ -356,7 +355,7 @@ func (g *jangGen) threadBase(ax kernel.Axis, c string) string {
 	if lp.Lower.Kind != kernel.ExprConst || lp.Lower.Val != 0 {
 		s = par(lp.Lower.String()) + " + " + s
 	}
-	return "(" + s + ")"
+	return s
 }
 
 // memText is the read of array a at subs in its space: tex1Dfetch for a

@@ -106,12 +106,9 @@ func writeJangText(w io.Writer, m *validate.JangModel) {
 	tw.Flush()
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Array\tAccess\tSelected (priority order)\tMemory space\tCost\tGain")
-	for _, a := range m.Arrays {
-		space := a.Space
-		if a.Prefetch {
-			space += " with local prefetch"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\n", a.Name, a.Access, strings.Join(a.Selected, ", "), space, a.Cost, a.Gain)
+	for i := range m.Arrays {
+		a := &m.Arrays[i]
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\n", a.Name, a.Access, strings.Join(a.Selected, ", "), validate.JangSpaceLabel(a), a.Cost, a.Gain)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "Total cost %d (uncoalesced accesses per work group), gain %d (prefetchable elements)\n\n", m.Cost, m.Gain)
