@@ -146,12 +146,7 @@ func initText(init []Node) string {
 func cudaStmtText(s *Stmt) string {
 	target := s.Scalar
 	if s.Store != nil {
-		var t strings.Builder
-		t.WriteString(s.Store.Array.Name)
-		for _, ix := range s.Store.Index {
-			t.WriteString("[" + ix.String() + "]")
-		}
-		target = t.String()
+		target = s.Store.element()
 	}
 	if s.Decl {
 		target = s.Local.Type + " " + target

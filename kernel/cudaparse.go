@@ -84,7 +84,7 @@ func (ps *parser) perThread(arrays []*Array) {
 	for _, a := range arrays {
 		if ps.cuda.args[a.Name] == nil && ps.constantOf(a.Name) == nil {
 			ps.failAt(a.Line, a.Col, fmt.Sprintf("array %s is not a parameter of %s", a.Name, ps.prog.Func),
-				fmt.Sprintf("add %s *%s to the function's parameters, declare __constant__ %s %s[...] before the function, or remove %s from arrays:", cTypeName(a.Type), a.Name, cTypeName(a.Type), a.Name, a.Name))
+				fmt.Sprintf("add %s *%s to the function's parameters, declare __constant__ %s %s[...] before the function, or remove %s from arrays:", cArrayType(a), a.Name, cArrayType(a), a.Name, a.Name))
 		}
 	}
 }
@@ -151,6 +151,10 @@ func (ps *parser) signature() {
 // a scalar.
 func (ps *parser) arg() {
 	start := ps.peek()
+	if st, n := ps.structAhead(); st != nil {
+		ps.structArg(st, n)
+		return
+	}
 	if start.kind != tIdent || !cTypeWords[start.text] {
 		ps.fail(start, fmt.Sprintf("expected a parameter's type, found %s", describe(start)), "parameters are pointers to the kernel file's arrays (float *A) and int or float scalars (int N)")
 	}
@@ -205,8 +209,8 @@ func (ps *parser) pointerArg(a *Arg, ct cType, start, nt token) {
 		ps.fail(start, "bool arrays are not supported", "declare the array u8 and the parameter unsigned char *"+a.Name)
 	}
 	if arr.Type != ct.elem {
-		ps.fail(start, fmt.Sprintf("parameter %s is declared %s *, but array %s has type %s", a.Name, ct.name, a.Name, arr.Type),
-			fmt.Sprintf("declare it %s *%s, or give the array type: %s", cTypeName(arr.Type), a.Name, ct.elem))
+		ps.fail(start, fmt.Sprintf("parameter %s is declared %s *, but array %s has type %s", a.Name, ct.name, a.Name, arr.TypeName()),
+			fmt.Sprintf("declare it %s *%s, or give the array type: %s", cArrayType(arr), a.Name, ct.elem))
 	}
 	a.Array = arr
 }
@@ -217,7 +221,7 @@ func (ps *parser) scalarArg(a *Arg, ct cType, nt token) {
 	a.Int = ct.int
 	switch {
 	case ps.arrays[a.Name] != nil:
-		ps.fail(nt, fmt.Sprintf("%s is an array of the kernel file", a.Name), fmt.Sprintf("declare the parameter %s *%s", cTypeName(ps.arrays[a.Name].Type), a.Name))
+		ps.fail(nt, fmt.Sprintf("%s is an array of the kernel file", a.Name), fmt.Sprintf("declare the parameter %s *%s", cArrayType(ps.arrays[a.Name]), a.Name))
 	case a.Int && !ps.params[a.Name]:
 		ps.fail(nt, fmt.Sprintf("%s parameter %s is not a param of the kernel file", ct.name, a.Name), fmt.Sprintf("add %s: VALUE under params: (the launch's value of %s)", a.Name, a.Name))
 	case !a.Int && ps.params[a.Name]:

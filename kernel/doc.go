@@ -70,6 +70,24 @@
 // changes arrays' spaces after loading, as the command's -spaces flag
 // does.
 //
+// Structs. The structs: key declares C structures, NAME: {FIELD: TYPE,
+// ...}, fields of the element types in declaration order, each at the next
+// multiple of its own size and the whole padded to a multiple of its
+// largest field (Struct; NewStruct). An array whose type: names a struct
+// holds such elements, and every reference to it names one field after
+// its subscripts, P[i].x, in a loop nest and in a per-thread kernel alike
+// (whose parameter is then [const] [struct] NAME *P). The layouts: key
+// names layouts of the struct arrays, NAME: {ARRAY: GROUPING, ...}, a
+// grouping being aos (one group), soa (one per field) or a list of
+// groups of field names, every field in exactly one (DataLayout); a
+// struct array a layout leaves out stays an array of structures. Each
+// group is bound as its own array of structures of its fields, laid out
+// anew in the group's order (traces.Bind names it A, A.f or A.{f,g}), so
+// P[i].x reads x's group at its base + i·(group size) + (x's offset in
+// the group). The first layout is the default; SelectLayout picks
+// another, as -layout does. Nested structs, struct __shared__ and
+// __constant__ declarations and struct textures are not supported.
+//
 // # The source subset
 //
 // for loops (for (v = lo; v < hi; v++), also <=, ++v and v += c with c a

@@ -35,9 +35,37 @@ func (ps *parser) arrayRef() *Expr {
 		ps.fail(nt, fmt.Sprintf("array %s has %d dimensions; got %d subscripts", nt.text, len(a.Dims), len(e.Args)),
 			"write one subscript per dimension: "+nt.text+strings.Repeat("[i]", len(a.Dims)))
 	}
+	if f := ps.field(a, nt); f != nil {
+		e.Field = f
+		end = ps.toks[ps.p-1]
+	}
 	ps.refTexts[e] = strings.Join(strings.Fields(ps.src[nt.off:end.end]), "")
 	ps.measure(e, nt)
 	return e
+}
+
+// field parses .f after the subscripts of a struct array's reference and
+// returns the field; nil for an array of scalars, which may have none.
+func (ps *parser) field(a *Array, nt token) *Field {
+	if a.Struct == nil {
+		if ps.is(".") {
+			ps.fail(ps.peek(), fmt.Sprintf("array %s has elements of type %s, not a struct", a.Name, a.Type), "drop the ."+ps.toks[ps.p+1].text)
+		}
+		return nil
+	}
+	s := a.Struct
+	hint := fmt.Sprintf("name one of %s's fields: %s", s.Name, strings.Join(s.FieldNames(), ", "))
+	if !ps.is(".") {
+		ps.fail(ps.peek(), fmt.Sprintf("array %s holds structs %s; a reference reads or writes one field", a.Name, s.Name), hint+", e.g. "+nt.text+"[i]."+s.Fields[0].Name)
+	}
+	ps.next()
+	ft := ps.peek()
+	f := s.Field(ft.text)
+	if ft.kind != tIdent || f == nil {
+		ps.fail(ft, fmt.Sprintf("struct %s has no field %s", s.Name, describe(ft)), hint)
+	}
+	ps.next()
+	return f
 }
 
 // degree returns the degree of e in the loop variables (0 or 1); higher

@@ -66,6 +66,9 @@ func (e *Expr) writeLoad(b *strings.Builder) {
 		a.write(b, 0)
 		b.WriteByte(']')
 	}
+	if e.Field != nil {
+		b.WriteString("." + e.Field.Name)
+	}
 }
 
 // fetchSpaces refuses, at the first such read, a texture fetch of an

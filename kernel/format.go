@@ -37,11 +37,17 @@ func FormatWith(k *Kernel, source string) []byte {
 		}
 		add("params", params)
 	}
+	if len(k.Structs) > 0 {
+		add("structs", structsNode(k.Structs))
+	}
 	arrays := &yaml.Node{Kind: yaml.MappingNode}
 	for _, a := range k.Arrays {
 		arrays.Content = append(arrays.Content, str(a.Name), arrayNode(a, k.Program != nil && declaredConstant(k.Program, a)))
 	}
 	add("arrays", arrays)
+	if len(k.Layouts) > 0 {
+		add("layouts", layoutsNode(k.Layouts))
+	}
 	add("source", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Style: yaml.LiteralStyle, Value: source})
 	if len(k.Mapping) > 0 {
 		m := flowMap()
@@ -85,7 +91,7 @@ func FormatWith(k *Kernel, source string) []byte {
 // source declares the array __constant__: declared).
 func arrayNode(a *Array, declared bool) *yaml.Node {
 	n := flowMap()
-	n.Content = append(n.Content, str("type"), str(a.Type.String()), str("dims"), exprList(a.Dims))
+	n.Content = append(n.Content, str("type"), str(a.TypeName()), str("dims"), exprList(a.Dims))
 	if a.Layout != RowMajor {
 		n.Content = append(n.Content, str("layout"), str(a.Layout.String()))
 	}
@@ -196,12 +202,7 @@ func formatStmt(s *Stmt) string {
 	var target string
 	switch {
 	case s.Store != nil:
-		var t strings.Builder
-		t.WriteString(s.Store.Array.Name)
-		for _, ix := range s.Store.Index {
-			t.WriteString("[" + ix.String() + "]")
-		}
-		target = t.String()
+		target = s.Store.element()
 	case s.Decl:
 		target = "float " + s.Scalar
 	default:

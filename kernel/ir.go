@@ -107,7 +107,9 @@ func (s Space) String() string {
 // Array is an array declared in a kernel file.
 type Array struct {
 	Name string
-	Type ElemType
+	// Type is the element type; Struct the structure instead (Type 0).
+	Type   ElemType
+	Struct *Struct
 	// Dims are the extents, expressions of params, outermost first.
 	Dims   []*Expr
 	Layout Layout
@@ -179,6 +181,8 @@ type Expr struct {
 	// Fetch says how an ExprLoad reads its element when it is not
 	// written A[i]: tex1Dfetch, tex2D or __ldg (see Fetch).
 	Fetch Fetch
+	// Field is the field an ExprLoad of a struct array reads (P[i].x).
+	Field *Field
 	// Line and Col locate the node in the kernel file.
 	Line, Col int
 }
@@ -363,9 +367,35 @@ type MemRef struct {
 	Store bool
 	// Fetch says how the read is written when not as A[i]: tex1Dfetch,
 	// tex2D (Index is then [y, x], the element A[y][x]) or __ldg.
-	Fetch     Fetch
+	Fetch Fetch
+	// Field is the field of a struct array's element the reference
+	// reads or writes (P[i].x); nil for an array of scalars.
+	Field     *Field
 	Text      string
 	Line, Col int
+}
+
+// Width is the bytes the reference reads or writes per thread: its
+// field's size, or the element's.
+func (r *MemRef) Width() int64 {
+	if r.Field != nil {
+		return int64(r.Field.Type.Size())
+	}
+	return r.Array.ElemSize()
+}
+
+// element writes the element the reference names, A[i][j] or P[i].x,
+// without a fetch's call.
+func (r *MemRef) element() string {
+	var t strings.Builder
+	t.WriteString(r.Array.Name)
+	for _, ix := range r.Index {
+		t.WriteString("[" + ix.String() + "]")
+	}
+	if r.Field != nil {
+		t.WriteString("." + r.Field.Name)
+	}
+	return t.String()
 }
 
 // Program is the per-thread program of a kernel: a loop nest with

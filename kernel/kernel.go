@@ -74,6 +74,13 @@ type Kernel struct {
 	// Launches is the host loop of launches, run one after the other on
 	// one device (traces.BindSequence); nil: the file is one launch.
 	Launches []HostLoop
+	// Structs are the file's structure types, in declaration order;
+	// Layouts its named layouts of the struct arrays, and Layout the one
+	// Bind lays them out by: the first, unless SelectLayout chose
+	// another (nil: none declared, every struct array an AoS).
+	Structs []*Struct
+	Layouts []*DataLayout
+	Layout  *DataLayout
 	// Where locates the file's keys, for errors found after parsing.
 	Where Positions
 }
@@ -126,7 +133,7 @@ func Load(nameOrPath string) (*Kernel, error) {
 }
 
 // kernelKeys are the keys a kernel file may have.
-var kernelKeys = []string{"name", "description", "params", "arrays", "source", "mapping", "block", "grid", "requires", "regs", "smem", "dependent", "launches"}
+var kernelKeys = []string{"name", "description", "params", "structs", "arrays", "layouts", "source", "mapping", "block", "grid", "requires", "regs", "smem", "dependent", "launches"}
 
 var arrayKeys = []string{"type", "dims", "layout", "align", "base", "space"}
 
@@ -278,13 +285,19 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 			params[kn.Value] = true
 		}
 	}
+	if n := top["structs"]; n != nil {
+		var err error
+		if k.Structs, err = ld.structs(n); err != nil {
+			return err
+		}
+	}
 	arrays := map[string]*Array{} // to find duplicates
 	am, akeys, err := ld.fields(top["arrays"], "arrays", nil)
 	if err != nil {
 		return err
 	}
 	for _, kn := range akeys {
-		a, err := ld.array(kn, am[kn.Value], params)
+		a, err := ld.array(kn, am[kn.Value], params, k.Structs)
 		if err != nil {
 			return err
 		}
@@ -293,6 +306,14 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 		}
 		arrays[a.Name] = a
 		k.Arrays = append(k.Arrays, a)
+	}
+	if n := top["layouts"]; n != nil {
+		if k.Layouts, err = ld.layouts(n, k.Arrays); err != nil {
+			return err
+		}
+		if len(k.Layouts) > 0 {
+			k.Layout = k.Layouts[0]
+		}
 	}
 	sn := top["source"]
 	if k.Source, err = ld.str(sn, "source"); err != nil {
@@ -408,7 +429,7 @@ func withFile(file string, err error) error {
 	return fmt.Errorf("%s: %w", file, err)
 }
 
-func (ld *loader) array(kn, n *yaml.Node, params map[string]bool) (*Array, error) {
+func (ld *loader) array(kn, n *yaml.Node, params map[string]bool, structs []*Struct) (*Array, error) {
 	name := kn.Value
 	if !isIdent(name) {
 		return nil, ld.errAt(kn, fmt.Sprintf("array name %q is not an identifier", name), "")
@@ -422,8 +443,10 @@ func (ld *loader) array(kn, n *yaml.Node, params map[string]bool) (*Array, error
 	if tn == nil {
 		return nil, ld.errAt(n, "array "+name+": missing type", "add type: f32 (or i8 u8 i16 u16 i32 u32 i64 u64 f64)")
 	}
-	if a.Type, err = ParseElemType(tn.Value); err != nil || tn.Kind != yaml.ScalarNode {
-		return nil, ld.errAt(tn, fmt.Sprintf("array %s: unknown element type %q", name, tn.Value), "want one of i8 u8 i16 u16 i32 u32 f32 i64 u64 f64")
+	if a.Struct = structNamed(structs, tn.Value); a.Struct == nil {
+		if a.Type, err = ParseElemType(tn.Value); err != nil || tn.Kind != yaml.ScalarNode {
+			return nil, ld.errAt(tn, fmt.Sprintf("array %s: unknown element type %q", name, tn.Value), "want one of i8 u8 i16 u16 i32 u32 f32 i64 u64 f64, or a struct declared under structs:")
+		}
 	}
 	dn := f["dims"]
 	if dn == nil || dn.Kind != yaml.SequenceNode || len(dn.Content) == 0 {

@@ -458,7 +458,7 @@ func (ps *parser) addRef(e *Expr, store bool, s *Stmt) {
 	if store {
 		ps.checkConstStore(e)
 	}
-	r := &MemRef{ID: len(ps.prog.Refs), Array: ps.arrays[e.Name], Index: e.Args, Store: store, Fetch: e.Fetch}
+	r := &MemRef{ID: len(ps.prog.Refs), Array: ps.arrays[e.Name], Index: e.Args, Store: store, Fetch: e.Fetch, Field: e.Field}
 	r.Line, r.Col = e.Line, e.Col
 	r.Text = ps.refTexts[e]
 	if !store {

@@ -370,7 +370,7 @@ func (w *affineWalker) ref(r *kernel.MemRef, env []avalue) {
 	}
 	vr := &w.view.refs[w.refAt[r.ID]]
 	vr.loops = slices.Clone(w.stack)
-	ba := w.l.arrayNamed(r.Array.Name, kernel.SpaceGlobal)
+	ba, offset := w.l.refArray(r, kernel.SpaceGlobal)
 	index := make([]Linear, len(r.Index))
 	for d, ix := range r.Index {
 		v := w.eval(ix, env)
@@ -384,7 +384,7 @@ func (w *affineWalker) ref(r *kernel.MemRef, env []avalue) {
 	if len(index) == 1 && len(ba.Dims) > 1 {
 		index = delinearize(index[0], ba)
 	}
-	addr, ok := addrForm(index, ba)
+	addr, ok := addrForm(index, ba, offset)
 	if !ok {
 		vr.err = w.notAffine(r, "its byte address overflows 64 bits")
 		return
@@ -429,11 +429,11 @@ func delinearize(flat Linear, a *BoundArray) []Linear {
 }
 
 // addrForm is the byte address of the element at index (one form per
-// dimension of a, or one flat index of a one-dimensional a): base +
-// size·Σ stride·index.
-func addrForm(index []Linear, a *BoundArray) (Linear, bool) {
-	width := int64(a.Type.Size())
-	f := Linear{Const: int64(a.Base), Coef: make([]int64, len(index[0].Coef))}
+// dimension of a, or one flat index of a one-dimensional a), plus a
+// field's offset: base + offset + size·Σ stride·index.
+func addrForm(index []Linear, a *BoundArray, offset int64) (Linear, bool) {
+	width := a.ElemSize()
+	f := Linear{Const: int64(a.Base) + offset, Coef: make([]int64, len(index[0].Coef))}
 	for d, ix := range index {
 		s, ok := mul64(width, elemStride(a, d))
 		if !ok {

@@ -44,8 +44,11 @@ func (f Linear) isConst() bool {
 // BoundArray is an array with its extents evaluated and its place in
 // memory.
 type BoundArray struct {
-	Name   string
+	Name string
+	// Type is the element type; Struct, for one group of a struct
+	// array's fields (structs.go), the group's structure instead.
 	Type   kernel.ElemType
+	Struct *kernel.Struct
 	Dims   []int64
 	Layout kernel.Layout
 	Space  kernel.Space
@@ -81,8 +84,12 @@ type Ref struct {
 	Array     string
 	Line, Col int
 	Op        Op
-	// Width is the bytes per lane.
-	Width int
+	// Width is the bytes per lane: the element's, or the field's of a
+	// struct array's reference, which lies Offset bytes into an element
+	// of ElemSize bytes (Width and 0 for arrays of scalars).
+	Width    int
+	ElemSize int
+	Offset   int
 	// Text is the reference as written, e.g. "A[i1][i3]".
 	Text string
 	// Addr is the byte address, base included, as an affine form of the
@@ -394,14 +401,9 @@ func (l *Launch) bindRefs(env map[string]int64, dev *arch.Device) error {
 	n := len(l.Loops)
 	in := innermost(l.Kernel.Program)
 	for _, r := range l.Kernel.Program.Refs {
-		var ba *BoundArray
-		for i := range l.Arrays {
-			if l.Arrays[i].Name == r.Array.Name {
-				ba = &l.Arrays[i]
-			}
-		}
-		width := int64(ba.Type.Size())
-		addr := Linear{Const: int64(ba.Base), Coef: make([]int64, n)}
+		ba, offset := l.refArray(r, r.Array.Space)
+		width, elem := r.Width(), ba.ElemSize()
+		addr := Linear{Const: int64(ba.Base) + offset, Coef: make([]int64, n)}
 		for d, ix := range r.Index {
 			f, err := linear(ix, env, n)
 			if err != nil {
@@ -413,7 +415,7 @@ func (l *Launch) bindRefs(env map[string]int64, dev *arch.Device) error {
 			// Wrapping arithmetic: the address of every element the
 			// reference touches lies inside its array, so the sum is
 			// exact modulo 2^64.
-			stride := width * elemStride(ba, d)
+			stride := elem * elemStride(ba, d)
 			addr.Const += stride * f.Const
 			for v, c := range f.Coef {
 				addr.Coef[v] += stride * c
@@ -424,7 +426,7 @@ func (l *Launch) bindRefs(env map[string]int64, dev *arch.Device) error {
 			return err
 		}
 		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Space: sp, Line: r.Line, Col: r.Col, Op: opOf(r),
-			Width: int(width), Text: r.Text, Addr: addr})
+			Width: int(width), ElemSize: int(elem), Offset: int(offset), Text: r.Text, Addr: addr})
 		g := refGen{konst: addr.Const, width: uint8(width)}
 		for _, t := range terms(addr) {
 			switch {

@@ -56,8 +56,10 @@ type tcode struct {
 
 // ptRef is how a reference's lane addresses are computed.
 type ptRef struct {
-	base uint64
-	size int64
+	// base is the array's, plus a struct field's offset; size the bytes
+	// of an element, width those each thread reads or writes.
+	base        uint64
+	size, width int64
 	// subs are the subscripts; a single one is a flat element index.
 	subs    []*xprog
 	strides []int64 // elements per unit of each subscript

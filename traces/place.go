@@ -106,28 +106,25 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 				return at(kernel.Pos{Line: a.Line, Col: a.Col}, err)
 			}
 		}
-		if a.Space == kernel.SpaceConstant {
-			constant = append(constant, ba)
-			if err := fitConstant(constant); err != nil {
+		bound := []BoundArray{ba}
+		if a.Struct != nil {
+			if bound, err = groupArrays(l.Kernel, a, ba); err != nil {
 				return at(kernel.Pos{Line: a.Line, Col: a.Col}, err)
 			}
 		}
-		if a.HasBase {
-			ba.Base = a.Base
-		} else {
-			al := uint64(a.Align)
-			rounded, carry := bits.Add64(next, al-1, 0)
-			if carry != 0 {
-				return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("array %s does not fit below address 2^64 after the arrays before it", a.Name))
+		for _, ba := range bound {
+			if a.Space == kernel.SpaceConstant {
+				constant = append(constant, ba)
+				if err := fitConstant(constant); err != nil {
+					return at(kernel.Pos{Line: a.Line, Col: a.Col}, err)
+				}
 			}
-			ba.Base = rounded / al * al
+			if err := placeArray(&ba, a, next); err != nil {
+				return err
+			}
+			next = max(next, ba.Base+uint64(ba.Size))
+			l.Arrays = append(l.Arrays, ba)
 		}
-		end, carry := bits.Add64(ba.Base, uint64(ba.Size), 0)
-		if carry != 0 {
-			return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("array %s at %#x of %d bytes ends past address 2^64; hint: give it a lower base", a.Name, ba.Base, ba.Size))
-		}
-		next = max(next, end)
-		l.Arrays = append(l.Arrays, ba)
 	}
 	order := make([]int, len(l.Arrays))
 	for i := range order {
@@ -141,6 +138,28 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 			return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("arrays %s [%#x, %#x) and %s [%#x, %#x) overlap; hint: change base",
 				p.Name, p.Base, p.Base+uint64(p.Size), q.Name, q.Base, q.Base+uint64(q.Size)))
 		}
+	}
+	return nil
+}
+
+// placeArray gives ba, bound from a, its base: a's own, or the first
+// multiple of a's alignment at or after next.
+func placeArray(ba *BoundArray, a *kernel.Array, next uint64) error {
+	if a.HasBase {
+		if ba.Name != a.Name {
+			return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("array %s has a base, but its layout splits it into groups (%s among them); hint: drop base, or choose a layout that keeps %s whole", a.Name, ba.Name, a.Name))
+		}
+		ba.Base = a.Base
+	} else {
+		al := uint64(a.Align)
+		rounded, carry := bits.Add64(next, al-1, 0)
+		if carry != 0 {
+			return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("array %s does not fit below address 2^64 after the arrays before it", ba.Name))
+		}
+		ba.Base = rounded / al * al
+	}
+	if _, carry := bits.Add64(ba.Base, uint64(ba.Size), 0); carry != 0 {
+		return at(kernel.Pos{Line: a.Line, Col: a.Col}, fmt.Errorf("array %s at %#x of %d bytes ends past address 2^64; hint: give it a lower base", ba.Name, ba.Base, ba.Size))
 	}
 	return nil
 }
@@ -179,13 +198,13 @@ func boundArray(a *kernel.Array, value func(*kernel.Expr) (int64, error)) (Bound
 		if v <= 0 {
 			return ba, exprError(d, "array %s: dims: %s; extents must be positive; hint: check the params", a.Name, valueText(d, v))
 		}
-		if n > math.MaxInt64/8/v {
+		if n > math.MaxInt64/a.ElemSize()/v {
 			return ba, exprError(d, "array %s: dims: the array has more than 2^63 bytes; hint: use smaller params", a.Name)
 		}
 		n *= v
 		ba.Dims = append(ba.Dims, v)
 	}
-	ba.Size = n * int64(a.Type.Size())
+	ba.Size = n * a.ElemSize()
 	return ba, nil
 }
 

@@ -50,11 +50,11 @@ func (pc *ptCompiler) expr(e *kernel.Expr) (*xprog, error) {
 func (pc *ptCompiler) refs() error {
 	l := pc.l
 	for _, r := range l.Kernel.Program.Refs {
-		ba := l.arrayNamed(r.Array.Name, r.Array.Space)
+		ba, offset := l.refArray(r, r.Array.Space)
 		if ba == nil {
 			return at(kernel.Pos{Line: r.Line, Col: r.Col}, fmt.Errorf("%s: unknown array %s", r.Text, r.Array.Name))
 		}
-		pr := ptRef{base: ba.Base, size: int64(ba.Type.Size()), text: r.Text, array: ba.Name, pos: kernel.Pos{Line: r.Line, Col: r.Col}}
+		pr := ptRef{base: ba.Base + uint64(offset), size: ba.ElemSize(), width: r.Width(), text: r.Text, array: ba.Name, pos: kernel.Pos{Line: r.Line, Col: r.Col}}
 		if len(r.Index) != 1 && len(r.Index) != len(ba.Dims) {
 			return at(pr.pos, fmt.Errorf("%s has %d subscripts; array %s has %d dimensions; hint: give one flat index or one per dimension", r.Text, len(r.Index), ba.Name, len(ba.Dims)))
 		}
@@ -81,7 +81,7 @@ func (pc *ptCompiler) refs() error {
 		}
 		pc.pt.refs = append(pc.pt.refs, pr)
 		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Space: sp, Line: r.Line, Col: r.Col, Op: opOf(r),
-			Width: int(pr.size), Text: r.Text})
+			Width: int(pr.width), ElemSize: int(pr.size), Offset: int(offset), Text: r.Text})
 	}
 	return nil
 }

@@ -272,7 +272,7 @@ func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool
 		addr[bits.TrailingZeros32(m)] = 0
 	}
 	c.emit(dst, c.l.Refs[r].Op, r, 0)
-	dst.Width = uint8(pr.size)
+	dst.Width = uint8(pr.width)
 	return c.count()
 }
 

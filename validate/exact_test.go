@@ -19,6 +19,7 @@ type exactCase struct {
 	params  map[string]int64
 	mapping string
 	block   arch.Dim3
+	layout  string // of the struct arrays; "": the file's first
 }
 
 func (c exactCase) String() string {
@@ -67,7 +68,23 @@ func exactExampleCases() map[string][]exactCase {
 		{params: map[string]int64{"rows": 300, "cols": 16}, block: exactBlock(64, 1, 1)},
 		{params: map[string]int64{"rows": 77, "cols": 3}, block: exactBlock(48, 1, 1)},
 	}
+	var peng []exactCase
+	for _, layout := range []string{"aos", "soa"} {
+		peng = append(peng, exactCase{params: map[string]int64{"N": 1000}, layout: layout},
+			exactCase{params: map[string]int64{"N": 777}, block: exactBlock(48, 1, 1), layout: layout})
+	}
+	kmeansPeng := []exactCase{{params: map[string]int64{"np": 1000, "nf": 5, "nc": 3}}}
+	for _, layout := range []string{"soa", "soaos"} {
+		kmeansPeng = append(kmeansPeng, exactCase{params: map[string]int64{"np": 300, "nf": 3, "nc": 2}, layout: layout, block: exactBlock(64, 1, 1)})
+	}
+	var nbody []exactCase
+	for _, layout := range []string{"aos", "soa", "soaos1", "soaos2"} {
+		nbody = append(nbody, exactCase{params: map[string]int64{"N": 200}, layout: layout, block: exactBlock(96, 1, 1)})
+	}
 	return map[string][]exactCase{
+		"vecadd-peng":  peng,
+		"kmeans-peng":  kmeansPeng,
+		"nbody-peng":   nbody,
 		"matmul":       mm,
 		"matmul-naive": mm,
 		"vecadd": {
@@ -226,7 +243,13 @@ func exactLaunches(t *testing.T, dev *arch.Device) []*traces.Launch {
 					t.Fatalf("ParseMapping(%q): %v", c.mapping, err)
 				}
 			}
-			l, err := traces.Bind(k, m, c.block, c.params, dev)
+			k := *k
+			if c.layout != "" {
+				if err := k.SelectLayout(c.layout); err != nil {
+					t.Fatal(err)
+				}
+			}
+			l, err := traces.Bind(&k, m, c.block, c.params, dev)
 			if err != nil {
 				t.Fatalf("Bind(%s %s) on %s: %v", name, c, dev.Name, err)
 			}

@@ -388,13 +388,13 @@ func (m *JangModel) selectSpaces(l *traces.Launch) {
 			continue
 		}
 		if a.Prefetch {
-			m.ElemSize = max(m.ElemSize, arch.Bytes(ba.Type.Size()))
+			m.ElemSize = max(m.ElemSize, arch.Bytes(ba.ElemSize()))
 		}
 		m.Arrays = append(m.Arrays, a)
 	}
 	if m.ElemSize == 0 {
 		for _, ba := range l.Arrays {
-			m.ElemSize = max(m.ElemSize, arch.Bytes(ba.Type.Size()))
+			m.ElemSize = max(m.ElemSize, arch.Bytes(ba.ElemSize()))
 		}
 	}
 }

@@ -89,6 +89,11 @@ func ApplyJang(l *traces.Launch) (*JangApplied, error) {
 	if l.Info().PerThread {
 		return nil, fmt.Errorf("Algorithm 1 is applied to a serial loop nest, and %s is a per-thread (__global__) kernel; hint: give its arrays' spaces with -spaces A=texture,x=constant", k.Name)
 	}
+	for _, a := range k.Arrays {
+		if a.Struct != nil {
+			return nil, fmt.Errorf("the rewrite declares each array as a scalar array in its space, and %s's %s holds structs %s; hint: estimate prints Algorithm 1's selection for it; choose spaces with -spaces A=...", k.Name, a.Name, a.Struct.Name)
+		}
+	}
 	m, err := NewJangModel(l)
 	if err != nil {
 		return nil, err

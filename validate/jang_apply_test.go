@@ -2,6 +2,7 @@ package validate
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -233,6 +234,12 @@ func TestApplyJangExamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		ap, err := ApplyJang(l)
+		if slices.ContainsFunc(k.Arrays, func(a *kernel.Array) bool { return a.Struct != nil }) {
+			if err == nil || !strings.Contains(err.Error(), "holds structs") {
+				t.Errorf("%s, with struct arrays: ApplyJang = %v; want a refusal", name, err)
+			}
+			continue
+		}
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue

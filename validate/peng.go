@@ -26,10 +26,11 @@ type PengAccess struct {
 	Array string `json:"array"`
 	Op    string `json:"op"`
 	// An access is (array, field offset, element size, index): it reads
-	// Width bytes at base + Index·ElemSize + FieldOffset. For the arrays
-	// of scalars the IR has today, FieldOffset is 0 and ElemSize = Width;
-	// a StructLayout supplies the field's offset and the structure's size
-	// (array of structures) or the field's size (structure of arrays).
+	// Width bytes at base + Index·ElemSize + FieldOffset. For an array of
+	// scalars FieldOffset is 0 and ElemSize = Width; for a struct array's
+	// field they are the field's offset in its group's structure and the
+	// group's size under the kernel's layout (the structure's for an
+	// array of structures, the field's for a structure of arrays).
 	FieldOffset int64 `json:"field_offset"`
 	ElemSize    int64 `json:"elem_size"`
 	Width       int64 `json:"width"`
@@ -244,7 +245,7 @@ func pengAccess(l *traces.Launch, cols []traces.AccessColumn, i int, warps int64
 	r := &l.Refs[i]
 	ba := jangArrayOf(l, r.Array)
 	a := PengAccess{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(),
-		ElemSize: int64(r.Width), Width: int64(r.Width), Warps: warps, Loops: []string{}}
+		FieldOffset: int64(r.Offset), ElemSize: int64(r.ElemSize), Width: int64(r.Width), Warps: warps, Loops: []string{}}
 	addr, err := l.AddrForm(i)
 	if err != nil {
 		return a, traces.Linear{}, err

@@ -5,10 +5,10 @@
 //	gpumemsim devices [-format text|json]
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
-//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-launch N] [-cache-config C] [-warps N] [-format text|json]
-//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
-//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-cache-config C] [-format text|json]
-//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-spaces ...] [-cache-config C] [-sample] [-format text|json|csv]
+//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-launch N] [-cache-config C] [-warps N] [-format text|json]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-cache-config C] [-format text|json]
+//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-cache-config C] [-sample] [-format text|json|csv]
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
 // fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may
@@ -21,6 +21,13 @@
 // the default 48 KiB shared memory + 16 KiB L1, or prefer-l1, 16 + 48;
 // Kepler also prefer-equal, 32 + 32): occupancy, the per-block shared
 // memory limit and the simulated L1 follow it, and the output names it.
+//
+// -layout L lays the kernel's struct arrays out as its file's layout L
+// (one of those under layouts:; the first by default). validate -layouts
+// all (or a list) binds the kernel under each layout at one mapping and
+// block, estimates each with Peng et al.'s cost model, simulates each,
+// and ranks them by Peng's cost vector against simulated cycles; its Sim
+// cost column is Peng's formula on the simulated counts.
 //
 // -spaces A=constant,x=global puts the kernel file's arrays in other
 // memory spaces (global, constant, texture or readonly) without editing

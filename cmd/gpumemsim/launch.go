@@ -18,7 +18,7 @@ import (
 type launchFlags struct {
 	cmd                                 string
 	device, kernel, mapping, block, set *string
-	cacheConfig, spaces                 *string
+	cacheConfig, spaces, layout         *string
 	// grid is nil for the commands that take no -grid (see addGrid).
 	grid *string
 	// applied is the rewrite -spaces jang made, once parse has run.
@@ -41,6 +41,7 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 		set:     fs.String("set", "", "parameter overrides `K=V,...`, e.g. M=2048,N=2048"),
 
 		cacheConfig: cacheConfigFlag(fs),
+		layout:      fs.String("layout", "", "data `layout` of the kernel's struct arrays, one its file names under layouts: (default: the first)"),
 		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global, constant, texture or readonly), instead of the kernel file's; jang: those J14's Algorithm 1 selects for a loop nest, shared-memory prefetch included"),
 	}
 }
@@ -67,6 +68,11 @@ func (f *launchFlags) parse() (launchArgs, error) {
 	}
 	if a.k, err = kernel.Load(*f.kernel); err != nil {
 		return a, err
+	}
+	if *f.layout != "" {
+		if err := a.k.SelectLayout(*f.layout); err != nil {
+			return a, fmt.Errorf("-layout: %w", err)
+		}
 	}
 	jang := strings.TrimSpace(*f.spaces) == "jang"
 	if !jang {

@@ -118,11 +118,21 @@ type launchInfo struct {
 	Grid    string `json:"grid"`
 	Params  string `json:"params"`
 	Regs    int    `json:"regs"`
+	Layout  string `json:"layout,omitempty"`
 }
 
 func launchOf(l *traces.Launch, res *sim.Result) launchInfo {
 	return launchInfo{Mapping: l.Mapping.String(), Block: dimText(l.Block), Grid: dimText(l.Grid()),
-		Params: l.ParamText(), Regs: l.Regs}
+		Params: l.ParamText(), Regs: l.Regs, Layout: layoutName(l)}
+}
+
+// layoutName names the data layout of l's struct arrays, "" for a kernel
+// file without layouts.
+func layoutName(l *traces.Launch) string {
+	if l.Kernel.Layout == nil {
+		return ""
+	}
+	return l.Kernel.Layout.Name
 }
 
 // dimText writes a shape without trailing unit extents: 16x16, 256.
@@ -199,7 +209,11 @@ func formatValue(m sim.Metric) string {
 // kernelLine describes a launch in one line of the text outputs: the
 // kernel, its mapping, block, grid and params.
 func kernelLine(l *traces.Launch) string {
-	return fmt.Sprintf("Kernel   %s%s  block %s  grid %s  %s\n", l.Kernel.Name, formText(l), dimText(l.Block), dimText(l.Grid()), l.ParamText())
+	layout := ""
+	if name := layoutName(l); name != "" {
+		layout = "  layout " + name
+	}
+	return fmt.Sprintf("Kernel   %s%s  block %s  grid %s  %s%s\n", l.Kernel.Name, formText(l), dimText(l.Block), dimText(l.Grid()), l.ParamText(), layout)
 }
 
 // mappingName names a launch's mapping in the outputs: a per-thread

@@ -45,6 +45,13 @@ func TestRunGolden(t *testing.T) {
 		{"validate-perthread-skipped", []string{"validate", "-device", "gt200", "-kernel", "matmul-tiled", "-set", "M=64,N=64,P=64"}},
 		{"validate-perthread-err-block", []string{"validate", "-device", "gt200", "-kernel", "matmul-tiled", "-set", "M=64,N=64,P=64", "-blocks", "128x2"}},
 		{"validate-perthread-err-maps", []string{"validate", "-kernel", tiled, "-maps", "all"}},
+		// Struct arrays and their layouts (PEN's Table III groupings).
+		{"run-vecadd-peng-soa", []string{"run", "-device", "fermi", "-kernel", "vecadd-peng", "-layout", "soa", "-set", "N=65536"}},
+		{"run-err-layout", []string{"run", "-kernel", "vecadd-peng", "-layout", "soaos"}},
+		{"run-err-layout-none", []string{"run", "-kernel", "vecadd", "-layout", "soa"}},
+		{"validate-layouts-nbody", []string{"validate", "-device", "fermi-m2050", "-kernel", "nbody-peng", "-layouts", "all", "-set", "N=1024"}},
+		{"validate-layouts-err-list", []string{"validate", "-kernel", "nbody-peng", "-layouts", "aos,sao"}},
+		{"validate-layouts-err-maps", []string{"validate", "-kernel", "nbody-peng", "-layouts", "all", "-maps", "all"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}

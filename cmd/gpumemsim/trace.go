@@ -132,7 +132,7 @@ func describeDevice(d *arch.Device) string {
 
 func arrayShape(a traces.BoundArray) string {
 	var b strings.Builder
-	b.WriteString(a.Type.String())
+	b.WriteString(a.TypeName())
 	for _, n := range a.Dims {
 		fmt.Fprintf(&b, "[%d]", n)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -35,10 +36,11 @@ type config struct {
 func (c *config) mappingName() string { return mappingName(c.mapping, c.perThread) }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-set ...] [-spaces A=constant,...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample] [-format text|json|csv]", stderr)
+	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces A=constant,...] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample] [-format text|json|csv]", stderr)
 	lf := addLaunchFlags(fs)
 	blocks := fs.String("blocks", "jang", "candidate blocks: `jang` (Algorithm 2's) or a list such as 32x8,16x16")
 	maps := fs.String("maps", "", "`all`: every assignment of the mapped loops to thread dimensions")
+	layouts := fs.String("layouts", "", "`all` or a list of the kernel file's layouts: rank them by Peng et al.'s cost against simulated cycles, at one mapping and block")
 	format := fs.String("format", "text", "output format: text, json or csv")
 	sample := sampleFlag(fs)
 	maxWork := workFlag(fs)
@@ -48,6 +50,12 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	shapes, err := checkValidateFlags(lf, *blocks, *maps, *format, *maxWork)
 	if err != nil {
 		return err
+	}
+	if *layouts != "" {
+		if err := checkLayoutsFlags(fs, lf); err != nil {
+			return err
+		}
+		return validateLayouts(ctx, lf, *layouts, *format, *maxWork, *sample, stdout, stderr)
 	}
 	dev, base, err := lf.load()
 	if err != nil {
@@ -98,6 +106,24 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintln(stdout)
 	return writeValidateText(stdout, runs, skipped, cmp)
+}
+
+// checkLayoutsFlags refuses, with -layouts, the flags that vary what
+// -layouts holds fixed.
+func checkLayoutsFlags(fs *flag.FlagSet, lf *launchFlags) error {
+	var bad []string
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "maps" || f.Name == "blocks" || f.Name == "layout" {
+			bad = append(bad, "-"+f.Name)
+		}
+	})
+	if strings.TrimSpace(*lf.spaces) == "jang" {
+		bad = append(bad, "-spaces jang")
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("-layouts compares layouts at one mapping and block; %s vary other things; hint: give -map and -block, or run validate once per layout", strings.Join(bad, ", "))
+	}
+	return nil
 }
 
 // checkValidateFlags checks validate's own flags and returns the shapes
@@ -375,10 +401,16 @@ func writeValidateText(w io.Writer, runs, skipped []*config, cmp validate.Compar
 // extrapolated and how sure their cycles are.
 func writeSampledRuns(w io.Writer, runs []*config) {
 	for i, c := range runs {
-		if s := c.res.Sampling; s != nil && s.SkippedBlocks > 0 {
-			fmt.Fprintf(w, "  #%d sampled: %d of %d blocks simulated; cycles ± %.2f%% (95%% CI)\n", i+1,
-				s.SimulatedBlocks, s.SimulatedBlocks+s.SkippedBlocks, 100*s.CyclesCI95/float64(c.res.Cycles))
-		}
+		writeSampledRun(w, i, c.res)
+	}
+}
+
+// writeSampledRun says, after a sampled run, what row i simulated and
+// how sure its cycles are; nothing for a run that simulated every block.
+func writeSampledRun(w io.Writer, i int, res *sim.Result) {
+	if s := res.Sampling; s != nil && s.SkippedBlocks > 0 {
+		fmt.Fprintf(w, "  #%d sampled: %d of %d blocks simulated; cycles ± %.2f%% (95%% CI)\n", i+1,
+			s.SimulatedBlocks, s.SimulatedBlocks+s.SkippedBlocks, 100*s.CyclesCI95/float64(res.Cycles))
 	}
 }
 
