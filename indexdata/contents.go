@@ -81,4 +81,7 @@ const (
 	// MaxEntries bounds the values a file may hold once read (a
 	// symmetric matrix's mirrored entries included): 2^22, 32 MiB.
 	MaxEntries = 1 << 22
+	// MaxFileBytes bounds the bytes read of a file: 256 MiB, room for
+	// MaxEntries entries with long values and comments.
+	MaxFileBytes = 1 << 28
 )

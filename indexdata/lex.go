@@ -44,7 +44,26 @@ type lexer struct {
 }
 
 func newLexer(name string, r io.Reader) *lexer {
-	return &lexer{name: name, r: bufio.NewReader(r), line: 1, first: true}
+	return &lexer{name: name, r: bufio.NewReader(&capped{r: r, left: MaxFileBytes}), line: 1, first: true}
+}
+
+// capped reads at most MaxFileBytes of r; past them it fails, so that no
+// file (a device, an endless stream of blanks) is read for ever.
+type capped struct {
+	r    io.Reader
+	left int64
+}
+
+func (c *capped) Read(p []byte) (int, error) {
+	if c.left <= 0 {
+		return 0, fmt.Errorf("larger than %d bytes, the most read of a data file", int64(MaxFileBytes))
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
 }
 
 func (lx *lexer) errAt(line, col int, msg, hint string) error {
