@@ -1,10 +1,12 @@
 package traces
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
 
+	"gpumemsim/arch"
 	"gpumemsim/indexdata"
 	"gpumemsim/kernel"
 )
@@ -76,6 +78,10 @@ func genArgs(d *kernel.Data, env map[string]int64, def map[string]int64) (map[st
 			continue
 		}
 		v, err := eval(a.Value, env)
+		var pe *arch.PosError
+		if err != nil && a.Line == 0 && errors.As(err, &pe) {
+			err = pe.Err // a flag's: not a place in the kernel file
+		}
 		if err != nil {
 			return nil, within(a.Key, err)
 		}
