@@ -96,7 +96,7 @@ func TestDataDependentTripCount(t *testing.T) {
 	}
 	want := []string{"ROW[row] load 1111 0,1,2,3", "ROW[row+1] load 1111 1,2,3,4"}
 	iters := []struct {
-		mask   string
+		mask     string
 		nz, cols string
 	}{{"1101", "0,3,4", "0,5,0"}, {"1001", "1,5", "1,1"}, {"1001", "2,6", "2,3"}, {"1000", "7", "4"}, {"1000", "8", "5"}}
 	for _, it := range iters {
