@@ -216,43 +216,28 @@ func (ps *parser) checkRank(e *Expr, a *Array, nt token) {
 // intHint lists what integer expressions are made of.
 const intHint = "threadIdx, blockIdx, blockDim, gridDim, int locals, params and constants"
 
-// checkSubscript requires a subscript of integers that reads no array.
+// checkSubscript requires a subscript that is an integer value of the
+// thread (intData).
 func (ps *parser) checkSubscript(ix *Expr, array string) {
-	at, load := ps.dataIn(ix)
-	switch {
-	case at == nil:
-	case load:
-		ps.failAt(at.Line, at.Col, fmt.Sprintf("indirect subscripts are not supported yet: the index of %s reads %s", array, at.Name), "compute subscripts from "+intHint)
-	default:
-		ps.failAt(at.Line, at.Col, fmt.Sprintf("index of %s depends on float data (%s)", array, ps.describeData(at)), "subscripts are integer expressions of "+intHint)
+	if at, why := ps.intData(ix); at != nil {
+		ps.failAt(at.Line, at.Col, fmt.Sprintf("index of %s %s", array, why), indexDataHint)
 	}
 }
 
-// checkCond requires a condition of integers that reads no array; what
-// names it.
+// checkCond requires a condition that is an integer value of the thread;
+// what names it.
 func (ps *parser) checkCond(c *Expr, what string) {
-	at, load := ps.dataIn(c)
-	switch {
-	case at == nil:
-	case load:
-		ps.failAt(at.Line, at.Col, fmt.Sprintf("data-dependent conditions are not supported yet: %s reads %s", what, at.Name), "branch on "+intHint)
-	default:
-		ps.failAt(at.Line, at.Col, fmt.Sprintf("%s depends on float data (%s)", what, ps.describeData(at)), "conditions are integer expressions of "+intHint)
+	if at, why := ps.intData(c); at != nil {
+		ps.failAt(at.Line, at.Col, fmt.Sprintf("%s %s", what, why), indexDataHint)
 	}
 }
 
-// checkIntValue requires a value of integers that reads no array for the
-// int local name.
+// checkIntValue requires an integer value of the thread for the int
+// local name.
 func (ps *parser) checkIntValue(e *Expr, name string) {
-	at, load := ps.dataIn(e)
-	switch {
-	case at == nil:
-	case load:
-		ps.failAt(at.Line, at.Col, fmt.Sprintf("int local %s would hold data read from %s: data-dependent int values are not supported yet", name, at.Name),
-			fmt.Sprintf("declare %s float if only its value matters, or compute it from %s", name, intHint))
-	default:
-		ps.failAt(at.Line, at.Col, fmt.Sprintf("int local %s gets a value that depends on float data (%s)", name, ps.describeData(at)),
-			fmt.Sprintf("declare %s float, or compute it from %s", name, intHint))
+	if at, why := ps.intData(e); at != nil {
+		ps.failAt(at.Line, at.Col, fmt.Sprintf("int local %s gets a value that %s", name, why),
+			fmt.Sprintf("declare %s float if only its value matters; %s", name, indexDataHint))
 	}
 }
 

@@ -124,7 +124,8 @@ func (ps *parser) ifStmt() *If {
 	defer ps.leaveNest()
 	n := &If{Cond: ps.condition("if")}
 	n.Line, n.Col = ps.pos(kw.line, kw.col)
-	n.Compute = ps.countOps(n.Cond, nil) + 1 // no loads: checkCond
+	n.Compute, n.Loads = ps.condOps(n.Cond)
+	n.Compute++ // the branch
 	n.Then = ps.cudaBody()
 	if ps.is("else") {
 		ps.next()
@@ -140,7 +141,8 @@ func (ps *parser) whileStmt() *While {
 	defer ps.leaveNest()
 	w := &While{Cond: ps.condition("while")}
 	w.Line, w.Col = ps.pos(kw.line, kw.col)
-	w.Compute = ps.countOps(w.Cond, nil) + 1
+	w.Compute, w.Loads = ps.condOps(w.Cond)
+	w.Compute++ // the branch
 	ps.cuda.loops = append(ps.cuda.loops, &loopCtx{body: true})
 	w.Body = ps.cudaBody()
 	ps.cuda.loops = ps.cuda.loops[:len(ps.cuda.loops)-1]
@@ -189,7 +191,8 @@ func (ps *parser) forStmt(unroll bool) []Node {
 			p.(*Stmt).Compute = 0
 		}
 	} else {
-		w.Compute = ps.countOps(w.Cond, nil) + 1
+		w.Compute, w.Loads = ps.condOps(w.Cond)
+		w.Compute++ // the branch
 	}
 	ctx.body = true
 	w.Body = ps.cudaBody()
@@ -304,6 +307,9 @@ func (ps *parser) simple() *Stmt {
 		ps.fail(op, fmt.Sprintf("expected an assignment operator, found %s", describe(op)), "use =, +=, -=, *=, /=, %=, <<=, >>=, &=, |=, ^=, ++ or --")
 	}
 	compound := s.Assign != "="
+	if target != nil {
+		ps.indexLoads(target, s)
+	}
 	if target != nil && compound {
 		ps.addRef(target, false, s) // X[..] op= e reads X first
 	}

@@ -40,6 +40,9 @@ func FormatWith(k *Kernel, source string) []byte {
 	if len(k.Structs) > 0 {
 		add("structs", structsNode(k.Structs))
 	}
+	if k.Matrix != nil {
+		add("matrix", k.Matrix.node())
+	}
 	arrays := &yaml.Node{Kind: yaml.MappingNode}
 	for _, a := range k.Arrays {
 		arrays.Content = append(arrays.Content, str(a.Name), arrayNode(a, k.Program != nil && declaredConstant(k.Program, a)))
@@ -103,6 +106,9 @@ func arrayNode(a *Array, declared bool) *yaml.Node {
 	}
 	if a.HasBase {
 		n.Content = append(n.Content, str("base"), &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprintf("%#x", a.Base)})
+	}
+	if a.Data != nil {
+		n.Content = append(n.Content, str("data"), a.Data.node())
 	}
 	return n
 }

@@ -38,17 +38,22 @@ func sameKernel(a, b *kernel.Kernel) error {
 		Align                           int64
 		Base                            uint64
 		HasBase                         bool
+		Data                            string
 	}
 	arrays := func(k *kernel.Kernel) []arr {
 		var out []arr
 		for _, x := range k.Arrays {
-			out = append(out, arr{x.Name, x.Type.String(), exprs(x.Dims), x.Layout.String(), x.Space.String(), x.Align, x.Base, x.HasBase})
+			out = append(out, arr{x.Name, x.Type.String(), exprs(x.Dims), x.Layout.String(), x.Space.String(), x.Align, x.Base, x.HasBase, dataText(x.Data)})
 		}
 		return out
 	}
 	head := func(k *kernel.Kernel) string {
-		return fmt.Sprintf("name %q desc %q params %v mapping %s block %v grid [%s] regs %d smem %d dependent %v",
-			k.Name, k.Description, k.Params, k.Mapping, k.Block, exprs(k.Grid), k.Regs, k.Smem, k.Dependent)
+		m := "none"
+		if k.Matrix != nil {
+			m = fmt.Sprintf("%s params %q %q %q", dataText(&k.Matrix.Data), k.Matrix.Rows, k.Matrix.Cols, k.Matrix.NNZ)
+		}
+		return fmt.Sprintf("name %q desc %q params %v mapping %s block %v grid [%s] regs %d smem %d dependent %v matrix %s",
+			k.Name, k.Description, k.Params, k.Mapping, k.Block, exprs(k.Grid), k.Regs, k.Smem, k.Dependent, m)
 	}
 	if ha, hb := head(a), head(b); ha != hb {
 		return fmt.Errorf("%s\nagainst %s", ha, hb)
@@ -63,6 +68,22 @@ func sameKernel(a, b *kernel.Kernel) error {
 		return fmt.Errorf("launches\n%s\nagainst\n%s", la, lb)
 	}
 	return nil
+}
+
+// dataText writes where contents come from fully.
+func dataText(d *kernel.Data) string {
+	if d == nil {
+		return ""
+	}
+	out := fmt.Sprintf("gen %q file %q part %q", d.Gen, d.File, d.Part)
+	for _, a := range d.Args {
+		if a.Value != nil {
+			out += fmt.Sprintf(" %s=%s", a.Key, exprTree(a.Value))
+		} else {
+			out += fmt.Sprintf(" %s=%v", a.Key, a.Num)
+		}
+	}
+	return out
 }
 
 // launches writes a kernel file's launches fully, one entry a line.

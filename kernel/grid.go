@@ -49,8 +49,8 @@ func (ld *loader) gridExprs(k *Kernel, n *yaml.Node, names, hostVar string) ([]*
 // unless it is empty; names says so in errors.
 func (ld *loader) hostExpr(k *Kernel, n *yaml.Node, what, names, hostVar string) (*Expr, error) {
 	params := map[string]bool{}
-	for _, p := range k.Params {
-		params[p.Name] = true
+	for _, p := range k.paramNames() {
+		params[p] = true
 	}
 	if hostVar != "" {
 		params[hostVar] = true

@@ -123,6 +123,9 @@ type Array struct {
 	HasBase bool
 	// Line and Col locate the declaration in the kernel file.
 	Line, Col int
+	// Data gives an integer array's contents, which reads of it as an
+	// index (V[COL[j]]), a bound or a condition see (nil: none).
+	Data *Data
 }
 
 // ExprKind is the kind of an expression node.

@@ -83,6 +83,9 @@ type Kernel struct {
 	Layout  *DataLayout
 	// Where locates the file's keys, for errors found after parsing.
 	Where Positions
+	// Matrix is the sparse matrix whose structure index arrays hold
+	// (matrix:); nil when the file has none.
+	Matrix *Matrix
 }
 
 // Pos is a position in a kernel file, 1-based; zero when the file has no
@@ -120,7 +123,11 @@ func Load(nameOrPath string) (*Kernel, error) {
 		if err != nil {
 			return nil, err
 		}
-		return Parse(file, data)
+		k, err := Parse(file, data)
+		if err != nil {
+			return nil, err
+		}
+		return k, k.readData(examplesData)
 	}
 	data, err := readFile(nameOrPath, MaxFileSize)
 	if err != nil {
@@ -129,13 +136,17 @@ func Load(nameOrPath string) (*Kernel, error) {
 		}
 		return nil, fmt.Errorf("kernel: %w", err)
 	}
-	return Parse(nameOrPath, data)
+	k, err := Parse(nameOrPath, data)
+	if err != nil {
+		return nil, err
+	}
+	return k, k.readData(nil)
 }
 
 // kernelKeys are the keys a kernel file may have.
-var kernelKeys = []string{"name", "description", "params", "structs", "arrays", "layouts", "source", "mapping", "block", "grid", "requires", "regs", "smem", "dependent", "launches"}
+var kernelKeys = []string{"name", "description", "params", "structs", "arrays", "layouts", "source", "mapping", "block", "grid", "requires", "regs", "smem", "dependent", "launches", "matrix"}
 
-var arrayKeys = []string{"type", "dims", "layout", "align", "base", "space"}
+var arrayKeys = []string{"type", "dims", "layout", "align", "base", "space", "data"}
 
 // loader reads one kernel file.
 type loader struct {
@@ -291,6 +302,9 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 			return err
 		}
 	}
+	if err := ld.matrix(k, top["matrix"], params); err != nil {
+		return err
+	}
 	arrays := map[string]*Array{} // to find duplicates
 	am, akeys, err := ld.fields(top["arrays"], "arrays", nil)
 	if err != nil {
@@ -327,6 +341,9 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 			return ld.errAt(sn, fmt.Sprintf("array %s is declared __constant__ at line %d, but its space is %s", d.Array.Name, d.Line, sn.Value),
 				"drop space: here (the declaration puts the array in constant memory), or drop the __constant__ declaration")
 		}
+	}
+	if err := ld.checkData(k); err != nil {
+		return err
 	}
 	return readOnlyStores(ld.file, k.Program)
 }
@@ -493,21 +510,32 @@ func (ld *loader) array(kn, n *yaml.Node, params map[string]bool, structs []*Str
 		}
 		a.Base, a.HasBase = uint64(v), true
 	}
+	if dn := f["data"]; dn != nil {
+		if a.Data, err = ld.data(dn, "array "+name+": data", false, params); err != nil {
+			return nil, err
+		}
+	}
 	return a, nil
 }
 
 // dimExpr parses one entry of dims: an expression of params.
 func (ld *loader) dimExpr(n *yaml.Node, params map[string]bool) (*Expr, error) {
+	return ld.paramExpr(n, params, "dims")
+}
+
+// paramExpr parses an expression of params, the value of what (dims, a
+// generator's argument).
+func (ld *loader) paramExpr(n *yaml.Node, params map[string]bool, what string) (*Expr, error) {
 	if n.Kind != yaml.ScalarNode {
-		return nil, ld.errAt(n, "a dims entry must be an expression of params", "e.g. M or 2*N+1")
+		return nil, ld.errAt(n, "a "+what+" entry must be an expression of params", "e.g. M or 2*N+1")
 	}
 	return ld.scalarExpr(n, params, func(ps *parser) { ps.dims = true }, func(ps *parser, e *Expr) {
 		if t := ps.peek(); t.kind != tEOF {
-			ps.fail(t, fmt.Sprintf("unexpected %s in a dims expression", describe(t)), "write an arithmetic expression of params, e.g. 2*N+1")
+			ps.fail(t, fmt.Sprintf("unexpected %s in a %s expression", describe(t), what), "write an arithmetic expression of params, e.g. 2*N+1")
 		}
-		ps.degree(e, "dims")
+		ps.degree(e, what)
 		if e.Kind == ExprCall && e.Name != "min" && e.Name != "max" {
-			ps.failAt(e.Line, e.Col, "dims may call only min and max", "")
+			ps.failAt(e.Line, e.Col, what+" may call only min and max", "")
 		}
 	})
 }

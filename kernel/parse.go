@@ -480,6 +480,7 @@ func (ps *parser) addRef(e *Expr, store bool, s *Stmt) {
 func (ps *parser) countOps(e *Expr, s *Stmt) int {
 	switch e.Kind {
 	case ExprLoad:
+		ps.indexLoads(e, s) // V[COL[j]] reads COL first
 		ps.addRef(e, false, s)
 		return 0 // addRef counted the address arithmetic
 	case ExprConst, ExprFloat, ExprParam, ExprLoop, ExprScalar, ExprSpecial:

@@ -126,7 +126,10 @@ type Define struct {
 // whose lanes disagree runs both, one after the other, each with its
 // lanes active (SIMT), and reconverges after the statement.
 type If struct {
-	Cond       *Expr
+	Cond *Expr
+	// Loads are the array reads of Cond, in order, issued before the
+	// branch (if (COL[j] > 0)).
+	Loads      []*MemRef
 	Then, Else []Node
 	// Compute is the instructions of evaluating Cond and branching: 1 per
 	// operator and call of Cond and 1 for the branch.
@@ -143,6 +146,10 @@ func (n *If) Pos() (int, int) { return n.Line, n.Col }
 // fails; the warp runs the loop while any lane is in it.
 type While struct {
 	Cond *Expr
+	// Loads are the array reads of Cond, in order, issued at each test
+	// (j < ROW[i+1] reads ROW once per iteration, as the source says;
+	// int end = ROW[i+1]; before the loop reads it once).
+	Loads []*MemRef
 	// Init is how many of the nodes just before the While in its body
 	// are the for's init statements (they run once, before the first
 	// test of Cond; a local they declare is visible in the loop only).

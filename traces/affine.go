@@ -192,6 +192,9 @@ func (w *affineWalker) stmt(s *kernel.Stmt, env []avalue) {
 // branch walks both parts of an if; a local they leave with different
 // values has none after it, as threads may have taken either part.
 func (w *affineWalker) branch(n *kernel.If, env []avalue) {
+	for _, r := range n.Loads {
+		w.ref(r, env)
+	}
 	then, els := slices.Clone(env), slices.Clone(env)
 	w.body(n.Then, then)
 	w.body(n.Else, els)
@@ -235,6 +238,9 @@ func (w *affineWalker) loop(n *kernel.While, env []avalue) {
 		}
 	}
 	w.stack = append(w.stack, col)
+	for _, r := range n.Loads { // read at each test
+		w.ref(r, top)
+	}
 	w.body(n.Body, top)
 	w.body(n.Post, top)
 	w.stack = w.stack[:len(w.stack)-1]

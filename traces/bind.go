@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"gpumemsim/arch"
+	"gpumemsim/indexdata"
 	"gpumemsim/kernel"
 )
 
@@ -126,6 +127,10 @@ type Launch struct {
 	// pt is the compiled program of a per-thread kernel (nil for a loop
 	// nest, whose program is code).
 	pt *threadProg
+	// matrix is the kernel's sparse matrix and contents its arrays'
+	// contents, by name (contents.go).
+	matrix   *indexdata.CSR
+	contents map[string]indexdata.Contents
 
 	grid    arch.Dim3
 	extent  [3]int64 // per axis: iterations of the mapped loop, 1 if none

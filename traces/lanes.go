@@ -2,6 +2,7 @@ package traces
 
 import (
 	"fmt"
+	"slices"
 
 	"gpumemsim/kernel"
 )
@@ -44,6 +45,18 @@ type xcompiler struct {
 	dims [6]int64
 	// vary says, per local, that its value may differ between lanes.
 	vary []bool
+	// slots are the references whose values the expressions read
+	// (by MemRef.ID), each in its slot of lanes.vals.
+	slots []int
+}
+
+// slot is the slot of reference id's values.
+func (xc *xcompiler) slot(id int) int32 {
+	if i := slices.Index(xc.slots, id); i >= 0 {
+		return int32(i)
+	}
+	xc.slots = append(xc.slots, id)
+	return int32(len(xc.slots) - 1)
 }
 
 // compile compiles an integer expression; an error names its position.
@@ -87,7 +100,13 @@ func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (int, error) {
 		return 1, nil
 	case kernel.ExprCall:
 		return xc.call(p, e)
-	case kernel.ExprFloat, kernel.ExprLoad, kernel.ExprLoop:
+	case kernel.ExprLoad:
+		// An index array's element: the lanes' values, which the
+		// cursor fills when it issues the read (reference e.Index).
+		p.varying = true
+		p.ops = append(p.ops, xop{kind: kernel.ExprLoad, arg: xc.slot(e.Index)})
+		return 1, nil
+	case kernel.ExprFloat, kernel.ExprLoop:
 		return 0, exprError(e, "%s is not an integer value of the thread", e)
 	}
 	return xc.apply(p, e.Args, xop{kind: e.Kind})
@@ -128,16 +147,21 @@ type lanes struct {
 	uregs []int64
 	vst   [][WarpSize]int64
 	sst   []int64
+	// vals are, per slot (xcompiler.slots), the values the lanes last
+	// read of an index array, and elems the elements they read.
+	vals, elems [][WarpSize]int64
 	// bad is set by an operation no lane may do (division by zero, a
 	// shift out of range) on an active lane.
 	bad string
 }
 
-func (ln *lanes) reserve(depth, locals int) {
+func (ln *lanes) reserve(depth, locals, slots int) {
 	ln.vst = grow(ln.vst, depth)
 	ln.sst = grow(ln.sst, depth)
 	ln.vregs = grow(ln.vregs, locals)
 	ln.uregs = grow(ln.uregs, locals)
+	ln.vals = grow(ln.vals, slots)
+	ln.elems = grow(ln.elems, slots)
 }
 
 // scalar evaluates a uniform program.
@@ -205,6 +229,9 @@ func (ln *lanes) vector(p *xprog, mask uint32, out *[WarpSize]int64) {
 			} else {
 				fill(&st[n], ln.uregs[o.arg])
 			}
+			n++
+		case kernel.ExprLoad:
+			st[n] = ln.vals[o.arg]
 			n++
 		case kernel.ExprNeg:
 			a := &st[n-1]

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"gpumemsim/arch"
+	"gpumemsim/indexdata"
 	"gpumemsim/kernel"
 )
 
@@ -17,6 +18,9 @@ type threadProg struct {
 	vary   []bool // per local: lanes may disagree
 	depth  int    // the deepest expression stack
 	frames int    // the deepest control nesting
+	// slots are the references whose values expressions read (by ID):
+	// ptRef.slot indexes it.
+	slots []int
 
 	once sync.Once
 	work ptWork
@@ -71,6 +75,11 @@ type ptRef struct {
 	text     string
 	array    string
 	pos      kernel.Pos
+	// slot is where the lanes' values go when expressions read them (an
+	// index array's element), from data, the array's contents; -1 when
+	// nothing reads them.
+	slot int32
+	data indexdata.Contents
 }
 
 // sharedAlign is where each __shared__ array starts in a block's shared
@@ -89,7 +98,11 @@ func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, para
 		block, blockAt = k.Block, k.Where.Block
 	}
 	l := &Launch{Kernel: k, Block: block, Regs: k.Regs, Smem: k.Smem, Dependent: k.Dependent}
+	params, fixed := matrixParams(k, params)
 	if err := l.bindParams(params); err != nil {
+		return nil, err
+	}
+	if err := l.bindMatrix(fixed); err != nil {
 		return nil, err
 	}
 	if err := checkBlock(block, dev); err != nil {
@@ -103,6 +116,9 @@ func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, para
 		return nil, err
 	}
 	if err := l.placeArrays(env); err != nil {
+		return nil, err
+	}
+	if err := l.bindContents(env); err != nil {
 		return nil, err
 	}
 	if err := l.checkConstantDecls(env); err != nil {
@@ -205,7 +221,7 @@ func hostValue(e *kernel.Expr, env map[string]int64, block arch.Dim3) (v int64, 
 		return 0, false, err
 	}
 	var ln lanes
-	ln.reserve(p.depth, 0)
+	ln.reserve(p.depth, 0, 0)
 	v = ln.scalar(p)
 	return v, ln.bad == "", nil
 }

@@ -25,6 +25,9 @@ func (l *Launch) compileThreads(env map[string]int64, dev *arch.Device) (*thread
 	if err := pc.nodes(p.Body, 0, false); err != nil {
 		return nil, err
 	}
+	if err := pc.indexSlots(); err != nil {
+		return nil, err
+	}
 	return pc.pt, nil
 }
 
@@ -54,7 +57,7 @@ func (pc *ptCompiler) refs() error {
 		if ba == nil {
 			return at(kernel.Pos{Line: r.Line, Col: r.Col}, fmt.Errorf("%s: unknown array %s", r.Text, r.Array.Name))
 		}
-		pr := ptRef{base: ba.Base + uint64(offset), size: ba.ElemSize(), width: r.Width(), text: r.Text, array: ba.Name, pos: kernel.Pos{Line: r.Line, Col: r.Col}}
+		pr := ptRef{base: ba.Base + uint64(offset), size: ba.ElemSize(), width: r.Width(), text: r.Text, array: ba.Name, pos: kernel.Pos{Line: r.Line, Col: r.Col}, slot: -1}
 		if len(r.Index) != 1 && len(r.Index) != len(ba.Dims) {
 			return at(pr.pos, fmt.Errorf("%s has %d subscripts; array %s has %d dimensions; hint: give one flat index or one per dimension", r.Text, len(r.Index), ba.Name, len(ba.Dims)))
 		}
@@ -136,9 +139,7 @@ func (pc *ptCompiler) nodes(body []kernel.Node, d int, unrolled bool) error {
 // stmt compiles a statement: its loads, its count, its assignment to an
 // int local, its store.
 func (pc *ptCompiler) stmt(s *kernel.Stmt, post bool) error {
-	for _, r := range s.Loads {
-		pc.emit(tcode{kind: tMem, ref: int32(r.ID)})
-	}
+	pc.loads(s.Loads)
 	pc.emit(tcode{kind: tCompute, count: int32(s.Compute)})
 	if s.Local != nil && s.Local.Int {
 		c := tcode{kind: tAssign, local: int32(s.Local.Index), op: kernel.ExprConst}
@@ -164,11 +165,19 @@ func (pc *ptCompiler) stmt(s *kernel.Stmt, post bool) error {
 	return nil
 }
 
+// loads emits the reads of a condition.
+func (pc *ptCompiler) loads(rs []*kernel.MemRef) {
+	for _, r := range rs {
+		pc.emit(tcode{kind: tMem, ref: int32(r.ID)})
+	}
+}
+
 func (pc *ptCompiler) ifStmt(n *kernel.If, d int, unrolled bool) error {
 	x, err := pc.expr(n.Cond)
 	if err != nil {
 		return err
 	}
+	pc.loads(n.Loads)
 	at := pc.emit(tcode{kind: tIf, x: x, count: int32(n.Compute)})
 	if err := pc.nodes(n.Then, d+1, unrolled); err != nil {
 		return err
@@ -194,6 +203,8 @@ func (pc *ptCompiler) loop(n *kernel.While, d int, unrolled bool) error {
 		count = 0
 	}
 	pc.emit(tcode{kind: tEnter})
+	top := len(pc.pt.code) // each test reads what the condition reads
+	pc.loads(n.Loads)
 	test := pc.emit(tcode{kind: tTest, x: x, count: count})
 	if err := pc.nodes(n.Body, d+1, unrolled); err != nil {
 		return err
@@ -209,7 +220,7 @@ func (pc *ptCompiler) loop(n *kernel.While, d int, unrolled bool) error {
 			}
 		}
 	}
-	back := pc.emit(tcode{kind: tBack, jump: int32(test)})
+	back := pc.emit(tcode{kind: tBack, jump: int32(top)})
 	pc.pt.code[test].jump = int32(back + 1)
 	return nil
 }

@@ -52,7 +52,7 @@ func (c *ThreadCursor) Reset(b, w int) {
 	}
 	ln := &c.ln
 	ln.vary = pt.vary
-	ln.reserve(pt.depth, len(pt.vary))
+	ln.reserve(pt.depth, len(pt.vary), len(pt.slots))
 	clear(ln.uregs)
 	clear(ln.vregs)
 	ln.bad = ""
@@ -268,6 +268,9 @@ func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool
 	} else if !c.elements(addr, pr) {
 		return false
 	}
+	if pr.slot >= 0 {
+		c.readValues(addr, pr)
+	}
 	for m := ^c.mask; m != 0; m &= m - 1 { // inactive lanes read as 0
 		addr[bits.TrailingZeros32(m)] = 0
 	}
@@ -303,16 +306,4 @@ func (c *ThreadCursor) elements(addr *[WarpSize]uint64, pr *ptRef) bool {
 		}
 	}
 	return true
-}
-
-// outside describes lane i's subscript d of pr at value v outside its
-// extent.
-func (c *ThreadCursor) outside(pr *ptRef, d, i int, v int64) error {
-	ln := &c.ln
-	what := "index"
-	if len(pr.subs) > 1 {
-		what = fmt.Sprintf("subscript %d", d+1)
-	}
-	return at(pr.pos, fmt.Errorf("%s: thread (%d,%d,%d) of block (%d,%d,%d) has %s %d, outside [0, %d) of %s; hint: guard the access with an if, or check the grid and the params",
-		pr.text, ln.tid[0][i], ln.tid[1][i], ln.tid[2][i], ln.bid[0], ln.bid[1], ln.bid[2], what, v, pr.limits[d], pr.array))
 }

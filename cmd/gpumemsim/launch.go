@@ -21,6 +21,8 @@ type launchFlags struct {
 	cacheConfig, spaces, layout         *string
 	// grid is nil for the commands that take no -grid (see addGrid).
 	grid *string
+	// data are -data and -matrix.
+	data *dataFlags
 	// applied is the rewrite -spaces jang made, once parse has run.
 	applied *validate.JangApplied
 }
@@ -43,6 +45,7 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 		cacheConfig: cacheConfigFlag(fs),
 		layout:      fs.String("layout", "", "data `layout` of the kernel's struct arrays, one its file names under layouts: (default: the first)"),
 		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global, constant, texture or readonly), instead of the kernel file's; jang: those J14's Algorithm 1 selects for a loop nest, shared-memory prefetch included"),
+		data:        addDataFlags(fs),
 	}
 }
 
@@ -73,6 +76,9 @@ func (f *launchFlags) parse() (launchArgs, error) {
 		if err := a.k.SelectLayout(*f.layout); err != nil {
 			return a, fmt.Errorf("-layout: %w", err)
 		}
+	}
+	if err := f.data.apply(a.k); err != nil {
+		return a, err
 	}
 	jang := strings.TrimSpace(*f.spaces) == "jang"
 	if !jang {
