@@ -46,7 +46,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// Showing block 0's first instructions walks its warps, whose loops may
 	// be long even where the kernel has few warps.
-	work := l.WarpInstructions()
+	work := workOf(l, *maxWork)
 	perWarp := work / float64(max(1, l.ActiveWarps()))
 	if err := checkWork("a warp of "+l.Kernel.Name+" with "+l.ParamText(), perWarp, *maxWork); err != nil {
 		return err

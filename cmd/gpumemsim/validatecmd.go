@@ -244,7 +244,7 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 			c.launch = l
 		}
 		l := c.launch
-		work = work.add(estimateOf(dev, l))
+		work = work.add(estimateOf(dev, l, maxWork))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
 	}
 	what := fmt.Sprintf("%d configurations of %s with %s", len(runs), base.Kernel.Name, base.ParamText())
