@@ -31,9 +31,9 @@ type ThreadCursor struct {
 	// over says the warp ran past the budget.
 	counting, over bool
 	spent          int64
-	frames      []ptFrame
-	ln          lanes
-	sub, idx    [WarpSize]int64
+	frames         []ptFrame
+	ln             lanes
+	sub, idx       [WarpSize]int64
 }
 
 // ptFrame is an if or loop the warp is in: the lanes that entered it and,
