@@ -18,6 +18,7 @@ func TestIndexData(t *testing.T) {
 		{"indirect-err-set-matrix-param", []string{"run", "-kernel", "spmv-csr", "-set", "NNZ=100"}},
 		{"indirect-err-out-of-bounds", []string{"run", "-kernel", "spmv-csr", "-data", "COL=uniform:lo=0,hi=N+1"}},
 		{"indirect-err-estimate", []string{"estimate", "-kernel", "spmv-csr-scalar"}},
+		{"indirect-err-validate", []string{"validate", "-kernel", "spmv-csr"}},
 		{"indirect-refuse-work", []string{"run", "-kernel", "testdata/kernels/data-loop.yaml"}},
 		{"indirect-err-for-ever", []string{"run", "-kernel", "testdata/kernels/data-loop-for-ever.yaml"}},
 	} {
