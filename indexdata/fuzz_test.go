@@ -16,10 +16,7 @@ func FuzzMatrixMarket(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ReadMatrixMarket("f.mtx", bytes.NewReader(data))
 		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
-				t.Fatalf("unpositioned error %v", err)
-			}
+			checkPositioned(t, err)
 			return
 		}
 		checkCSR(t, "ReadMatrixMarket", m)
@@ -34,10 +31,7 @@ func FuzzText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := ReadText("f.txt", bytes.NewReader(data))
 		if err != nil {
-			var pe *ParseError
-			if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
-				t.Fatalf("unpositioned error %v", err)
-			}
+			checkPositioned(t, err)
 			return
 		}
 		lo, hi := v.Range()
@@ -47,4 +41,13 @@ func FuzzText(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkPositioned fails unless err is a ParseError with a position.
+func checkPositioned(t *testing.T, err error) {
+	t.Helper()
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1 {
+		t.Fatalf("unpositioned error %v", err)
+	}
 }

@@ -55,13 +55,17 @@ func condPart(k ExprKind) string {
 }
 
 // firstLoad is the first array read of e, or nil.
-func firstLoad(e *Expr) *Expr {
-	if e.Kind == ExprLoad {
+func firstLoad(e *Expr) *Expr { return firstKind(e, ExprLoad) }
+
+// firstKind is the first node of e, parents first and left to right, of
+// kind k, or nil.
+func firstKind(e *Expr, k ExprKind) *Expr {
+	if e.Kind == k {
 		return e
 	}
 	for _, a := range e.Args {
-		if ld := firstLoad(a); ld != nil {
-			return ld
+		if x := firstKind(a, k); x != nil {
+			return x
 		}
 	}
 	return nil

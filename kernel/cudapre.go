@@ -148,17 +148,7 @@ func (ps *parser) within(toks []token, f func()) {
 	f()
 }
 
-func paramIn(e *Expr) *Expr {
-	if e.Kind == ExprParam {
-		return e
-	}
-	for _, a := range e.Args {
-		if p := paramIn(a); p != nil {
-			return p
-		}
-	}
-	return nil
-}
+func paramIn(e *Expr) *Expr { return firstKind(e, ExprParam) }
 
 // constValue evaluates an integer constant expression, failing at an
 // operation that has no 64-bit value.

@@ -9,15 +9,60 @@
 //
 // A kernel file is YAML with the keys name, description, params (name →
 // integer default), arrays (name → {type, dims, layout, align, base,
-// space}),
+// space, data}),
 // source, mapping (loop → tx|ty|tz), block ([x, y, z]), grid (per-thread
 // kernels only), regs (registers per
 // thread), smem (shared memory per block, e.g. 4KiB), dependent (true:
 // every load waits for the previous load, for pointer-chase latency
-// probes) and launches (see Launch sequences). Unknown or duplicate keys
+// probes), launches (see Launch sequences) and matrix (see Index data).
+// Unknown or duplicate keys
 // and wrong types are errors at file:line:col. Shipped examples load by
 // name (Examples); anything else is a path. A file without block gets 128
 // threads.
+//
+// # Index data
+//
+// A per-thread kernel may read an integer array where it needs an
+// integer: V[COL[j]], int start = ROW[i], if (COL[j] > 0), for (int j =
+// ROW[i]; j < ROW[i+1]; j++). The simulator then needs the array's
+// contents, which its data: key gives (package indexdata computes them):
+//
+//	COL: {type: i32, dims: [N], data: {gen: permutation, seed: 7}}     # a bijection of 0..N-1
+//	IDX: {type: i32, dims: [N], data: {gen: uniform, lo: 0, hi: N, seed: 1}}  # lo ≤ x < hi
+//	S:   {type: i32, dims: [N], data: {gen: strided, stride: 33}}       # i·33 mod N (mod: gives another)
+//	P:   {type: i32, dims: [N], data: {file: perm.txt}}                 # integers, # comments
+//	ROW: {type: i32, dims: ["M + 1"], data: {matrix: rowptr}}           # the matrix's row pointers
+//	COL: {type: i32, dims: [NNZ], data: {matrix: col}}                  # its column indices
+//
+// A generator's integer arguments are expressions of params (the
+// matrix's included); seed defaults to 1, lo to 0, mod to the array's
+// element count. The contents must have exactly as many values as the
+// array has elements, and fit its element type (checked when the launch
+// binds). matrix: is the kernel's sparse matrix in CSR form, a Matrix
+// Market file or a generator, and the params its sizes set, which are
+// not params of the file and cannot be set:
+//
+//	matrix:
+//	  mtx: data/west0479.mtx                   # or gen: banded, rows: R, width: 5
+//	  params: {rows: M, cols: N, nnz: NNZ}     # or gen: powerlaw, rows: R, cols: C, avg: 8, exponent: 2.5, seed: 1
+//
+// A symmetric (skew-symmetric, hermitian) .mtx file is mirrored into the
+// whole matrix. Paths are relative to the kernel file; Load reads the
+// files (Parse does not). SetData and SetMatrix do what the command's
+// -data NAME=SPEC and -matrix SPEC do: SPEC is GEN:KEY=VALUE,...
+// (permutation:seed=3, banded:rows=4096,width=5), file:PATH or
+// matrix:rowptr|col for -data, a .mtx path for -matrix, with paths
+// relative to the working directory. Only per-thread kernels take data:
+// and matrix:, and only integer arrays data:.
+//
+// Each read of index data is a memory reference of its own, issued
+// before the one that needs its value (COL[j] before V[COL[j]]; a
+// store's subscripts' reads before its value's); a condition's reads are
+// If.Loads and While.Loads, issued at each test. A read that C performs
+// for some threads only — after && or ||, in a branch of ?: — is refused
+// (write nested ifs), as are reads of float arrays, of __shared__ arrays
+// (whose values the kernel writes) and through tex2D. The loop nest
+// still refuses indirect subscripts.
 //
 // # Launch sequences
 //
@@ -204,11 +249,11 @@
 // false).
 //
 // Types. An integer expression is made of integer constants, params,
-// special registers and int locals. Subscripts and conditions (if,
+// special registers, int locals and reads of integer arrays (see Index
+// data). Subscripts and conditions (if,
 // while, for, ?:) must be integer expressions, and so must the value
 // assigned to an int local: a float (literal, local, parameter,
-// float-valued call) there is an error, and so is an array read
-// (indirect subscripts and data-dependent values are not supported yet).
+// float-valued call, read of a float array) there is an error.
 // A cast to an integer type of a float value is an error; other casts
 // leave the IR as it was (a cast to float makes its operand a float).
 // An array reference has one subscript per dimension, or one subscript,

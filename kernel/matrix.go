@@ -136,24 +136,25 @@ type opener func(p string) (io.ReadCloser, string, error)
 
 const pathHint = "; hint: a path in a kernel file is relative to the kernel file's directory, one on the command line to the working directory"
 
-func readValues(d *Data, open opener) error {
-	f, name, err := open(d.File)
-	if err != nil {
-		return fmt.Errorf("%w%s", err, pathHint)
-	}
-	defer f.Close()
-	d.Values, err = indexdata.ReadText(name, f)
+func readValues(d *Data, open opener) (err error) {
+	d.Values, err = readWith(open, d.File, indexdata.ReadText)
 	return err
 }
 
-func readCSR(m *Matrix, open opener) error {
-	f, name, err := open(m.File)
+func readCSR(m *Matrix, open opener) (err error) {
+	m.CSR, err = readWith(open, m.File, indexdata.ReadMatrixMarket)
+	return err
+}
+
+// readWith reads the file at p with read.
+func readWith[T any](open opener, p string, read func(name string, r io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, name, err := open(p)
 	if err != nil {
-		return fmt.Errorf("%w%s", err, pathHint)
+		return zero, fmt.Errorf("%w%s", err, pathHint)
 	}
 	defer f.Close()
-	m.CSR, err = indexdata.ReadMatrixMarket(name, f)
-	return err
+	return read(name, f)
 }
 
 // node writes d as the mapping it was read from.

@@ -63,20 +63,30 @@
 // form, in time independent of its iterations, so that a caller can
 // refuse a launch too large to simulate before streaming any of it.
 //
+// # Index data
+//
+// A per-thread kernel's reads of integer arrays may give integers
+// (V[COL[j]], j < ROW[i+1]); Bind builds the contents of the arrays that
+// have them (kernel.Data: a generator, a file, a part of the kernel's
+// matrix, whose sizes become params of the launch) and checks their
+// length and range. The SIMT cursor keeps, for each such read, each
+// lane's element and value (indexdata.Contents.At), which the
+// expressions that use it read; an index outside its array names the
+// element and the value it came from. Such reads stay off the loop
+// nest's affine path. A canonical loop (trip.go) has its trip counts
+// computed as a warp enters it, so a loop that never ends, overflows or
+// passes the warp's cap (LimitWork) is an error at once. The static
+// models cannot see data-dependent addresses: the affine view refuses
+// them.
+//
 // # Extension points
 //
 // The subset's limits are structural, not slots waiting to be filled.
-// Everything after parsing assumes every address is an affine form of
-// loop variables (Linear): the lane tables, the per-iteration offset
-// steps, the halves shape and the estimators in validate all rest on it.
-// An indirect index (V[COL[i]]) would need index-array contents, a new
-// kind of reference with its own cursor path, and estimators that fall
-// back where they cannot see the addresses; a CUDA-style kernel would
-// need a second front end in kernel and a Bind that takes thread and
-// block coordinates as index terms instead of mapped loops; shared and
-// constant memory need a per-block address space here and a unit in sim;
-// a barrier needs a node kind, an Op and scheduler support in sim; and
-// struct fields need an element layout in kernel.Array and a byte offset
-// in the address form. Each of them changes kernel, traces and sim
-// together.
+// Everything after parsing a loop nest assumes every address is an
+// affine form of loop variables (Linear): the lane tables, the
+// per-iteration offset steps, the halves shape and the estimators in
+// validate all rest on it. An indirect index in a loop nest would lower
+// to the per-thread form, whose cursor reads index data; struct fields
+// need an element layout in kernel.Array and a byte offset in the
+// address form. Each of them changes kernel, traces and sim together.
 package traces

@@ -116,7 +116,7 @@ func indexKernel(t *testing.T, colType, data, cols, body string) (*Launch, error
 	if data == "" {
 		data = ", data: {file: cols.txt}"
 	}
-	ctype := map[string]string{"i32": "int", "u8": "unsigned char"}[colType]
+	ctype := map[string]string{"i32": "int", "u8": "unsigned char", "i64": "long"}[colType]
 	k, _ := loadFiles(t, map[string]string{
 		"cols.txt": cols,
 		"k.yaml": `name: t

@@ -2,7 +2,6 @@ package traces
 
 import (
 	"fmt"
-	"slices"
 
 	"gpumemsim/kernel"
 )
@@ -48,15 +47,6 @@ type xcompiler struct {
 	// slots are the references whose values the expressions read
 	// (by MemRef.ID), each in its slot of lanes.vals.
 	slots []int
-}
-
-// slot is the slot of reference id's values.
-func (xc *xcompiler) slot(id int) int32 {
-	if i := slices.Index(xc.slots, id); i >= 0 {
-		return int32(i)
-	}
-	xc.slots = append(xc.slots, id)
-	return int32(len(xc.slots) - 1)
 }
 
 // compile compiles an integer expression; an error names its position.

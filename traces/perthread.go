@@ -24,6 +24,9 @@ type threadProg struct {
 
 	once sync.Once
 	work ptWork
+	// countBudget bounds the instructions threadWork counts and warpCap
+	// those of one warp (LimitWork); 0: ptCountBudget and maxWarpInsts.
+	countBudget, warpCap int64
 
 	// viewOnce computes view, the affine view the static models read.
 	viewOnce sync.Once
@@ -56,6 +59,8 @@ type tcode struct {
 	jump  int32
 	op    kernel.ExprKind
 	x     *xprog
+	// trip is a tTest's loop when it is canonical (trip.go).
+	trip *tripLoop
 }
 
 // ptRef is how a reference's lane addresses are computed.

@@ -14,6 +14,22 @@ const ptSampleBlocks = 16
 // far beyond any -max-work, and a loop that never ends stops here.
 const ptCountBudget = 1 << 31
 
+// LimitWork bounds what a per-thread launch may cost, for a caller that
+// refuses to simulate more than cap warp instructions: counting its work
+// stops past cap (its estimate is then above cap, and it is refused at
+// once, not after minutes of counting a loop whose trip count the index
+// data make huge), and a warp that issues more than cap instructions ends
+// the stream with an error (a warp past the cap puts the launch past it,
+// sampled or not). Call it before WarpInstructions; loop nests, whose
+// work has a closed form, need no limit.
+func (l *Launch) LimitWork(cap float64) {
+	if l.pt == nil || !(cap > 0) {
+		return
+	}
+	c := int64(min(cap, float64(maxWarpInsts)))
+	l.pt.countBudget, l.pt.warpCap = min(c, ptCountBudget), c
+}
+
 // ptWork is what the sample blocks count.
 type ptWork struct {
 	insts, mem float64
@@ -32,9 +48,13 @@ func (l *Launch) threadWork() *ptWork {
 		}
 		w := &pt.work
 		w.refs = make([]float64, len(l.Refs))
-		c := &ThreadCursor{l: l, pt: pt}
+		c := &ThreadCursor{l: l, pt: pt, counting: true}
 		var in WarpInst
 		var counted int64
+		budget := int64(ptCountBudget)
+		if pt.countBudget > 0 {
+			budget = pt.countBudget
+		}
 		done := 0
 		for k := range blocks {
 			b := k
@@ -43,6 +63,7 @@ func (l *Launch) threadWork() *ptWork {
 			}
 			for wi := range l.WarpsPerBlock() {
 				c.Reset(b, wi)
+				c.cap = budget - counted
 				for c.NextTo(&in, &in.Addr) {
 					n := int64(1)
 					switch in.Op {
@@ -53,13 +74,18 @@ func (l *Launch) threadWork() *ptWork {
 						w.refs[in.Ref]++
 					}
 					w.insts += float64(n)
-					if counted += n; counted > ptCountBudget {
+					c.spent += n
+					if counted += n; counted > budget {
 						break
 					}
 				}
+				if c.over { // the rest of the warp is past the budget
+					counted = budget + 1
+					w.insts = max(w.insts, float64(counted))
+				}
 			}
 			done++
-			if counted > ptCountBudget {
+			if counted > budget {
 				break
 			}
 		}
@@ -69,7 +95,7 @@ func (l *Launch) threadWork() *ptWork {
 		for i := range w.refs {
 			w.refs[i] *= scale
 		}
-		w.exact = done == nb && counted <= ptCountBudget
+		w.exact = done == nb && counted <= budget
 	})
 	return &pt.work
 }

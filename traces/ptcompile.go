@@ -205,7 +205,7 @@ func (pc *ptCompiler) loop(n *kernel.While, d int, unrolled bool) error {
 	pc.emit(tcode{kind: tEnter})
 	top := len(pc.pt.code) // each test reads what the condition reads
 	pc.loads(n.Loads)
-	test := pc.emit(tcode{kind: tTest, x: x, count: count})
+	test := pc.emit(tcode{kind: tTest, x: x, count: count, trip: pc.tripOf(n)})
 	if err := pc.nodes(n.Body, d+1, unrolled); err != nil {
 		return err
 	}

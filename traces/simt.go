@@ -24,16 +24,24 @@ type ThreadCursor struct {
 	mask        uint32 // active lanes
 	exited      uint32 // lanes that returned
 	pending     int64  // control instructions not yet issued
-	insts       int64  // warp instructions emitted, against maxWarpInsts
-	frames      []ptFrame
-	ln          lanes
-	sub, idx    [WarpSize]int64
+	insts, cap  int64  // warp instructions emitted, and the most allowed
+	// counting says the work is being counted (threadWork): cap is then
+	// the budget of instructions, compute counts summed, left when the
+	// warp started, spent what the counter has summed of the warp, and
+	// over says the warp ran past the budget.
+	counting, over bool
+	spent          int64
+	frames         []ptFrame
+	ln             lanes
+	sub, idx       [WarpSize]int64
 }
 
 // ptFrame is an if or loop the warp is in: the lanes that entered it and,
 // for an if, the lanes still to run its else part.
 type ptFrame struct {
 	saved, other uint32
+	// entering says a loop's first test is still to come.
+	entering bool
 }
 
 // maxWarpInsts bounds the instructions of one warp: more means a loop
@@ -46,6 +54,10 @@ var _ Warp = (*ThreadCursor)(nil)
 func (c *ThreadCursor) Reset(b, w int) {
 	l, pt := c.l, c.pt
 	c.block, c.warp, c.pc, c.pending, c.insts, c.exited = b, w, 0, 0, 0, 0
+	c.cap, c.over, c.spent = maxWarpInsts, false, 0
+	if pt.warpCap > 0 {
+		c.cap = pt.warpCap
+	}
 	c.frames = c.frames[:0]
 	if cap(c.frames) < pt.frames+1 {
 		c.frames = make([]ptFrame, 0, pt.frames+1)
@@ -105,8 +117,14 @@ func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 			c.mask = c.frames[len(c.frames)-1].saved &^ c.exited
 			c.frames = c.frames[:len(c.frames)-1]
 		case tEnter:
-			c.frames = append(c.frames, ptFrame{saved: c.mask})
+			c.frames = append(c.frames, ptFrame{saved: c.mask, entering: true})
 		case tTest:
+			if f := &c.frames[len(c.frames)-1]; f.entering {
+				f.entering = false
+				if op.trip != nil && c.mask != 0 {
+					c.trips(op.trip)
+				}
+			}
 			c.test(op)
 		case tBack:
 			c.pc = int(op.jump)
@@ -148,13 +166,23 @@ func (c *ThreadCursor) emit(dst *WarpInst, op Op, ref int, n int32) {
 	dst.Active, dst.Count = c.mask, n
 }
 
-// count counts an emitted instruction against maxWarpInsts.
+// count counts an emitted instruction against the warp's cap
+// (maxWarpInsts, or LimitWork's).
 func (c *ThreadCursor) count() bool {
-	if c.insts++; c.insts > maxWarpInsts {
-		c.failHere(fmt.Errorf("warp %d of block %d issues more than %d instructions; hint: a loop of the kernel may never end", c.warp, c.block, int64(maxWarpInsts)))
+	if c.insts++; c.insts > c.cap && c.counting {
+		c.overBudget()
+		return false
+	} else if c.insts > c.cap {
+		c.failHere(fmt.Errorf("warp %d of block %d issues more than %d instructions; hint: a loop of the kernel may never end, or run longer than its data allow (a trip count read from an index array)", c.warp, c.block, c.cap))
 		return false
 	}
 	return true
+}
+
+// overBudget ends a warp whose work, being counted, has passed the
+// budget.
+func (c *ThreadCursor) overBudget() {
+	c.over, c.pc, c.pending, c.mask = true, len(c.pt.code)+1, 0, 0
 }
 
 // failHere records err for the launch and ends the warp.

@@ -3,9 +3,19 @@ package traces
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 
 	"gpumemsim/kernel"
 )
+
+// slot is the slot of reference id's values in the lanes' vals.
+func (xc *xcompiler) slot(id int) int32 {
+	if i := slices.Index(xc.slots, id); i >= 0 {
+		return int32(i)
+	}
+	xc.slots = append(xc.slots, id)
+	return int32(len(xc.slots) - 1)
+}
 
 // readValues keeps, for the active lanes of the read of pr (an index
 // array's element), the element each lane read and its value from the

@@ -5,10 +5,10 @@
 //	gpumemsim devices [-format text|json]
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
-//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-launch N] [-cache-config C] [-warps N] [-format text|json]
-//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
-//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-cache-config C] [-format text|json]
-//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-cache-config C] [-sample] [-format text|json|csv]
+//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config C] [-warps N] [-format text|json]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-data ...] [-matrix ...] [-cache-config C] [-format text|json]
+//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv]
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
 // fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may
@@ -49,10 +49,25 @@
 // tex_cache_transactions, tex_cache_hit_rate and sim_tex_*, and run's
 // reference table a Space column and a Const hit or Tex hit column.
 //
+// -data NAME=SPEC gives an index array its contents instead of the
+// kernel file's data: (once per array): SPEC is a seeded generator,
+// GEN:KEY=VALUE,... (permutation:seed=3, uniform:lo=0,hi=N,seed=1,
+// strided:stride=33), a text file of integers, file:PATH, or a part of
+// the kernel's matrix, matrix:rowptr|col. -matrix SPEC replaces the
+// kernel file's matrix: by a Matrix Market file (PATH.mtx) or a
+// generator (banded:rows=R,width=W, powerlaw:rows=R,cols=C,avg=A,
+// exponent=E,seed=S); the params it sets (its rows, columns, nonzeros)
+// follow. Paths are relative to the working directory; errors name the
+// flag and the column of SPEC at fault. See kernel/doc.go, Index data.
+// A per-thread kernel's work is counted on sample blocks within
+// -max-work, and a warp that would issue more than -max-work
+// instructions is an error.
+//
 // estimate and validate take per-thread (__global__) kernels too: the
 // static models read their global references as affine forms of the
 // thread indices and loop variables (see traces.AccessColumns), and a
-// reference that is not affine is an error naming it. validate -blocks
+// reference that is not affine (one whose address reads index data
+// among them) is an error naming it. validate -blocks
 // binds such a kernel again at each shape, with the grid of its file;
 // -maps all needs a loop nest, and the exact counts apply to loop nests
 // only.

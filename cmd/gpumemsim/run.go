@@ -19,7 +19,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
@@ -58,7 +58,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
 	}
 	l := ls[0]
-	if err := checkWork(l.Kernel.Name+" with "+l.ParamText(), l.WarpInstructions(), *maxWork); err != nil {
+	if err := checkWork(l.Kernel.Name+" with "+l.ParamText(), workOf(l, *maxWork), *maxWork); err != nil {
 		return err
 	}
 	if *regs > 0 {
@@ -67,7 +67,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("-regs: %v", err)
 		}
 	}
-	bar := newProgress(stderr, "simulating", estimateOf(dev, l), 1)
+	bar := newProgress(stderr, "simulating", estimateOf(dev, l, *maxWork), 1)
 	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sim.SampleOptions{On: *sample}})
 	bar.finish()
 	if err != nil {

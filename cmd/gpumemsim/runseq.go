@@ -25,9 +25,9 @@ type runOutput struct {
 // and prints each launch and the total.
 func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, regs int, maxWork float64, out runOutput, stdout, stderr io.Writer) error {
 	k := ls[0].Kernel
-	est := estimateOf(dev, ls[0])
+	est := estimateOf(dev, ls[0], maxWork)
 	for _, l := range ls[1:] {
-		est = est.add(estimateOf(dev, l))
+		est = est.add(estimateOf(dev, l, maxWork))
 	}
 	est.launches, est.longest = 1, est.seconds // one simulation, launch after launch
 	if err := checkWork(fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(ls[0])), est.warpInsts, maxWork); err != nil {

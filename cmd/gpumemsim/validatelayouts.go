@@ -118,7 +118,7 @@ func simulateLayouts(ctx context.Context, dev *arch.Device, runs []*layoutRun, m
 	jobs := make([]sim.Job, len(runs))
 	var work workEstimate
 	for i, r := range runs {
-		work = work.add(estimateOf(dev, r.launch))
+		work = work.add(estimateOf(dev, r.launch, maxWork))
 		jobs[i] = sim.Job{Device: dev, Source: r.launch, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
 	}
 	l := runs[0].launch

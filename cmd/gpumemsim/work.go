@@ -32,6 +32,14 @@ func checkCap(cap float64) error {
 	return nil
 }
 
+// workOf is the warp instructions of l. A per-thread kernel's are
+// counted on sample blocks, which stop past cap, and its warps may not
+// issue more than cap while it is simulated (traces.Launch.LimitWork).
+func workOf(l *traces.Launch, cap float64) float64 {
+	l.LimitWork(cap)
+	return l.WarpInstructions()
+}
+
 // checkWork refuses work (estimated warp instructions) above the cap,
 // naming what it is for and the ways forward.
 func checkWork(what string, work, cap float64) error {
@@ -88,8 +96,10 @@ type workEstimate struct {
 	longest             float64 // seconds of the longest launch
 }
 
-// estimateOf is the work of one launch on dev.
-func estimateOf(dev *arch.Device, l *traces.Launch) workEstimate {
+// estimateOf is the work of one launch on dev, counted within cap
+// (workOf).
+func estimateOf(dev *arch.Device, l *traces.Launch, cap float64) workEstimate {
+	l.LimitWork(cap)
 	mem := l.MemoryInstructions()
 	s := mem / simRate(dev)
 	return workEstimate{warpInsts: l.WarpInstructions(), memInsts: mem, blocks: int64(l.Blocks()),

@@ -38,7 +38,7 @@ func TestEstimateOf(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := estimateOf(dev, l)
+		got := estimateOf(dev, l, defaultMaxWork)
 		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
 			seconds: 129 * warps / tc.rate, longest: 129 * warps / tc.rate}
 		if got != want {

@@ -1,0 +1,27 @@
+package main
+
+import "testing"
+
+// TestIndexData: the index-data flags and kernels, and what they refuse.
+func TestIndexData(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		// spmv-csr on a permutation matrix: V[COL[i]] makes 3615
+		// transactions in 128 requests, the brute-force count of
+		// sim/indirect_test.go.
+		{"indirect-run-permutation", []string{"run", "-device", "fermi", "-kernel", "spmv-csr", "-matrix", "banded:rows=4096,width=1", "-data", "COL=permutation:seed=3"}},
+		{"indirect-err-data-spec", []string{"run", "-kernel", "spmv-csr", "-data", "COL=uniform:lo=0,hii=3"}},
+		{"indirect-err-data-form", []string{"run", "-kernel", "spmv-csr", "-data", "COL"}},
+		{"indirect-err-no-matrix", []string{"run", "-kernel", "vecadd", "-matrix", "banded:rows=8,width=1"}},
+		{"indirect-err-set-matrix-param", []string{"run", "-kernel", "spmv-csr", "-set", "NNZ=100"}},
+		{"indirect-err-out-of-bounds", []string{"run", "-kernel", "spmv-csr", "-data", "COL=uniform:lo=0,hi=N+1"}},
+		{"indirect-err-estimate", []string{"estimate", "-kernel", "spmv-csr-scalar"}},
+		{"indirect-err-validate", []string{"validate", "-kernel", "spmv-csr"}},
+		{"indirect-refuse-work", []string{"run", "-kernel", "testdata/kernels/data-loop.yaml"}},
+		{"indirect-err-for-ever", []string{"run", "-kernel", "testdata/kernels/data-loop-for-ever.yaml"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+	}
+}

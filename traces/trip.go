@@ -1,0 +1,206 @@
+package traces
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+
+	"gpumemsim/kernel"
+)
+
+// Trip counts. A loop whose trip count the index data set (for (j =
+// ROW[i]; j < ROW[i+1]; j++)) may run for ever or for longer than any
+// simulation should; counting its work would take as long. A canonical
+// loop — its condition compares a local v with a bound, v changes only by
+// a constant step in the increment, nothing in the loop changes what the
+// bound reads, and no return leaves it early — runs exactly a computable
+// number of iterations in each lane. The cursor computes them when the
+// warp enters the loop, so a loop that never ends, whose trip count
+// overflows 64 bits, or that would take the warp past its cap is an error
+// at once, and the work count stops at once when the iterations alone
+// pass its budget.
+
+// tripLoop is what the cursor needs of a canonical loop: v cmp bound,
+// stepping v by step, with at least emitted warp instructions (and
+// weighted ones, compute counts summed) per iteration.
+type tripLoop struct {
+	v                 int32
+	cmp               kernel.ExprKind
+	bound, step       *xprog
+	emitted, weighted int64
+	pos               kernel.Pos
+}
+
+// mirrored is cmp with its operands swapped (b cmp a as a cmp' b).
+var mirrored = map[kernel.ExprKind]kernel.ExprKind{kernel.ExprLt: kernel.ExprGt, kernel.ExprLe: kernel.ExprGe,
+	kernel.ExprGt: kernel.ExprLt, kernel.ExprGe: kernel.ExprLe, kernel.ExprNe: kernel.ExprNe}
+
+// tripOf recognises a canonical loop; nil otherwise.
+func (pc *ptCompiler) tripOf(n *kernel.While) *tripLoop {
+	c := n.Cond
+	if _, ok := mirrored[c.Kind]; !ok || n.Unroll || len(n.Post) != 1 {
+		return nil
+	}
+	v, bound, cmp := c.Args[0], c.Args[1], c.Kind
+	if v.Kind != kernel.ExprScalar {
+		v, bound, cmp = c.Args[1], c.Args[0], mirrored[c.Kind]
+	}
+	post, ok := n.Post[0].(*kernel.Stmt)
+	if v.Kind != kernel.ExprScalar || !ok || post.Local == nil || post.Local.Index != v.Index || post.Assign != "+=" && post.Assign != "-=" {
+		return nil
+	}
+	// Nothing in the loop may change what the bound or the step read, v
+	// may change only in the increment, and no lane may leave early.
+	changed := map[int]bool{}
+	other, early := false, false
+	walkNodes(n.Body, func(m kernel.Node) {
+		switch m := m.(type) {
+		case *kernel.Stmt:
+			if m.Local != nil {
+				changed[m.Local.Index] = true
+				other = other || m.Local.Index == v.Index
+			}
+		case *kernel.Return:
+			early = true
+		}
+	})
+	changed[v.Index] = true
+	reads := func(e *kernel.Expr) bool { return mentionsLocal(e, func(u int) bool { return changed[u] }) }
+	if other || early || reads(bound) || reads(post.Value) || firstLoad(post.Value) {
+		return nil
+	}
+	t := &tripLoop{v: int32(v.Index), cmp: cmp, pos: kernel.Pos{Line: n.Line, Col: n.Col}}
+	var err error
+	if t.bound, err = pc.expr(bound); err != nil {
+		return nil
+	}
+	if t.step, err = pc.expr(post.Value); err != nil || t.step.varying {
+		return nil
+	}
+	if post.Assign == "-=" {
+		t.step.ops = append(slices.Clip(t.step.ops), xop{kind: kernel.ExprNeg})
+	}
+	t.emitted, t.weighted = iterationWork(n)
+	return t
+}
+
+// firstLoad says e reads an array.
+func firstLoad(e *kernel.Expr) bool {
+	found := false
+	walkExpr(e, func(x *kernel.Expr) { found = found || x.Kind == kernel.ExprLoad })
+	return found
+}
+
+// iterationWork bounds from below the instructions of one iteration of
+// n: the test and its reads, and the statements of the body and the
+// increment that every iteration runs (not those under an if or in an
+// inner loop). Each emits at least one instruction.
+func iterationWork(n *kernel.While) (emitted, weighted int64) {
+	weighted = int64(n.Compute) + int64(len(n.Loads))
+	emitted = int64(len(n.Loads))
+	for _, m := range append(slices.Clip(n.Body), n.Post...) {
+		if s, ok := m.(*kernel.Stmt); ok {
+			mem := int64(len(s.Loads))
+			if s.Store != nil {
+				mem++
+			}
+			emitted += mem
+			weighted += mem + int64(s.Compute)
+		}
+	}
+	return max(emitted, 1), max(weighted, 1)
+}
+
+// trips checks a canonical loop as the warp enters it: every active
+// lane's trip count, and the instructions they take against the warp's
+// cap, or, while the work is counted, against its budget.
+func (c *ThreadCursor) trips(t *tripLoop) {
+	ln := &c.ln
+	c.value(t.bound, &c.sub)
+	step := ln.scalar(t.step)
+	var most int64
+	for m := c.mask; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		v := ln.uregs[t.v]
+		if ln.vary[t.v] {
+			v = ln.vregs[t.v][i]
+		}
+		n, why := tripCount(v, c.sub[i], step, t.cmp)
+		if why != "" {
+			c.failHere(c.tripError(t, i, fmt.Sprintf("%s (from %d by %d against %d)", why, v, step, c.sub[i]),
+				"a loop must reach its bound: check the data its bound reads, or the step"))
+			return
+		}
+		most = max(most, n)
+	}
+	if most == 0 {
+		return
+	}
+	if c.counting {
+		if w, ok := mul64(most, t.weighted); !ok || w > c.cap-c.spent {
+			c.overBudget()
+		}
+		return
+	}
+	if e, ok := mul64(most, t.emitted); !ok || e > c.cap-c.insts {
+		c.failHere(c.tripError(t, -1, fmt.Sprintf("%d iterations in a lane, at least %d warp instructions, more than the %d this warp may still issue", most, saturate(most, t.emitted), c.cap-c.insts),
+			"the trip count comes from the data its bounds read: check them, or raise -max-work"))
+	}
+}
+
+func saturate(a, b int64) int64 {
+	if p, ok := mul64(a, b); ok {
+		return p
+	}
+	return math.MaxInt64
+}
+
+// tripError describes the loop t entered by lane i (-1: the warp).
+func (c *ThreadCursor) tripError(t *tripLoop, i int, what, hint string) error {
+	who := fmt.Sprintf("warp %d of block (%d,%d,%d)", c.warp, c.ln.bid[0], c.ln.bid[1], c.ln.bid[2])
+	if i >= 0 {
+		who = fmt.Sprintf("thread (%d,%d,%d) of block (%d,%d,%d)", c.ln.tid[0][i], c.ln.tid[1][i], c.ln.tid[2][i], c.ln.bid[0], c.ln.bid[1], c.ln.bid[2])
+	}
+	return at(t.pos, fmt.Errorf("the loop in %s runs %s; hint: %s", who, what, hint))
+}
+
+// tripCount is how many times v cmp bound holds as v steps by step: the
+// count, or why there is none (the loop never ends, or the count
+// overflows).
+func tripCount(v, bound, step int64, cmp kernel.ExprKind) (int64, string) {
+	holds, _ := binary(xop{kind: cmp}, v, bound)
+	if holds == 0 {
+		return 0, ""
+	}
+	const overflow = "a trip count that overflows 64 bits"
+	d, ok := sub64(bound, v)
+	switch {
+	case !ok || cmp == kernel.ExprLe && d == math.MaxInt64 || cmp == kernel.ExprGe && d == math.MinInt64:
+		return 0, overflow
+	case cmp == kernel.ExprNe:
+		if step == 0 || d%step != 0 || d/step < 0 {
+			return 0, "for ever: the variable never equals its bound"
+		}
+		return d / step, ""
+	case cmp == kernel.ExprLe:
+		d++
+	case cmp == kernel.ExprGe:
+		d--
+	}
+	// d is now the distance to cover, of the sign the step must have.
+	if step == 0 || (d > 0) != (step > 0) {
+		return 0, "for ever: the variable does not move towards its bound"
+	}
+	n := d / step
+	if d%step != 0 {
+		n++
+	}
+	// The variable's value after the last iteration must not wrap.
+	if moved, ok := mul64(n, step); !ok {
+		return 0, overflow
+	} else if _, ok := add64(v, moved); !ok {
+		return 0, overflow
+	}
+	return n, ""
+}

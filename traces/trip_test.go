@@ -1,0 +1,83 @@
+package traces
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"gpumemsim/kernel"
+)
+
+func TestTripCount(t *testing.T) {
+	for _, tc := range []struct {
+		v, bound, step int64
+		cmp            kernel.ExprKind
+		n              int64
+		why            string
+	}{
+		{0, 5, 1, kernel.ExprLt, 5, ""},  // 0 1 2 3 4
+		{0, 5, 2, kernel.ExprLt, 3, ""},  // 0 2 4
+		{0, 4, 2, kernel.ExprLe, 3, ""},  // 0 2 4
+		{5, 0, -2, kernel.ExprGt, 3, ""}, // 5 3 1
+		{4, 0, -2, kernel.ExprGe, 3, ""}, // 4 2 0
+		{0, 6, 2, kernel.ExprNe, 3, ""},  // 0 2 4
+		{7, 5, 1, kernel.ExprLt, 0, ""},  // never holds
+		{3, 3, 0, kernel.ExprLe, 0, "for ever"},
+		{0, 5, -1, kernel.ExprLt, 0, "for ever"},
+		{0, 7, 2, kernel.ExprNe, 0, "for ever"},
+		{math.MinInt64, math.MaxInt64, 1, kernel.ExprLt, 0, "overflows"},
+		{0, math.MaxInt64, 1, kernel.ExprLe, 0, "overflows"},
+		{0, math.MaxInt64, 1 << 62, kernel.ExprLt, 0, "overflows"}, // 0, 2^62, then 2^63 wraps
+	} {
+		n, why := tripCount(tc.v, tc.bound, tc.step, tc.cmp)
+		if n != tc.n || !strings.Contains(why, tc.why) || (why == "") != (tc.why == "") {
+			t.Errorf("tripCount(%d, %d, step %d, %v) = %d, %q; want %d, %q", tc.v, tc.bound, tc.step, tc.cmp, n, why, tc.n, tc.why)
+		}
+	}
+}
+
+// TestTripErrors: a canonical loop whose bound the index data set is
+// checked as the warp enters it: it never ends, it overflows, or it takes
+// the warp past its cap; and the work count stops at once past its
+// budget. COL holds 1000 in every element: 1000 iterations a lane, each
+// issuing the read of COL[i] in the test and the store to V[0], so at
+// least 2000 warp instructions (and more than 2000 compute counts); the
+// warp has issued 3 when it enters the loop (the two declarations'
+// computes and the first test's read), so 97 of a cap of 100 are left.
+func TestTripErrors(t *testing.T) {
+	const thousands = "1000 1000 1000 1000 1000 1000 1000 1000"
+	for _, tc := range []struct{ typ, cols, body, want string }{
+		{"i32", "3 3 3 3 3 3 3 3", "for (int j = 0; j != COL[i]; j += 2) V[0] = 0;", "k.yaml:8:5: the loop in thread (0,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 0 by 2 against 3); hint:"},
+		{"i64", "9223372036854775807 0 0 0 0 0 0 0", "for (long j = 0; j <= COL[i]; j++) V[0] = 0;", "k.yaml:8:5: the loop in thread (0,0,0) of block (0,0,0) runs a trip count that overflows 64 bits"},
+		{"i32", thousands, "for (int j = 0; j < COL[i]; j++) V[0] = 0;", "k.yaml:8:5: the loop in warp 0 of block (0,0,0) runs 1000 iterations in a lane, at least 2000 warp instructions, more than the 97 this warp may still issue; hint:"},
+	} {
+		l, err := indexKernel(t, tc.typ, "", tc.cols, tc.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.LimitWork(100)
+		if w := l.WarpInstructions(); w <= 100 && l.Err() == nil {
+			t.Errorf("%s: WarpInstructions() = %v within a budget of 100", tc.body, w)
+		}
+		for range l.Stream() {
+		}
+		if err := l.Err(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Err() = %v\nwant ...%s", tc.body, err, tc.want)
+		}
+	}
+	// Without a limit the same loop runs: 1000 iterations of its test's
+	// read and its store, plus the read of the last test, which fails.
+	l, err := indexKernel(t, "i32", "", thousands, "for (int j = 0; j < COL[i]; j++) V[0] = 0;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem := 0
+	for w := range l.Stream() {
+		if w.Op == OpLoad || w.Op == OpStore {
+			mem++
+		}
+	}
+	if err := l.Err(); err != nil || mem != 2001 {
+		t.Errorf("the loop issues %d memory instructions (err %v); want 2001", mem, err)
+	}
+}
