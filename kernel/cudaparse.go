@@ -151,16 +151,12 @@ func (ps *parser) signature() {
 // a scalar.
 func (ps *parser) arg() {
 	start := ps.peek()
-	if st, n := ps.structAhead(); st != nil {
-		ps.structArg(st, n)
-		return
-	}
-	if start.kind != tIdent || !cTypeWords[start.text] {
-		ps.fail(start, fmt.Sprintf("expected a parameter's type, found %s", describe(start)), "parameters are pointers to the kernel file's arrays (float *A) and int or float scalars (int N)")
-	}
-	ct := ps.cType()
+	st, ct := ps.argType(start)
 	a := &Arg{Type: ct.String()}
 	pointer := ps.is("*")
+	if st != nil && !pointer {
+		ps.fail(ps.peek(), fmt.Sprintf("expected * after %s, found %s", ct, describe(ps.peek())), "a struct parameter is a pointer to the struct array: "+st.Name+" *P")
+	}
 	if pointer {
 		ps.next()
 		a.Type += " *"
@@ -188,9 +184,12 @@ func (ps *parser) arg() {
 		ps.fail(nt, fmt.Sprintf("parameter %s is declared twice", a.Name), "rename one of them")
 	}
 	ps.checkReserved(nt, "parameter")
-	if pointer {
+	switch {
+	case st != nil:
+		ps.structArg(a, st, start, nt)
+	case pointer:
 		ps.pointerArg(a, ct, start, nt)
-	} else {
+	default:
 		ps.scalarArg(a, ct, nt)
 	}
 	ps.cuda.args[a.Name] = a

@@ -28,36 +28,25 @@ func (ps *parser) structAhead() (*Struct, int) {
 	return nil, 0
 }
 
-// structArg parses a pointer parameter to a struct array, [const]
-// [struct] S *[__restrict__] NAME, whose array must have elements of
-// struct S.
-func (ps *parser) structArg(s *Struct, n int) {
-	start := ps.peek()
-	konst := start.text == "const"
-	for range n {
-		ps.next()
+// argType reads a parameter's type: a struct of the kernel file's
+// arrays, [const] [struct] S (returned with a cType that names it), or a
+// C type.
+func (ps *parser) argType(start token) (*Struct, cType) {
+	if st, n := ps.structAhead(); st != nil {
+		for range n {
+			ps.next()
+		}
+		return st, cType{name: st.Name, konst: start.text == "const"}
 	}
-	a := &Arg{Type: s.Name + " *", Const: konst}
-	if konst {
-		a.Type = "const " + a.Type
+	if start.kind != tIdent || !cTypeWords[start.text] {
+		ps.fail(start, fmt.Sprintf("expected a parameter's type, found %s", describe(start)), "parameters are pointers to the kernel file's arrays (float *A) and int or float scalars (int N)")
 	}
-	ps.expect("*", "a struct parameter is a pointer to the struct array: "+s.Name+" *P")
-	if ps.is("__restrict__") {
-		ps.next()
-		a.Type += "__restrict__"
-		a.Restrict = true
-	}
-	nt := ps.peek()
-	if nt.kind != tIdent {
-		ps.fail(nt, fmt.Sprintf("expected the parameter's name, found %s", describe(nt)), "write "+s.Name+" *NAME")
-	}
-	ps.next()
-	a.Name = nt.text
-	a.Line, a.Col = ps.pos(nt.line, nt.col)
-	if prev := ps.cuda.args[a.Name]; prev != nil {
-		ps.fail(nt, fmt.Sprintf("parameter %s is declared twice", a.Name), "rename one of them")
-	}
-	ps.checkReserved(nt, "parameter")
+	return nil, ps.cType()
+}
+
+// structArg checks a pointer parameter to struct s against the array of
+// the same name, whose elements must be of struct s.
+func (ps *parser) structArg(a *Arg, s *Struct, start, nt token) {
 	arr := ps.arrays[a.Name]
 	switch {
 	case arr == nil:
@@ -67,8 +56,6 @@ func (ps *parser) structArg(s *Struct, n int) {
 			fmt.Sprintf("declare it %s *%s", cArrayType(arr), a.Name))
 	}
 	a.Array = arr
-	ps.cuda.args[a.Name] = a
-	ps.prog.Args = append(ps.prog.Args, a)
 }
 
 // cArrayType is the C type of an array's elements: its struct's name or
