@@ -41,6 +41,9 @@ func (a *BoundArray) TypeName() string {
 // groupArrays is the bound arrays of struct array a, extents and size in
 // ba, one per group of the kernel's layout, not yet placed.
 func groupArrays(k *kernel.Kernel, a *kernel.Array, ba BoundArray) ([]BoundArray, error) {
+	if a.Space == kernel.SpaceTexture {
+		return nil, fmt.Errorf("array %s holds structs %s; a texture holds elements of one scalar type; hint: keep %s in global memory, or read it through the read-only cache", a.Name, a.Struct.Name, a.Name)
+	}
 	groups := k.Layout.Groups(a)
 	n := ba.Size / a.ElemSize()
 	out := make([]BoundArray, len(groups))
@@ -53,9 +56,6 @@ func groupArrays(k *kernel.Kernel, a *kernel.Array, ba BoundArray) ([]BoundArray
 		gb.Name, gb.Struct = kernel.GroupName(a, groups, g), sub
 		gb.Size = n * sub.Size // at most ba.Size: a group is no larger than the whole
 		out[g] = gb
-	}
-	if a.Space == kernel.SpaceTexture {
-		return nil, fmt.Errorf("array %s holds structs %s; a texture holds elements of one scalar type; hint: keep %s in global memory, or read it through the read-only cache", a.Name, a.Struct.Name, a.Name)
 	}
 	return out, nil
 }

@@ -259,8 +259,7 @@ func permutedMappings(m kernel.Mapping) []kernel.Mapping {
 // with sim.RunAll; results come back in the order of runs, so the output
 // does not depend on the order in which the runs finish.
 func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, maxWork float64, sample bool, stderr io.Writer) error {
-	jobs := make([]sim.Job, len(runs))
-	var work workEstimate
+	ls := make([]*traces.Launch, len(runs))
 	for i, c := range runs {
 		if c.launch == nil {
 			l, err := traces.Bind(base.Kernel, c.mapping, c.cand.Block, params, dev)
@@ -269,26 +268,13 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 			}
 			c.launch = l
 		}
-		l := c.launch
-		work = work.add(estimateOf(dev, l, maxWork))
-		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
+		ls[i] = c.launch
 	}
 	what := fmt.Sprintf("%d configurations of %s with %s", len(runs), base.Kernel.Name, base.ParamText())
-	if err := checkWork(what, work.warpInsts, maxWork); err != nil {
-		return err
-	}
-	bar := newProgress(stderr, "simulating configurations", work, runtime.GOMAXPROCS(0))
-	defer bar.finish()
-	for i := range jobs {
-		jobs[i].Options.Progress = bar.job(i)
-	}
-	results, err := sim.RunAll(ctx, jobs, 0)
+	results, err := simulateLaunches(ctx, dev, ls, "configurations", what, maxWork, sample, stderr, func(i int) string {
+		return runs[i].mappingName() + " " + dimText(runs[i].cand.Block)
+	})
 	if err != nil {
-		var je *sim.JobError
-		if errors.As(err, &je) {
-			c := runs[je.Index]
-			return fmt.Errorf("%s %s: %w", c.mappingName(), dimText(c.cand.Block), je.Err)
-		}
 		return err
 	}
 	for i, c := range runs {
@@ -299,6 +285,33 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 		c.res, c.metrics = results[i], sim.MetricValues(ms)
 	}
 	return nil
+}
+
+// simulateLaunches simulates validate's launches in parallel, after
+// refusing them together past maxWork, under a progress bar: noun names
+// them on the bar ("configurations"), what in the refusal, and name(i)
+// launch i in an error.
+func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch, noun, what string, maxWork float64, sample bool, stderr io.Writer, name func(int) string) ([]*sim.Result, error) {
+	jobs := make([]sim.Job, len(ls))
+	var work workEstimate
+	for i, l := range ls {
+		work = work.add(estimateOf(dev, l, maxWork))
+		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
+	}
+	if err := checkWork(what, work.warpInsts, maxWork); err != nil {
+		return nil, err
+	}
+	bar := newProgress(stderr, "simulating "+noun, work, runtime.GOMAXPROCS(0))
+	defer bar.finish()
+	for i := range jobs {
+		jobs[i].Options.Progress = bar.job(i)
+	}
+	results, err := sim.RunAll(ctx, jobs, 0)
+	var je *sim.JobError
+	if errors.As(err, &je) {
+		return nil, fmt.Errorf("%s: %w", name(je.Index), je.Err)
+	}
+	return results, err
 }
 
 // jangRuns gives every configuration to run the launch of the kernel
@@ -360,12 +373,21 @@ func rankBySim(runs []*config) {
 	for i, c := range runs {
 		cycles[i] = c.res.Cycles
 	}
-	slices.Sort(cycles)
-	cycles = slices.Compact(cycles)
-	for _, c := range runs {
-		c.simRank, _ = slices.BinarySearch(cycles, c.res.Cycles)
-		c.simRank++
+	for i, r := range cycleRanks(cycles) {
+		runs[i].simRank = r
 	}
+}
+
+// cycleRanks are the dense ranks of cycles, 1 the fewest; equal values
+// share a rank.
+func cycleRanks(cycles []int64) []int {
+	sorted := slices.Compact(slices.Sorted(slices.Values(cycles)))
+	ranks := make([]int, len(cycles))
+	for i, c := range cycles {
+		r, _ := slices.BinarySearch(sorted, c)
+		ranks[i] = r + 1
+	}
+	return ranks
 }
 
 func writeValidateText(w io.Writer, runs, skipped []*config, cmp validate.Comparison) error {

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -112,30 +110,17 @@ func layoutList(k *kernel.Kernel, list string) ([]string, error) {
 	return names, nil
 }
 
-// simulateLayouts simulates every layout's launch in parallel and works
-// out Peng's cost of what the simulation counted.
+// simulateLayouts simulates every layout's launch and works out Peng's
+// cost of what the simulation counted.
 func simulateLayouts(ctx context.Context, dev *arch.Device, runs []*layoutRun, maxWork float64, sample bool, stderr io.Writer) error {
-	jobs := make([]sim.Job, len(runs))
-	var work workEstimate
+	ls := make([]*traces.Launch, len(runs))
 	for i, r := range runs {
-		work = work.add(estimateOf(dev, r.launch, maxWork))
-		jobs[i] = sim.Job{Device: dev, Source: r.launch, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
+		ls[i] = r.launch
 	}
 	l := runs[0].launch
-	if err := checkWork(fmt.Sprintf("%d layouts of %s with %s", len(runs), l.Kernel.Name, l.ParamText()), work.warpInsts, maxWork); err != nil {
-		return err
-	}
-	bar := newProgress(stderr, "simulating layouts", work, runtime.GOMAXPROCS(0))
-	defer bar.finish()
-	for i := range jobs {
-		jobs[i].Options.Progress = bar.job(i)
-	}
-	results, err := sim.RunAll(ctx, jobs, 0)
+	what := fmt.Sprintf("%d layouts of %s with %s", len(runs), l.Kernel.Name, l.ParamText())
+	results, err := simulateLaunches(ctx, dev, ls, "layouts", what, maxWork, sample, stderr, func(i int) string { return "layout " + runs[i].name })
 	if err != nil {
-		var je *sim.JobError
-		if errors.As(err, &je) {
-			return fmt.Errorf("layout %s: %w", runs[je.Index].name, je.Err)
-		}
 		return err
 	}
 	for i, r := range runs {
@@ -172,19 +157,21 @@ func simulatedPengCost(w validate.PengWeights, res *sim.Result) (float64, error)
 }
 
 // rankLayouts ranks the layouts by Peng's cost vector (his order: the
-// rightmost entry most significant) and by simulated cycles, 1 best,
-// equal values sharing a rank.
+// rightmost entry most significant; 1 plus the layouts that cost less)
+// and, as rankBySim does, densely by simulated cycles.
 func rankLayouts(runs []*layoutRun) {
-	for _, r := range runs {
-		r.pengRank, r.simRank = 1, 1
+	cycles := make([]int64, len(runs))
+	for i, r := range runs {
+		cycles[i] = r.res.Cycles
+		r.pengRank = 1
 		for _, o := range runs {
 			if validate.ComparePengCostVectors(o.peng.CostVector, r.peng.CostVector) < 0 {
 				r.pengRank++
 			}
-			if o.res.Cycles < r.res.Cycles {
-				r.simRank++
-			}
 		}
+	}
+	for i, rank := range cycleRanks(cycles) {
+		runs[i].simRank = rank
 	}
 }
 
