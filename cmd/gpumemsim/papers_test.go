@@ -1,0 +1,19 @@
+package main
+
+import "testing"
+
+// TestPapersGolden: the papers' kernels over struct arrays and index
+// data, in each of their layouts.
+func TestPapersGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		// Che's Nearest Neighbor (Rodinia's nn): latLong records as an
+		// array of structures, then as Dymaxion's structure of arrays.
+		{"run-nn-fermi-aos", []string{"run", "-device", "fermi", "-kernel", "nn", "-layout", "aos"}},
+		{"run-nn-fermi-soa", []string{"run", "-device", "fermi", "-kernel", "nn", "-layout", "soa"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+	}
+}
