@@ -39,6 +39,11 @@
 //     row are one hashed column in each of k equal strata of [0, cols):
 //     distinct and sorted. Row pointers are kept (O(rows) memory); a column
 //     index is found by a binary search over them.
+//   - Boxes(b): the neighbour boxes of a b×b×b grid, as Rodinia's lavaMD
+//     builds them: box n = z·b² + y·b + x, row n lists the boxes of the
+//     3×3×3 cube around it that lie in the grid (n itself included),
+//     ascending, 8 at a corner to 27 inside; (3b-2)³ nonzeros. Row
+//     pointers and columns are closed forms (prefix sums along each axis).
 //
 // # Files
 //

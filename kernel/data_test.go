@@ -68,7 +68,9 @@ func TestDataErrors(t *testing.T) {
 		{"", "{matrix: diag}", "diag", `array COL: data: unknown matrix part "diag"; hint:`},
 		{"", "{matrix: col}", "{matrix", "array COL: data: {matrix: col} but the kernel file has no matrix:; hint:"},
 		{"", "{gen: banded, rows: 3, width: 1}", "banded", `array COL: data: unknown generator "banded"; hint: the generators are permutation, strided, uniform`},
-		{"matrix: {gen: permutation}\n", "{matrix: col}", "permutation", `matrix: unknown generator "permutation"; hint: the generators are banded, powerlaw`},
+		{"matrix: {gen: permutation}\n", "{matrix: col}", "permutation", `matrix: unknown generator "permutation"; hint: the generators are banded, boxes, powerlaw`},
+		{"matrix: {gen: boxes, rows: 8}\n", "{matrix: col}", "rows", `matrix: boxes takes no "rows"; hint: boxes takes boxes1d`},
+		{"matrix: {gen: boxes}\n", "{matrix: col}", "boxes", "matrix: boxes needs boxes1d; hint:"},
 		{"matrix: {gen: powerlaw, rows: 8, avg: many, exponent: 2}\n", "{matrix: col}", "many", `matrix: avg must be a number, got "many"; hint:`},
 		{"matrix: {mtx: m.mtx, params: {rows: P}}\n", "{matrix: col}", "P}}", "matrix: params: P is a param already; hint:"},
 		{"matrix: {mtx: m.mtx, params: {diag: D}}\n", "{matrix: col}", "diag", `unknown key "diag" in matrix: params; hint: known keys are rows, cols, nnz`},
@@ -171,7 +173,7 @@ func TestSetDataAndMatrix(t *testing.T) {
 // errors name the flag. (Specs that name files are left out: a fuzzer
 // must not open arbitrary paths.)
 func FuzzDataFlag(f *testing.F) {
-	for _, s := range []string{"permutation:seed=3", "uniform:lo=0,hi=N+1,seed=2", "strided:stride=5", "matrix:col", "banded:rows=8,width=3", "powerlaw:rows=9,avg=2,exponent=2.5"} {
+	for _, s := range []string{"permutation:seed=3", "uniform:lo=0,hi=N+1,seed=2", "strided:stride=5", "matrix:col", "banded:rows=8,width=3", "powerlaw:rows=9,avg=2,exponent=2.5", "boxes:boxes1d=3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {

@@ -95,6 +95,9 @@ func buildMatrix(d *kernel.Data, env map[string]int64) (*indexdata.CSR, error) {
 	if err != nil {
 		return nil, err
 	}
+	if d.Gen == "boxes" {
+		return indexdata.Boxes(v["boxes1d"])
+	}
 	if d.Gen == "banded" {
 		return indexdata.Banded(v["rows"], v["width"])
 	}

@@ -56,7 +56,8 @@
 // the kernel's matrix, matrix:rowptr|col. -matrix SPEC replaces the
 // kernel file's matrix: by a Matrix Market file (PATH.mtx) or a
 // generator (banded:rows=R,width=W, powerlaw:rows=R,cols=C,avg=A,
-// exponent=E,seed=S); the params it sets (its rows, columns, nonzeros)
+// exponent=E,seed=S, boxes:boxes1d=B: lavaMD's neighbour boxes of a
+// B×B×B grid); the params it sets (its rows, columns, nonzeros)
 // follow. Paths are relative to the working directory; errors name the
 // flag and the column of SPEC at fault. See kernel/doc.go, Index data.
 // A per-thread kernel's work is counted on sample blocks within

@@ -13,6 +13,10 @@ func TestPapersGolden(t *testing.T) {
 		// array of structures, then as Dymaxion's structure of arrays.
 		{"run-nn-fermi-aos", []string{"run", "-device", "fermi", "-kernel", "nn", "-layout", "aos"}},
 		{"run-nn-fermi-soa", []string{"run", "-device", "fermi", "-kernel", "nn", "-layout", "soa"}},
+		// lavaMD's neighbour boxes as a matrix: a 27-point stencil on a
+		// 3×3×3 grid, (3·3-2)³ = 343 nonzeros.
+		{"run-spmv-boxes", []string{"run", "-device", "fermi", "-kernel", "spmv-csr", "-matrix", "boxes:boxes1d=3"}},
+		{"indirect-err-boxes", []string{"run", "-kernel", "spmv-csr", "-matrix", "boxes:boxes1d=0"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}
