@@ -14,8 +14,8 @@ import (
 // (nil: no device).
 func (l *Launch) compileThreads(env map[string]int64, dev *arch.Device) (*threadProg, error) {
 	p := l.Kernel.Program
-	vary := varyingLocals(p)
-	if err := checkBarriers(p.Body, vary, nil); err != nil {
+	vary := varyingLocals(p, true)
+	if err := checkBarriers(p.Body, varyingLocals(p, false), nil); err != nil {
 		return nil, err
 	}
 	pc := &ptCompiler{l: l, dev: dev, pt: &threadProg{vary: vary}, xc: &xcompiler{env: env, dims: l.dimConsts(l.grid), vary: vary}}
@@ -227,8 +227,14 @@ func (pc *ptCompiler) loop(n *kernel.While, d int, unrolled bool) error {
 
 // varyingLocals finds the int locals whose lanes may disagree: those
 // assigned a value that depends on threadIdx or on another such local,
-// or assigned under a condition that does.
-func varyingLocals(p *kernel.Program) []bool {
+// or assigned under a condition that does. With loads true a read of
+// index data counts as varying, as the cursor keeps its lanes' values
+// apart (the locals' registers); with loads false it varies only when
+// its subscripts do, the lanes that read one element reading one value
+// (index data is its array's contents, which no store changes): so
+// ROW[blockIdx.x] bounds a loop alike in every thread of the block,
+// and a barrier in it is reached by all.
+func varyingLocals(p *kernel.Program, loads bool) []bool {
 	vary := make([]bool, len(p.Locals))
 	for changed := true; changed; {
 		changed = false
@@ -237,15 +243,15 @@ func varyingLocals(p *kernel.Program) []bool {
 			for _, n := range body {
 				switch n := n.(type) {
 				case *kernel.Stmt:
-					if lc := n.Local; lc != nil && lc.Int && !vary[lc.Index] && (div || n.Value != nil && exprVaries(n.Value, vary)) {
+					if lc := n.Local; lc != nil && lc.Int && !vary[lc.Index] && (div || n.Value != nil && exprVaries(n.Value, vary, loads)) {
 						vary[lc.Index], changed = true, true
 					}
 				case *kernel.If:
-					d := div || exprVaries(n.Cond, vary)
+					d := div || exprVaries(n.Cond, vary, loads)
 					walk(n.Then, d)
 					walk(n.Else, d)
 				case *kernel.While:
-					d := div || exprVaries(n.Cond, vary)
+					d := div || exprVaries(n.Cond, vary, loads)
 					walk(n.Body, d)
 					walk(n.Post, d)
 				}
@@ -256,18 +262,22 @@ func varyingLocals(p *kernel.Program) []bool {
 	return vary
 }
 
-// exprVaries reports whether e may differ between the lanes of a warp.
-func exprVaries(e *kernel.Expr, vary []bool) bool {
+// exprVaries reports whether e may differ between the lanes of a warp;
+// loads says a read of index data does whatever its subscripts (see
+// varyingLocals).
+func exprVaries(e *kernel.Expr, vary []bool, loads bool) bool {
 	switch e.Kind {
 	case kernel.ExprSpecial:
 		return kernel.Special(e.Index) <= kernel.ThreadIdxZ
 	case kernel.ExprScalar:
 		return e.Index >= 0 && e.Index < len(vary) && vary[e.Index]
 	case kernel.ExprLoad:
-		return true
+		if loads {
+			return true
+		}
 	}
 	for _, a := range e.Args {
-		if exprVaries(a, vary) {
+		if exprVaries(a, vary, loads) {
 			return true
 		}
 	}
@@ -287,7 +297,7 @@ func checkBarriers(body []kernel.Node, vary []bool, under kernel.Node) error {
 			}
 		case *kernel.If:
 			u := under
-			if u == nil && exprVaries(n.Cond, vary) {
+			if u == nil && exprVaries(n.Cond, vary, false) {
 				u = n
 			}
 			if err := checkBarriers(n.Then, vary, u); err != nil {
@@ -298,7 +308,7 @@ func checkBarriers(body []kernel.Node, vary []bool, under kernel.Node) error {
 			}
 		case *kernel.While:
 			u := under
-			if u == nil && exprVaries(n.Cond, vary) {
+			if u == nil && exprVaries(n.Cond, vary, false) {
 				u = n
 			}
 			if err := checkBarriers(n.Body, vary, u); err != nil {
