@@ -13,6 +13,12 @@ func TestPapersGolden(t *testing.T) {
 		// array of structures, then as Dymaxion's structure of arrays.
 		{"run-nn-fermi-aos", []string{"run", "-device", "fermi", "-kernel", "nn", "-layout", "aos"}},
 		{"run-nn-fermi-soa", []string{"run", "-device", "fermi", "-kernel", "nn", "-layout", "soa"}},
+		// LavaMD in Peng's four layouts, on a 2×2×2 grid (every box a
+		// corner listing all 8).
+		{"run-lavamd-peng-fermi-aos", []string{"run", "-device", "fermi", "-kernel", "lavamd-peng", "-layout", "aos", "-set", "B=2"}},
+		{"run-lavamd-peng-fermi-soa", []string{"run", "-device", "fermi", "-kernel", "lavamd-peng", "-layout", "soa", "-set", "B=2"}},
+		{"run-lavamd-peng-fermi-soaos1", []string{"run", "-device", "fermi", "-kernel", "lavamd-peng", "-layout", "soaos1", "-set", "B=2"}},
+		{"run-lavamd-peng-fermi-soaos2", []string{"run", "-device", "fermi", "-kernel", "lavamd-peng", "-layout", "soaos2", "-set", "B=2"}},
 		// lavaMD's neighbour boxes as a matrix: a 27-point stencil on a
 		// 3×3×3 grid, (3·3-2)³ = 343 nonzeros.
 		{"run-spmv-boxes", []string{"run", "-device", "fermi", "-kernel", "spmv-csr", "-matrix", "boxes:boxes1d=3"}},
