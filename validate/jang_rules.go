@@ -138,3 +138,24 @@ func jangArrayOf(l *traces.Launch, name string) *traces.BoundArray {
 	}
 	panic(fmt.Sprintf("validate: %s: reference to undeclared array %s", l.Kernel.Name, name))
 }
+
+// unknownAt says entry (d, v) of the reference's M is Z.
+func (r *JangRef) unknownAt(d, v int) bool {
+	return r.Z != nil && r.Z[d][v]
+}
+
+// random says the reference has a Z entry in M, and whether one sits in
+// the contiguous row.
+func (r *JangRef) random(contiguous int) (random, inLast bool) {
+	for d, z := range r.Z {
+		if slices.Contains(z, true) {
+			random = true
+			inLast = inLast || d == contiguous
+		}
+	}
+	return random, inLast
+}
+
+func jangRandom(class string) bool {
+	return class == JangTrueRandom || class == JangFalseRandom
+}
