@@ -50,7 +50,7 @@ func (d *Data) Arg(key string) *DataArg {
 }
 
 // Matrix is a kernel's sparse matrix (matrix:), in CSR form: a Matrix
-// Market file (File) or a generator (banded, powerlaw). The arrays with
+// Market file (File) or a generator (banded, powerlaw, rays). The arrays with
 // data {matrix: rowptr} and {matrix: col} hold its row pointers and
 // column indices, and the params it names take its sizes.
 type Matrix struct {
@@ -88,6 +88,7 @@ var generators = map[string]generator{
 	"banded":      {keys: []string{"rows", "width"}, required: []string{"rows", "width"}, matrix: true},
 	"powerlaw": {keys: []string{"rows", "cols", "avg", "exponent", "seed"}, required: []string{"rows", "avg", "exponent"},
 		numbers: []string{"avg", "exponent"}, matrix: true},
+	"rays": {keys: []string{"n", "width", "height"}, required: []string{"n", "width", "height"}, matrix: true},
 }
 
 // generatorNames lists the generators of arrays (matrix false) or of

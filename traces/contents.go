@@ -95,8 +95,11 @@ func buildMatrix(d *kernel.Data, env map[string]int64) (*indexdata.CSR, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.Gen == "banded" {
+	switch d.Gen {
+	case "banded":
 		return indexdata.Banded(v["rows"], v["width"])
+	case "rays":
+		return indexdata.Rays(v["n"], v["width"], v["height"])
 	}
 	if v["cols"] < 0 {
 		v["cols"] = v["rows"]

@@ -384,7 +384,8 @@ func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error)
 	jr.Prefetch = r.Op == traces.OpLoad && linearWalk && !jr.SameAddress
 	for j := range n {
 		p := &m.Refs[j]
-		if p.Array == jr.Array && slices.EqualFunc(p.M, jr.M, slices.Equal) && slices.Equal(p.O, jr.O) {
+		if p.Array == jr.Array && slices.EqualFunc(p.M, jr.M, slices.Equal) && slices.Equal(p.O, jr.O) &&
+			slices.EqualFunc(p.Z, jr.Z, slices.Equal) && slices.Equal(p.OZ, jr.OZ) {
 			jr.instance = p.instance
 			break
 		}
