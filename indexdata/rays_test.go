@@ -142,3 +142,28 @@ func TestRaysErrors(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRays: any geometry Rays accepts gives rows that are consistent CSR
+// (pointers rising to NNZ, voxels within the volume) and paths from the
+// top face to the bottom one, a face at a time.
+func FuzzRays(f *testing.F) {
+	f.Add(uint8(4), uint8(3), uint8(2))
+	f.Add(uint8(1), uint8(1), uint8(1))
+	f.Add(uint8(64), uint8(16), uint8(2))
+	f.Fuzz(func(t *testing.T, n8, w8, h8 uint8) {
+		n, w, h := int64(n8), int64(w8%32), int64(h8%8)
+		c, err := Rays(n, w, h)
+		if err != nil {
+			if n >= 1 && w >= 1 && h >= 1 {
+				t.Fatalf("Rays(%d, %d, %d): %v", n, w, h, err)
+			}
+			return
+		}
+		if lo, hi := c.Col.Range(); lo != 0 || hi != n*n*n-1 || c.RowPtr.At(0) != 0 || c.RowPtr.At(c.Rows) != c.NNZ {
+			t.Fatalf("Rays(%d, %d, %d): range [%d, %d], pointers %d..%d, nnz %d", n, w, h, lo, hi, c.RowPtr.At(0), c.RowPtr.At(c.Rows), c.NNZ)
+		}
+		for r := range c.Rows {
+			checkPath(t, [3]int64{n, w, h}, r, n, rayVoxels(c, n, r))
+		}
+	})
+}
