@@ -68,8 +68,10 @@ func (l *Launch) AccessColumns() []AccessColumn {
 //
 // A per-thread kernel's forms are those of work group 0, and a flat
 // subscript of a multi-dimensional array is split into its dimensions
-// (see affine.go); a shared-memory reference, or one whose subscript is
-// not affine in the thread indices and loop variables, is an error that
+// (see affine.go); a subscript that depends on data read from an array
+// has J14's Z entries, 0 in its form (IndexUnknowns says which); a
+// shared-memory reference, or one whose subscript is otherwise not
+// affine in the thread indices and loop variables, is an error that
 // says why, at the reference's file:line:col.
 func (l *Launch) IndexForms(ref int) ([]Linear, error) {
 	if l.pt != nil {

@@ -151,8 +151,9 @@ type PengResult struct {
 //     launch's cursor, with the kernel's own ifs and loops; its strides,
 //     enclosing loops and index differences from its affine view
 //     (traces.AccessColumns, IndexForms), so a global reference whose
-//     subscript is not affine is an error naming it; every warp of its
-//     grid is active; shared-memory references are left out.
+//     subscript is neither affine nor data-dependent (below) is an error
+//     naming it; every warp of its grid is active; shared-memory
+//     references are left out.
 //   - An indirect access (a subscript that depends on data read from an
 //     index array, V[COL[i]]) is PengIndirectAssumption: Peng's rule for a
 //     stride unknown at compile time, "all dynamic strides are larger
