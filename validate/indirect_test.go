@@ -105,3 +105,31 @@ grid: ["N / blockDim.x"]
 		}
 	}
 }
+
+// TestJangRowsByData: A[COL[ty]][tx] picks each row of the work group by
+// data, but reads it contiguously along tx: the Z sits in the ty column
+// only, and the class is the tx column's, true linear (global, cost 0);
+// A[ty][COL[tx]] has its Z in the tx column's contiguous row: true random.
+func TestJangRowsByData(t *testing.T) {
+	m := jangModel(t, `name: r
+params: {N: 64}
+arrays:
+  COL: {type: i32, dims: [N], data: {gen: permutation, seed: 1}}
+  A: {type: f32, dims: [N, N]}
+  R: {type: f32, dims: [N, N]}
+source: |
+  __global__ void r(const int *COL, const float *A, float *R) {
+    int x = threadIdx.x;
+    int y = threadIdx.y;
+    R[y][x] = A[COL[y]][x] + A[y][COL[x]];
+  }
+block: [32, 2]
+grid: [1, 1]
+`, "", arch.Dim3{}, nil)
+	want := map[string]string{"A[COL[y]][x]": JangTrueLinear, "A[y][COL[x]]": JangTrueRandom}
+	for _, r := range m.Refs {
+		if w, ok := want[r.Text]; ok && (r.Class != w || r.Z == nil) {
+			t.Errorf("%s: class %s, Z %v; want %s with a Z", r.Text, r.Class, r.Z, w)
+		}
+	}
+}

@@ -193,14 +193,15 @@ type JangModel struct {
 //     block indices and loop variables nor data is an error naming it
 //     and why (all of them at once): the model refuses rather than
 //     guesses.
-//   - Random: a reference with a Z entry in M (J10 Table 1's "Z" in the
-//     inter-thread column, read as any Z: data make the addresses of
-//     the work group's threads unrelated) is true random when the
-//     contiguous row holds a Z, false random otherwise. It is
-//     uncoalesced, and Algorithm 1 sends it to texture (read-only or
-//     write-only) or keeps it in global (read-write). A Z only in the
-//     offset moves every thread of the group alike, as blockIdx does:
-//     the class is M's.
+//   - Random: a reference with a Z entry in the tx column (J10 Table 1's
+//     "Z" inter-thread entry) or in an intra-thread column (J14 calls
+//     siddon's volume, Z in i3's column only, random) is true random
+//     when the contiguous row holds such a Z, false random otherwise. It
+//     is uncoalesced, and Algorithm 1 sends it to texture (read-only or
+//     write-only) or keeps it in global (read-write). A Z only in the ty
+//     or tz column, or only in the offset, moves whole rows of the work
+//     group by data, as a ty term or blockIdx does (A[COL[ty]][tx] reads
+//     a contiguous row per ty): the class is the tx column's.
 //   - Cost of an array Algorithm 1 places in texture: 0. J10 Table 1
 //     prices the classes it sends to texture (shifted, overlapping,
 //     non-unit stride, random) "N/A§", § "An uncoalesced memory access
@@ -364,7 +365,7 @@ func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error)
 	}
 	interZero := !slices.Contains(jr.costAxis[:], true)
 	jr.Class = jangClassify(txCol, jr.O, contiguous, interZero)
-	if random, inLast := jr.random(contiguous); random {
+	if random, inLast := jr.random(contiguous, lp); random {
 		jr.Class = JangFalseRandom
 		if inLast {
 			jr.Class = JangTrueRandom
