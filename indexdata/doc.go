@@ -1,7 +1,8 @@
 // Package indexdata gives index arrays their integer contents, element by
 // element and deterministically: generators (a seeded permutation, seeded
 // uniform values, a strided walk, banded and power-law sparse matrices in
-// CSR form) that compute any element in O(1) memory, and readers of Matrix
+// CSR form, the voxel lists of rays) that compute any element in O(1)
+// memory or O(rows), and readers of Matrix
 // Market files (converted to CSR) and of plain text arrays, which refuse a
 // file larger than their bounds before allocating for it.
 //
@@ -44,6 +45,13 @@
 //     3×3×3 cube around it that lie in the grid (n itself included),
 //     ascending, 8 at a corner to 27 inside; (3b-2)³ nonzeros. Row
 //     pointers and columns are closed forms (prefix sums along each axis).
+//   - Rays(n, width, height): a cone beam through an n×n×n volume, a row
+//     per detector cell holding the linear indices of the voxels its ray
+//     crosses, in order (not sorted): an exact integer 3-D DDA
+//     (Amanatides–Woo) on coordinates in units of 1/(8·width·height)
+//     voxel, stepping one face at a time. Row lengths are closed forms,
+//     the row pointers kept; a voxel index re-runs its ray (see rays.go
+//     for the geometry).
 //
 // # Files
 //

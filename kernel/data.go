@@ -50,9 +50,9 @@ func (d *Data) Arg(key string) *DataArg {
 }
 
 // Matrix is a kernel's sparse matrix (matrix:), in CSR form: a Matrix
-// Market file (File) or a generator (banded, powerlaw, boxes). The arrays with
-// data {matrix: rowptr} and {matrix: col} hold its row pointers and
-// column indices, and the params it names take its sizes.
+// Market file (File) or a generator (banded, powerlaw, boxes, rays). The
+// arrays with data {matrix: rowptr} and {matrix: col} hold its row
+// pointers and column indices, and the params it names take its sizes.
 type Matrix struct {
 	Data
 	// Rows, Cols and NNZ name the params the matrix sets ("" for none):
@@ -89,6 +89,7 @@ var generators = map[string]generator{
 	"powerlaw": {keys: []string{"rows", "cols", "avg", "exponent", "seed"}, required: []string{"rows", "avg", "exponent"},
 		numbers: []string{"avg", "exponent"}, matrix: true},
 	"boxes": {keys: []string{"boxes1d"}, required: []string{"boxes1d"}, matrix: true},
+	"rays":  {keys: []string{"n", "width", "height"}, required: []string{"n", "width", "height"}, matrix: true},
 }
 
 // generatorNames lists the generators of arrays (matrix false) or of

@@ -173,7 +173,7 @@ func TestSetDataAndMatrix(t *testing.T) {
 // errors name the flag. (Specs that name files are left out: a fuzzer
 // must not open arbitrary paths.)
 func FuzzDataFlag(f *testing.F) {
-	for _, s := range []string{"permutation:seed=3", "uniform:lo=0,hi=N+1,seed=2", "strided:stride=5", "matrix:col", "banded:rows=8,width=3", "powerlaw:rows=9,avg=2,exponent=2.5", "boxes:boxes1d=3"} {
+	for _, s := range []string{"permutation:seed=3", "uniform:lo=0,hi=N+1,seed=2", "strided:stride=5", "matrix:col", "banded:rows=8,width=3", "powerlaw:rows=9,avg=2,exponent=2.5", "boxes:boxes1d=3", "rays:n=4,width=3,height=2"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {

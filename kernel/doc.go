@@ -46,6 +46,7 @@
 //	  mtx: data/west0479.mtx                   # or gen: banded, rows: R, width: 5
 //	  params: {rows: M, cols: N, nnz: NNZ}     # or gen: powerlaw, rows: R, cols: C, avg: 8, exponent: 2.5, seed: 1
 //	                                           # or gen: boxes, boxes1d: B (lavaMD's neighbour boxes)
+//	                                           # or gen: rays, n: NV, width: W, height: H (a ray per row, its voxels)
 //
 // A symmetric (skew-symmetric, hermitian) .mtx file is mirrored into the
 // whole matrix. Paths are relative to the kernel file; Load reads the

@@ -17,7 +17,7 @@ import (
 
 // The data files of the shipped examples.
 //
-//go:embed examples/data/*.mtx
+//go:embed examples/data/*.mtx examples/data/*.txt
 var examplesData embed.FS
 
 // matrixParams are the keys of matrix: params:, in order.

@@ -38,12 +38,35 @@ import (
 //     group 0's, and they are left out of the matrix and the offset. They
 //     are kept until then, so that a product of blockIdx with a thread
 //     index or a loop variable is refused, as not affine.
+//   - Data (J14's Z). An int read from an array (COL[i], ROW[row]) is
+//     data: a statically unknown value that depends on the columns its
+//     subscripts mention (or depend on through data). Arithmetic keeps
+//     the dependence: COL[i] + tx is unknown in COL[i]'s columns and 1 in
+//     tx's; a product, division, remainder, shift, comparison, bit
+//     operation or call with data among its terms, and a conditional
+//     expression whose condition is data, are data depending on all of
+//     their terms' columns. A subscript that is data has Z entries in
+//     its row of M at those columns, and a Z offset (IndexUnknowns); a
+//     flat data subscript of a multi-dimensional array is the
+//     contiguous dimension's (the one delinearize gives any term, as
+//     stride 1 divides every coefficient). blockIdx dependences are
+//     dropped with blockIdx, so V[COL[blockIdx.x]] has a Z offset only.
+//   - Data loops. A loop whose variable starts at data (for (j =
+//     ROW[i]; j < ROW[i+1]; j++)) visits values the data choose: its
+//     column stays the variable's value, but every entry of M in it is
+//     Z (AccessColumn.Data), so DATA[j] is unknown in j's column and
+//     V[COL[j]], which reads data at COL[j], too. A loop whose start is
+//     affine and whose condition reads data (k < LEN[i]) keeps its
+//     entries; its trip count is data, so it counts as a loop of the
+//     problem size (variable-length in Peng's terms). A data-dependent
+//     if changes no entry: a reference's matrix is that of the threads
+//     that reach it.
 //   - Not affine: a product of two terms that are not constants, a
 //     division, remainder, shift, comparison, bit operation or call
 //     (min, max, abs) of a term that is not, a conditional expression whose
-//     condition is not constant, data read from an array, and a local as
-//     above. Such a subscript gets an error that names the reference and
-//     why; the models refuse the kernel rather than guess.
+//     condition is not constant, when none of them is data; and a local
+//     as above. Such a subscript gets an error that names the reference
+//     and why; the models refuse the kernel rather than guess.
 //   - Flat subscripts. C pointer arithmetic writes A[a + K*ty + tx] for
 //     A[M][K]; the view splits it into one form per dimension
 //     (delinearize), so that J14's last row is the contiguous dimension
@@ -65,6 +88,11 @@ type viewRef struct {
 	addr  Linear
 	loops []int
 	err   error
+	// unknown marks, per subscript, the columns whose entry is Z, and
+	// unknownConst the subscripts whose offset is; both nil for an
+	// affine reference. index keeps the known entries (0 at a Z).
+	unknown      [][]bool
+	unknownConst []bool
 }
 
 // threadView computes the view of a per-thread launch once.
@@ -93,6 +121,7 @@ type affineWalker struct {
 	thread  [3]int // per axis, threadIdx's column; -1 when not read
 	loopCol map[*kernel.While]int
 	problem problemSize
+	dataCol []bool      // per column: a data loop's (AccessColumn.Data)
 	refAt   map[int]int // MemRef.ID → index of Launch.Refs
 	view    *threadView
 	stack   []int // the columns around the node being walked
@@ -145,6 +174,7 @@ func (w *affineWalker) columns() {
 		}
 	})
 	w.ncols = len(*cols)
+	w.dataCol = make([]bool, w.ncols)
 }
 
 // body walks nodes, updating env (per int local, its value) in place.
@@ -230,6 +260,9 @@ func (w *affineWalker) loop(n *kernel.While, env []avalue) {
 	c.Var = w.loopName(n, ctl, sites)
 	if ctl >= 0 {
 		c.Step = ind[ctl].step
+		if env[ctl].why == "" && env[ctl].z != nil { // for (j = ROW[i]; …)
+			c.Data, w.dataCol[col] = true, true
+		}
 	}
 	top := slices.Clone(env)
 	for v := range sites {
@@ -308,6 +341,8 @@ func (w *affineWalker) induction(n *kernel.While, v int, sites [][]loopSite, env
 	switch {
 	case step.why != "":
 		return notConst("which has no affine form (" + step.why + ")")
+	case step.z != nil:
+		return notConst("which is data")
 	case !step.f.isConst():
 		return notConst("which is not a constant")
 	case step.f.Const == 0 || step.f.Const == math.MinInt64:
@@ -360,6 +395,9 @@ func (w *affineWalker) atTop(n *kernel.While, v, ctl, col int, ind []induction, 
 	if ind[v].why != "" {
 		return avalue{why: ind[v].why}
 	}
+	if v == ctl && w.dataCol[col] {
+		return w.column(col) // the variable's value, which data choose
+	}
 	sv, sc := ind[v].step, ind[ctl].step
 	if sv%sc != 0 {
 		return avalue{why: fmt.Sprintf("%s steps by %d per iteration of the loop at %d:%d and its variable %s by %d, which does not divide it",
@@ -378,6 +416,7 @@ func (w *affineWalker) ref(r *kernel.MemRef, env []avalue) {
 	vr.loops = slices.Clone(w.stack)
 	ba, offset := w.l.refArray(r, kernel.SpaceGlobal)
 	index := make([]Linear, len(r.Index))
+	unknown, unknownConst := make([][]bool, len(r.Index)), make([]bool, len(r.Index))
 	for d, ix := range r.Index {
 		v := w.eval(ix, env)
 		if v.why != "" {
@@ -386,9 +425,14 @@ func (w *affineWalker) ref(r *kernel.MemRef, env []avalue) {
 		}
 		// blockIdx terms dropped: work group 0.
 		index[d] = Linear{Const: v.f.Const, Coef: slices.Clone(v.f.Coef[:w.ncols])}
+		unknown[d], unknownConst[d] = w.unknownEntries(&index[d], v)
 	}
 	if len(index) == 1 && len(ba.Dims) > 1 {
 		index = delinearize(index[0], ba)
+		unknown, unknownConst = contiguousUnknowns(unknown[0], unknownConst[0], ba)
+	}
+	if slices.Contains(unknownConst, true) || slices.ContainsFunc(unknown, func(z []bool) bool { return slices.Contains(z, true) }) {
+		vr.unknown, vr.unknownConst = unknown, unknownConst
 	}
 	addr, ok := addrForm(index, ba, offset)
 	if !ok {
@@ -396,6 +440,39 @@ func (w *affineWalker) ref(r *kernel.MemRef, env []avalue) {
 		return
 	}
 	vr.index, vr.addr = index, addr
+}
+
+// unknownEntries are the Z entries of a subscript of value v whose
+// known part is f: the columns v depends on through data, and those of
+// the data loops f mentions (zeroed in f); and whether its offset is Z.
+func (w *affineWalker) unknownEntries(f *Linear, v avalue) ([]bool, bool) {
+	z := make([]bool, w.ncols)
+	if v.z != nil {
+		copy(z, v.z[:w.ncols])
+	}
+	for j, c := range f.Coef {
+		if c != 0 && w.dataCol[j] {
+			z[j], f.Coef[j] = true, 0
+		}
+	}
+	if v.z != nil {
+		f.Const = 0
+	}
+	return z, v.z != nil
+}
+
+// contiguousUnknowns places the Z entries of a flat subscript of array
+// a in its contiguous dimension's row (see delinearize).
+func contiguousUnknowns(z []bool, zc bool, a *BoundArray) ([][]bool, []bool) {
+	rows, consts := make([][]bool, len(a.Dims)), make([]bool, len(a.Dims))
+	for d := range rows {
+		rows[d] = make([]bool, len(z))
+		if elemStride(a, d) == 1 {
+			copy(rows[d], z)
+			consts[d] = zc
+		}
+	}
+	return rows, consts
 }
 
 func (w *affineWalker) notAffine(r *kernel.MemRef, why string) error {

@@ -9,14 +9,57 @@ import (
 
 // avalue is an int value of a per-thread kernel in its affine view: an
 // affine form f whose Coef are the view's columns, then blockIdx.x, .y
-// and .z; or, when why is set, no affine form, and why.
+// and .z; or, when why is set, no affine form, and why. A value that
+// depends on data read from an array (J14's Z) has z set: z marks the
+// columns (and blockIdx terms) the data read depends on, f keeps the
+// known part (zero at z's columns) and its constant is unknown.
 type avalue struct {
 	f   Linear
 	why string
+	z   []bool
 }
 
 func sameValue(a, b avalue) bool {
-	return a.why == b.why && a.f.Const == b.f.Const && slices.Equal(a.f.Coef, b.f.Coef)
+	return a.why == b.why && a.f.Const == b.f.Const && slices.Equal(a.f.Coef, b.f.Coef) && slices.Equal(a.z, b.z)
+}
+
+// data is a value read from data that depends on the columns of vs: on
+// those their forms mention and those they depend on through data.
+func (w *affineWalker) data(vs ...avalue) avalue {
+	v := w.konst(0)
+	v.z = make([]bool, w.ncols+3)
+	for _, u := range vs {
+		for j, c := range u.f.Coef {
+			v.z[j] = v.z[j] || c != 0 || u.z != nil && u.z[j]
+		}
+	}
+	return v
+}
+
+// unknownIn joins the data dependences of a and b into f: f is unknown
+// wherever either is.
+func unknownIn(f avalue, a, b avalue) avalue {
+	if a.z == nil && b.z == nil {
+		return f
+	}
+	f.z = make([]bool, len(f.f.Coef))
+	for j := range f.z {
+		f.z[j] = a.z != nil && a.z[j] || b.z != nil && b.z[j]
+		if f.z[j] {
+			f.f.Coef[j] = 0
+		}
+	}
+	return f
+}
+
+// firstWhy is the first of vs without an affine form, if any.
+func firstWhy(vs ...avalue) (avalue, bool) {
+	for _, v := range vs {
+		if v.why != "" {
+			return v, true
+		}
+	}
+	return avalue{}, false
 }
 
 func (w *affineWalker) konst(v int64) avalue {
@@ -42,7 +85,7 @@ func (w *affineWalker) combine(a, b avalue, s int64, e *kernel.Expr) avalue {
 	if !ok {
 		return avalue{why: fmt.Sprintf("%s overflows 64 bits", e)}
 	}
-	return avalue{f: f}
+	return unknownIn(avalue{f: f}, a, b)
 }
 
 // eval is the value of int expression e where the locals hold env.
@@ -69,7 +112,7 @@ func (w *affineWalker) eval(e *kernel.Expr, env []avalue) avalue {
 	case kernel.ExprCond:
 		return w.conditional(e, env)
 	case kernel.ExprLoad:
-		return avalue{why: fmt.Sprintf("%s reads data from array %s", e, e.Name)}
+		return w.load(e, env)
 	case kernel.ExprFloat, kernel.ExprLoop:
 		return avalue{why: fmt.Sprintf("%s is not an int of the thread", e)}
 	}
@@ -99,13 +142,35 @@ func (w *affineWalker) special(s kernel.Special) avalue {
 	return w.konst(d[s-kernel.BlockDimX])
 }
 
-// product is a·b: affine when one factor is a constant.
+// load is an int read from an array (COL[i]): data, which depends on
+// what its subscripts depend on.
+func (w *affineWalker) load(e *kernel.Expr, env []avalue) avalue {
+	subs := make([]avalue, len(e.Args))
+	for i, a := range e.Args {
+		subs[i] = w.eval(a, env)
+	}
+	if v, ok := firstWhy(subs...); ok {
+		return v
+	}
+	return w.data(subs...)
+}
+
+// product is a·b: affine when one factor is a constant, data when a
+// factor is data.
 func (w *affineWalker) product(e *kernel.Expr, a, b avalue) avalue {
 	switch {
 	case a.why != "":
 		return a
 	case b.why != "":
 		return b
+	case a.z == nil && a.f.isConst() && a.f.Const == 0, b.z == nil && b.f.isConst() && b.f.Const == 0:
+		return w.konst(0)
+	case a.z == nil && a.f.isConst():
+		return w.combine(w.konst(0), b, a.f.Const, e)
+	case b.z == nil && b.f.isConst():
+		return w.combine(w.konst(0), a, b.f.Const, e)
+	case a.z != nil || b.z != nil:
+		return w.data(a, b)
 	case a.f.isConst():
 		return w.combine(w.konst(0), b, a.f.Const, e)
 	case b.f.isConst():
@@ -114,9 +179,17 @@ func (w *affineWalker) product(e *kernel.Expr, a, b avalue) avalue {
 	return avalue{why: fmt.Sprintf("%s multiplies two terms that are not constants (%s and %s)", e, e.Args[0], e.Args[1])}
 }
 
-// conditional is c ? a : b, affine when c is a constant.
+// conditional is c ? a : b, affine when c is a constant, data when c
+// is.
 func (w *affineWalker) conditional(e *kernel.Expr, env []avalue) avalue {
 	c := w.eval(e.Args[0], env)
+	if c.why == "" && c.z != nil {
+		a, b := w.eval(e.Args[1], env), w.eval(e.Args[2], env)
+		if v, ok := firstWhy(a, b); ok {
+			return v
+		}
+		return w.data(c, a, b)
+	}
 	switch {
 	case c.why != "" || !c.f.isConst():
 		return avalue{why: fmt.Sprintf("%s is a conditional expression whose condition is not a constant", e)}
@@ -138,12 +211,20 @@ var foldVerbs = map[kernel.ExprKind]string{
 // a constant when every argument is one, with C's integer semantics
 // (binary, as the cursor computes it).
 func (w *affineWalker) fold(e *kernel.Expr, env []avalue) avalue {
+	vals := make([]avalue, len(e.Args))
+	for i, a := range e.Args {
+		vals[i] = w.eval(a, env)
+	}
+	if v, ok := firstWhy(vals...); ok {
+		return v
+	}
+	if slices.ContainsFunc(vals, func(v avalue) bool { return v.z != nil }) {
+		return w.data(vals...) // VOX[j] / (N*N): still data
+	}
 	args := make([]int64, len(e.Args))
 	for i, a := range e.Args {
-		v := w.eval(a, env)
+		v := vals[i]
 		switch {
-		case v.why != "":
-			return v
 		case !v.f.isConst():
 			verb, ok := foldVerbs[e.Kind]
 			switch {
@@ -222,7 +303,7 @@ func (ps *problemSize) mentions(e *kernel.Expr) bool {
 	found := false
 	walkExpr(e, func(x *kernel.Expr) {
 		switch x.Kind {
-		case kernel.ExprParam:
+		case kernel.ExprParam, kernel.ExprLoad: // a trip count read from data is not fixed either
 			found = true
 		case kernel.ExprSpecial:
 			found = found || kernel.Special(x.Index) >= kernel.GridDimX

@@ -95,11 +95,13 @@ func buildMatrix(d *kernel.Data, env map[string]int64) (*indexdata.CSR, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.Gen == "boxes" {
+	switch d.Gen {
+	case "boxes":
 		return indexdata.Boxes(v["boxes1d"])
-	}
-	if d.Gen == "banded" {
+	case "banded":
 		return indexdata.Banded(v["rows"], v["width"])
+	case "rays":
+		return indexdata.Rays(v["n"], v["width"], v["height"])
 	}
 	if v["cols"] < 0 {
 		v["cols"] = v["rows"]

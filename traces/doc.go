@@ -76,8 +76,8 @@
 // nest's affine path. A canonical loop (trip.go) has its trip counts
 // computed as a warp enters it, so a loop that never ends, overflows or
 // passes the warp's cap (LimitWork) is an error at once. The static
-// models cannot see data-dependent addresses: the affine view refuses
-// them.
+// models see a data-dependent address as J14's Z entries of the affine
+// view (IndexUnknowns, affine.go).
 //
 // # Extension points
 //

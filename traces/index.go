@@ -29,8 +29,14 @@ type AccessColumn struct {
 	// loop without an induction variable.
 	Step int64
 	// ProblemSize says the loop's trip count depends on the input
-	// problem size (J14's "loop variable of the input problem size").
+	// problem size (J14's "loop variable of the input problem size") or
+	// on data.
 	ProblemSize bool
+	// Data says the loop's variable starts at a value read from data
+	// (for (j = ROW[i]; …)): the values it takes are data, so every
+	// entry of the access matrices in this column is J14's Z
+	// (IndexUnknowns).
+	Data bool
 }
 
 // AccessColumns returns the columns of the access matrices of l: one per
@@ -62,8 +68,10 @@ func (l *Launch) AccessColumns() []AccessColumn {
 //
 // A per-thread kernel's forms are those of work group 0, and a flat
 // subscript of a multi-dimensional array is split into its dimensions
-// (see affine.go); a shared-memory reference, or one whose subscript is
-// not affine in the thread indices and loop variables, is an error that
+// (see affine.go); a subscript that depends on data read from an array
+// has J14's Z entries, 0 in its form (IndexUnknowns says which); a
+// shared-memory reference, or one whose subscript is otherwise not
+// affine in the thread indices and loop variables, is an error that
 // says why, at the reference's file:line:col.
 func (l *Launch) IndexForms(ref int) ([]Linear, error) {
 	if l.pt != nil {
@@ -85,6 +93,28 @@ func (l *Launch) IndexForms(ref int) ([]Linear, error) {
 		}
 	}
 	return forms, nil
+}
+
+// IndexUnknowns returns, per subscript of reference ref (as
+// IndexForms), the columns whose entry of J14's access matrix is Z, a
+// data-dependent, statically unknown entry, and whether its offset is
+// Z; nil, nil for a reference whose subscripts are affine (every loop
+// nest's). IndexForms and AddrForm hold 0 at a Z entry (see affine.go
+// for which entries are Z).
+func (l *Launch) IndexUnknowns(ref int) (cols [][]bool, offset []bool, err error) {
+	if l.pt == nil {
+		_, err := l.memRef(ref)
+		return nil, nil, err
+	}
+	vr, err := l.viewRef(ref)
+	if err != nil || vr.unknown == nil {
+		return nil, nil, err
+	}
+	cols = make([][]bool, len(vr.unknown))
+	for d, z := range vr.unknown {
+		cols[d] = slices.Clone(z)
+	}
+	return cols, slices.Clone(vr.unknownConst), nil
 }
 
 // AddrForm returns the byte address of reference ref, base included, as

@@ -11,9 +11,8 @@ import (
 )
 
 // J14's access-pattern classes (models.md §1.1.2), as JangRef.Class spells
-// them. JangRandom needs a data-dependent subscript, which the kernel IR
-// cannot express yet; it is named here so that indirect indices join
-// without a new class.
+// them. The random classes are those of a reference with a Z entry, a
+// data-dependent subscript (traces.IndexUnknowns).
 const (
 	JangTrueLinear         = "true linear"
 	JangFalseLinear        = "false linear"
@@ -81,6 +80,11 @@ type JangRef struct {
 	// elements, params substituted.
 	M [][]int64 `json:"m"`
 	O []int64   `json:"o"`
+	// Z marks the entries of M that are J14's Z, data-dependent and
+	// statically unknown (M holds 0 there), and OZ the entries of O that
+	// are; both nil for an affine reference.
+	Z  [][]bool `json:"z,omitempty"`
+	OZ []bool   `json:"oz,omitempty"`
 	// Inter is the inter-thread pattern: the columns of the mapped loops,
 	// ordered tx, ty, tz (JangModel.InterAxes), each multiplied by its
 	// loop's step so that it counts elements per thread index. Intra is
@@ -183,10 +187,26 @@ type JangModel struct {
 //     matrices are work group 0's, which is what the per-work-group cost
 //     and gain are about), flat subscripts are split into the array's
 //     dimensions, and shared-memory references are not part of the
-//     model. A global reference whose subscript is not affine in thread
-//     indices, block indices and loop variables is an error naming it
+//     model. A subscript that depends on data read from an index array
+//     has Z entries (which ones: traces.IndexUnknowns). A global
+//     reference whose subscript is neither affine in thread indices,
+//     block indices and loop variables nor data is an error naming it
 //     and why (all of them at once): the model refuses rather than
 //     guesses.
+//   - Random: a reference with a Z entry in the tx column (J10 Table 1's
+//     "Z" inter-thread entry) or in an intra-thread column (J14 calls
+//     siddon's volume, Z in i3's column only, random) is true random
+//     when the contiguous row holds such a Z, false random otherwise. It
+//     is uncoalesced, and Algorithm 1 sends it to texture (read-only or
+//     write-only) or keeps it in global (read-write). A Z only in the ty
+//     or tz column, or only in the offset, moves whole rows of the work
+//     group by data, as a ty term or blockIdx does (A[COL[ty]][tx] reads
+//     a contiguous row per ty): the class is the tx column's.
+//   - Cost of an array Algorithm 1 places in texture: 0. J10 Table 1
+//     prices the classes it sends to texture (shifted, overlapping,
+//     non-unit stride, random) "N/A§", § "An uncoalesced memory access
+//     is considered only in global memory", and J14 Tables 4 and 5 print
+//     cost 0 for kernels that read their random arrays through texture.
 //   - The contiguous row ("last row") is the last array dimension for a
 //     row-major array and the first for a column-major one.
 //   - Classifier (models.md §1.1.2): all inter-thread columns zero →
@@ -305,8 +325,12 @@ func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error)
 	if err != nil {
 		return JangRef{}, err
 	}
+	unknown, unknownConst, err := l.IndexUnknowns(i)
+	if err != nil {
+		return JangRef{}, err
+	}
 	n := len(m.Refs) // the index jr will have
-	jr := JangRef{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(), instance: n}
+	jr := JangRef{Ref: i, Text: r.Text, Array: r.Array, Op: r.Op.String(), Z: unknown, OZ: unknownConst, instance: n}
 	for _, f := range forms {
 		jr.M = append(jr.M, slices.Clone(f.Coef))
 		jr.O = append(jr.O, f.Const)
@@ -318,7 +342,7 @@ func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error)
 		row := make([]int64, 0, len(lp.inter))
 		for j, v := range lp.inter {
 			row = append(row, jr.M[d][v]*lp.cols[v].Step)
-			if jr.M[d][v] != 0 {
+			if jr.M[d][v] != 0 || jr.unknownAt(d, v) {
 				jr.costAxis[lp.interAxis[j]] = true
 			}
 		}
@@ -341,8 +365,14 @@ func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error)
 	}
 	interZero := !slices.Contains(jr.costAxis[:], true)
 	jr.Class = jangClassify(txCol, jr.O, contiguous, interZero)
+	if random, inLast := jr.random(contiguous, lp); random {
+		jr.Class = JangFalseRandom
+		if inLast {
+			jr.Class = JangTrueRandom
+		}
+	}
 	jr.Coalesced = jr.Class == JangTrueLinear || jr.Class == JangTrueReverseLinear
-	if jr.Coalesced || !jangTxInvolved(txCol) {
+	if jr.Coalesced || !jangTxInvolved(txCol) && !jangRandom(jr.Class) {
 		jr.costAxis = [3]bool{}
 	}
 	for ax, on := range jr.costAxis {
@@ -355,7 +385,8 @@ func (m *JangModel) ref(l *traces.Launch, lp *jangLoops, i int) (JangRef, error)
 	jr.Prefetch = r.Op == traces.OpLoad && linearWalk && !jr.SameAddress
 	for j := range n {
 		p := &m.Refs[j]
-		if p.Array == jr.Array && slices.EqualFunc(p.M, jr.M, slices.Equal) && slices.Equal(p.O, jr.O) {
+		if p.Array == jr.Array && slices.EqualFunc(p.M, jr.M, slices.Equal) && slices.Equal(p.O, jr.O) &&
+			slices.EqualFunc(p.Z, jr.Z, slices.Equal) && slices.Equal(p.OZ, jr.OZ) {
 			jr.instance = p.instance
 			break
 		}
@@ -448,6 +479,9 @@ func (m *JangModel) array(kernelName string, ba traces.BoundArray) (JangArray, b
 			r.Space = a.Space
 			if r.Selected == nil {
 				r.Selected = m.Refs[r.instance].Selected
+			}
+			if r.Space == JangTexture { // J10 Table 1 §: no cost outside global memory
+				r.costAxis, r.CostAxes = [3]bool{}, nil
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
 
@@ -137,4 +138,31 @@ func jangArrayOf(l *traces.Launch, name string) *traces.BoundArray {
 		}
 	}
 	panic(fmt.Sprintf("validate: %s: reference to undeclared array %s", l.Kernel.Name, name))
+}
+
+// unknownAt says entry (d, v) of the reference's M is Z.
+func (r *JangRef) unknownAt(d, v int) bool {
+	return r.Z != nil && r.Z[d][v]
+}
+
+// random says the reference has a Z entry in the tx column or an
+// intra-thread column of M, and whether one sits in the contiguous row.
+func (r *JangRef) random(contiguous int, lp *jangLoops) (random, inLast bool) {
+	cols := slices.Clone(lp.intra)
+	if v := lp.axisLoop[kernel.AxisX]; v >= 0 {
+		cols = append(cols, v)
+	}
+	for d := range r.Z {
+		for _, v := range cols {
+			if r.Z[d][v] {
+				random = true
+				inLast = inLast || d == contiguous
+			}
+		}
+	}
+	return random, inLast
+}
+
+func jangRandom(class string) bool {
+	return class == JangTrueRandom || class == JangFalseRandom
 }

@@ -288,7 +288,11 @@ func TestJangEstimateTables(t *testing.T) {
 }
 
 // TestJangClasses covers the classes the shipped kernels do not reach,
-// with inline kernels (N = 1024, row-major unless stated).
+// with inline kernels (N = 1024, row-major unless stated). An
+// uncoalesced reference costs the product of the extents of its thread
+// dimensions when its array stays in global memory, and 0 when
+// Algorithm 1 places it in texture (J10 Table 1's "N/A§", § "An
+// uncoalesced memory access is considered only in global memory").
 func TestJangClasses(t *testing.T) {
 	kernel := func(arrays, source, mapping string) string {
 		return "name: k\nparams: {N: 1024, K: 8}\narrays:\n" + arrays + "source: |\n  " + source + "\nmapping: {" + mapping + "}\nblock: [32, 4]\n"
@@ -301,19 +305,19 @@ func TestJangClasses(t *testing.T) {
 		space     string
 	}{
 		{"stride 2", kernel("  a: {type: f32, dims: [2*N]}\n  b: {type: f32, dims: [N]}\n",
-			"for (i = 0; i < N; i++) b[i] = a[2*i];", "i: tx"), 0, JangTrueNonUnitStride, 32, JangTexture},
+			"for (i = 0; i < N; i++) b[i] = a[2*i];", "i: tx"), 0, JangTrueNonUnitStride, 0, JangTexture},
 		{"reverse", kernel("  a: {type: f32, dims: [N]}\n  b: {type: f32, dims: [N]}\n",
 			"for (i = 0; i < N; i++) b[i] = a[N-1-i];", "i: tx"), 0, JangTrueReverseLinear, 0, JangGlobal},
 		{"shifted", kernel("  a: {type: f32, dims: [N+1]}\n  b: {type: f32, dims: [N]}\n",
-			"for (i = 0; i < N; i++) b[i] = a[i+1];", "i: tx"), 0, JangTrueShifted, 32, JangTexture},
+			"for (i = 0; i < N; i++) b[i] = a[i+1];", "i: tx"), 0, JangTrueShifted, 0, JangTexture},
 		{"row offset keeps linear", kernel("  a: {type: f32, dims: [N+1, N]}\n  b: {type: f32, dims: [N, N]}\n",
 			"for (i = 0; i < N; i++) for (j = 0; j < N; j++) b[i][j] = a[i+1][j];", "i: ty, j: tx"), 0, JangTrueLinear, 0, JangGlobal},
 		{"overlapping", kernel("  a: {type: f32, dims: [2*N, 2*N]}\n  b: {type: f32, dims: [N]}\n",
-			"for (i = 0; i < N; i++) b[i] = a[i][i];", "i: tx"), 0, JangTrueOverlapping, 32, JangTexture},
+			"for (i = 0; i < N; i++) b[i] = a[i][i];", "i: tx"), 0, JangTrueOverlapping, 0, JangTexture},
 		{"col-major true linear", kernel("  a: {type: f32, dims: [N, N], layout: col-major}\n  b: {type: f32, dims: [N, N]}\n",
 			"for (i = 0; i < N; i++) for (j = 0; j < N; j++) b[j][i] = a[i][j];", "i: tx, j: ty"), 0, JangTrueLinear, 0, JangGlobal},
 		{"false non-unit stride", kernel("  a: {type: f32, dims: [2*N, N]}\n  b: {type: f32, dims: [N, N]}\n",
-			"for (i = 0; i < N; i++) for (j = 0; j < N; j++) b[j][i] = a[2*i][j];", "i: tx, j: ty"), 0, JangFalseNonUnitStride, 128, JangTexture},
+			"for (i = 0; i < N; i++) for (j = 0; j < N; j++) b[j][i] = a[2*i][j];", "i: tx, j: ty"), 0, JangFalseNonUnitStride, 0, JangTexture},
 		// Same address across threads, fixed-length loop, small array:
 		// constant memory.
 		{"constant", kernel("  c: {type: f32, dims: [K]}\n  b: {type: f32, dims: [N]}\n",
@@ -321,7 +325,7 @@ func TestJangClasses(t *testing.T) {
 		// Written only, uncoalesced: texture as printed. A false linear
 		// store stays in global (J10 Table 1 selects global for it).
 		{"write-only stride 2", kernel("  a: {type: f32, dims: [N]}\n  b: {type: f32, dims: [2*N]}\n",
-			"for (i = 0; i < N; i++) b[2*i] = a[i];", "i: tx"), 1, JangTrueNonUnitStride, 32, JangTexture},
+			"for (i = 0; i < N; i++) b[2*i] = a[i];", "i: tx"), 1, JangTrueNonUnitStride, 0, JangTexture},
 		{"write-only false linear", kernel("  a: {type: f32, dims: [N, N]}\n  b: {type: f32, dims: [N, N]}\n",
 			"for (i = 0; i < N; i++) for (j = 0; j < N; j++) b[i][j] = a[j][i];", "i: tx, j: ty"), 1, JangFalseLinear, 128, JangGlobal},
 	}

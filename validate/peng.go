@@ -36,8 +36,13 @@ type PengAccess struct {
 	Width       int64 `json:"width"`
 	// Stride is the byte distance between the addresses of adjacent
 	// threads along tx (Peng's indexDiff · sizeof), 0 when tx does not
-	// index the access.
+	// index the access or when it is Indirect.
 	Stride int64 `json:"stride"`
+	// Indirect says the access's subscript depends on data read from an
+	// index array (V[COL[i]]; J14's Z, traces.IndexUnknowns): its stride
+	// is unknown at compile time, and the estimate makes Peng's
+	// conservative assumption for it (PengIndirectAssumption).
+	Indirect bool `json:"indirect,omitempty"`
 	// Transactions is the transaction count per warp execution (see
 	// PengTransactions), for warp 0 of block 0.
 	Transactions int `json:"transactions_per_warp"`
@@ -146,8 +151,17 @@ type PengResult struct {
 //     launch's cursor, with the kernel's own ifs and loops; its strides,
 //     enclosing loops and index differences from its affine view
 //     (traces.AccessColumns, IndexForms), so a global reference whose
-//     subscript is not affine is an error naming it; every warp of its
-//     grid is active; shared-memory references are left out.
+//     subscript is neither affine nor data-dependent (below) is an error
+//     naming it; every warp of its grid is active; shared-memory
+//     references are left out.
+//   - An indirect access (a subscript that depends on data read from an
+//     index array, V[COL[i]]) is PengIndirectAssumption: Peng's rule for a
+//     stride unknown at compile time, "all dynamic strides are larger
+//     than 128 bytes", so each active lane of the warp is its own
+//     transaction (32 for a full warp), and its index difference to any
+//     other access is unknown, so it never hits in L1 or L2 and no
+//     access after it hits through it. Its executions are thread 0's
+//     actual ones, its data-dependent trip counts included.
 //   - Costs are per warp: each warp with an active lane executes the
 //     sequence, Requests = warps · executions · transactions, weighted by
 //     PengCost (Peng's example multiplies by threads instead; models.md
@@ -204,6 +218,9 @@ func PengEstimate(d *arch.Device, l *traces.Launch) (PengResult, error) {
 	}
 	for k := range accs {
 		accs[k].Transactions = PengTransactions(lanes[k], accs[k].Width)
+		if accs[k].Indirect {
+			accs[k].Transactions = len(lanes[k])
+		}
 	}
 	pengReuse(l, cols, &res, trace, index, accs)
 
@@ -254,10 +271,15 @@ func pengAccess(l *traces.Launch, cols []traces.AccessColumn, i int, warps int64
 	if err != nil {
 		return a, traces.Linear{}, err
 	}
+	unknown, unknownConst, err := l.IndexUnknowns(i)
+	if err != nil {
+		return a, traces.Linear{}, err
+	}
+	a.Indirect = unknown != nil || unknownConst != nil
 	for _, v := range loops {
 		c := cols[v]
 		if c.Thread {
-			if c.Axis == kernel.AxisX {
+			if c.Axis == kernel.AxisX && !a.Indirect {
 				a.Stride = max(addr.Coef[v]*c.Step, -addr.Coef[v]*c.Step)
 			}
 			continue
@@ -269,6 +291,10 @@ func pengAccess(l *traces.Launch, cols []traces.AccessColumn, i int, warps int64
 	}
 	return a, pengElementIndex(addr, ba.Base, a.FieldOffset, a.ElemSize), nil
 }
+
+// PengIndirectAssumption is what the estimate assumes of an indirect
+// access, as the estimate prints it.
+const PengIndirectAssumption = "indirect: stride unknown, so every active lane is its own transaction and nothing is reused (Peng's rule for a dynamic stride: larger than 128 B)"
 
 // PengTransactions counts the transactions of one warp access from the
 // byte addresses of its active lanes (in lane order) and the bytes each
@@ -423,6 +449,9 @@ func pengReuse(l *traces.Launch, cols []traces.AccessColumn, res *PengResult, tr
 		a.L1Distance, a.L2Distance, a.L1Accordant, a.L2Accordant = 0, 0, false, false
 		diff := func(p int) (int64, bool) {
 			q := trace[p].ref
+			if a.Indirect || accs[q].Indirect {
+				return 0, false // PengIndirectAssumption: no reuse
+			}
 			for v, c := range cols {
 				if c.Thread && index[q].Coef[v] != index[s.ref].Coef[v] {
 					return 0, false

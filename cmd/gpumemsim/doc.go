@@ -57,7 +57,8 @@
 // kernel file's matrix: by a Matrix Market file (PATH.mtx) or a
 // generator (banded:rows=R,width=W, powerlaw:rows=R,cols=C,avg=A,
 // exponent=E,seed=S, boxes:boxes1d=B: lavaMD's neighbour boxes of a
-// B×B×B grid); the params it sets (its rows, columns, nonzeros)
+// B×B×B grid, rays:n=N,width=W,height=H, a cone beam's voxel lists);
+// the params it sets (its rows, columns, nonzeros)
 // follow. Paths are relative to the working directory; errors name the
 // flag and the column of SPEC at fault. See kernel/doc.go, Index data.
 // A per-thread kernel's work is counted on sample blocks within
@@ -66,9 +67,13 @@
 //
 // estimate and validate take per-thread (__global__) kernels too: the
 // static models read their global references as affine forms of the
-// thread indices and loop variables (see traces.AccessColumns), and a
-// reference that is not affine (one whose address reads index data
-// among them) is an error naming it. validate -blocks
+// thread indices and loop variables (see traces.AccessColumns). A
+// subscript that reads index data has J14's Z entries (true or false
+// random; Algorithm 1 sends a read-only one to texture, where it costs
+// nothing), and Peng's estimate assumes each active lane of such an
+// access its own transaction and no reuse, printing its stride as ?
+// and the assumption under the table; a reference that is otherwise not
+// affine is an error naming it. validate -blocks
 // binds such a kernel again at each shape, with the grid of its file;
 // -maps all needs a loop nest, and the exact counts apply to loop nests
 // only.

@@ -85,13 +85,33 @@ func writeHeader(w io.Writer, dev *arch.Device, l *traces.Launch) {
 	fmt.Fprintln(w, kernelLine(l))
 }
 
-// matrixText writes a matrix as J14 prints it: [1 0 0; 0 0 1].
-func matrixText(m [][]int64) string {
+// matrixText writes a matrix as J14 prints it: [1 0 0; 0 0 1], with Z
+// at the entries z marks (nil: none).
+func matrixText(m [][]int64, z [][]bool) string {
 	rows := make([]string, len(m))
 	for i, r := range m {
-		rows[i] = strings.Trim(fmt.Sprint(r), "[]")
+		cells := make([]string, len(r))
+		for j, c := range r {
+			cells[j] = fmt.Sprint(c)
+			if z != nil && z[i][j] {
+				cells[j] = "Z"
+			}
+		}
+		rows[i] = strings.Join(cells, " ")
 	}
 	return "[" + strings.Join(rows, "; ") + "]"
+}
+
+// offsetText writes an offset vector, with Z at the entries z marks.
+func offsetText(o []int64, z []bool) string {
+	cells := make([]string, len(o))
+	for i, c := range o {
+		cells[i] = fmt.Sprint(c)
+		if z != nil && z[i] {
+			cells[i] = "Z"
+		}
+	}
+	return "[" + strings.Join(cells, " ") + "]"
 }
 
 func writeJangText(w io.Writer, m *validate.JangModel) {
@@ -100,7 +120,7 @@ func writeJangText(w io.Writer, m *validate.JangModel) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Reference\tOp\tM\to\tClass\tSpaces\tCost\tGain")
 	for _, r := range m.Refs {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\t%s\t%d\t%d\n", r.Text, r.Op, matrixText(r.M), r.O, r.Class,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%v\t%s\t%s\t%d\t%d\n", r.Text, r.Op, matrixText(r.M, r.Z), offsetText(r.O, r.OZ), r.Class,
 			strings.Join(r.Selected, "+"), r.Cost, r.Gain)
 	}
 	tw.Flush()
@@ -118,10 +138,18 @@ func writePengText(w io.Writer, p *validate.PengResult) {
 	fmt.Fprintf(w, "Peng et al. (PEN): weights %s; %d blocks per SM; L1 %v, L2 %v\n", p.Weights.String(), p.BlocksPerSM, p.L1Size, p.L2Size)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "Access\tOp\tStride\tTxn/warp\tN (txns)\tL1 hit\tL2 hit\tCost\tCost vector\t")
+	indirect := false
 	for _, a := range p.Accesses {
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.3f\t%.3f\t%.6g\t%s\t\n", a.Text, a.Op, a.Stride, a.Transactions, a.Requests,
+		stride := fmt.Sprint(a.Stride)
+		if a.Indirect {
+			stride, indirect = "?", true
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.6g\t%s\t\n", a.Text, a.Op, stride, a.Transactions, a.Requests,
 			a.L1HitRatio, a.L2HitRatio, a.Cost, a.CostVector.String())
 	}
 	tw.Flush()
+	if indirect {
+		fmt.Fprintf(w, "Stride ?: %s\n", validate.PengIndirectAssumption)
+	}
 	fmt.Fprintf(w, "Total cost %.6g (reads %.6g, writes %.6g), cost vector %s\n", p.Cost, p.ReadCost, p.WriteCost, p.CostVector.String())
 }

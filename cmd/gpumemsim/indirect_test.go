@@ -17,8 +17,14 @@ func TestIndexData(t *testing.T) {
 		{"indirect-err-no-matrix", []string{"run", "-kernel", "vecadd", "-matrix", "banded:rows=8,width=1"}},
 		{"indirect-err-set-matrix-param", []string{"run", "-kernel", "spmv-csr", "-set", "NNZ=100"}},
 		{"indirect-err-out-of-bounds", []string{"run", "-kernel", "spmv-csr", "-data", "COL=uniform:lo=0,hi=N+1"}},
-		{"indirect-err-estimate", []string{"estimate", "-kernel", "spmv-csr-scalar"}},
-		{"indirect-err-validate", []string{"validate", "-kernel", "spmv-csr"}},
+		// The static models on data-dependent subscripts: J14's Z (true
+		// random, texture, cost 0 there), and Peng's assumption for an
+		// indirect access: a full warp's 32 lanes, 32 transactions (west0479
+		// has 1910 nonzeros: 60 warps of spmv-csr, 16 of
+		// spmv-csr-scalar's 479 rows).
+		{"indirect-estimate-scalar", []string{"estimate", "-kernel", "spmv-csr-scalar"}},
+		{"indirect-estimate-gt200", []string{"estimate", "-device", "gt200", "-kernel", "spmv-csr"}},
+		{"indirect-validate", []string{"validate", "-kernel", "spmv-csr"}},
 		{"indirect-refuse-work", []string{"run", "-kernel", "testdata/kernels/data-loop.yaml"}},
 		{"indirect-err-for-ever", []string{"run", "-kernel", "testdata/kernels/data-loop-for-ever.yaml"}},
 	} {
