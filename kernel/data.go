@@ -26,6 +26,9 @@ type Data struct {
 	// Values are File's contents once Load has read them.
 	Values    *indexdata.Values
 	Line, Col int
+	// Flag is the flag and its value (-matrix banded:rows=4096,width=5)
+	// for contents a flag gave, which errors found at binding name.
+	Flag string
 }
 
 // DataArg is an argument of a generator: an integer expression of params

@@ -36,6 +36,7 @@ func (k *Kernel) SetData(name, spec string) error {
 	if err != nil {
 		return err
 	}
+	d.Flag = "-data " + name + "=" + spec
 	a := k.Arrays[i]
 	old := a.Data
 	a.Data = d
@@ -66,6 +67,7 @@ func (k *Kernel) SetMatrix(spec string) error {
 	if err != nil {
 		return err
 	}
+	d.Flag = what + " " + spec
 	m := *k.Matrix
 	m.Data, m.CSR = *d, nil
 	if d.File != "" {

@@ -46,7 +46,7 @@ func (l *Launch) bindMatrix(fixed map[string]int64) error {
 	if m.Gen != "" {
 		var err error
 		if csr, err = buildMatrix(&m.Data, l.ParamValues()); err != nil {
-			return at(pos, fmt.Errorf("matrix: %w", err))
+			return dataError(&m.Data, pos, "matrix", err)
 		}
 	}
 	if csr == nil {
@@ -128,7 +128,7 @@ func (l *Launch) bindContents(env map[string]int64) error {
 			err = fits(c, n, ba)
 		}
 		if err != nil {
-			return at(kernel.Pos{Line: d.Line, Col: d.Col}, fmt.Errorf("array %s: data: %w", a.Name, err))
+			return dataError(d, kernel.Pos{Line: d.Line, Col: d.Col}, "array "+a.Name+": data", err)
 		}
 		if l.contents == nil {
 			l.contents = map[string]indexdata.Contents{}
@@ -136,6 +136,16 @@ func (l *Launch) bindContents(env map[string]int64) error {
 		l.contents[a.Name] = c
 	}
 	return nil
+}
+
+// dataError places an error in contents d at pos in the kernel file, or
+// names the flag that gave d (-data COL=uniform:lo=5,hi=2), which is
+// where the user fixes it.
+func dataError(d *kernel.Data, pos kernel.Pos, what string, err error) error {
+	if d.Flag != "" {
+		return fmt.Errorf("%s: %s: %w", d.Flag, what, err)
+	}
+	return at(pos, fmt.Errorf("%s: %w", what, err))
 }
 
 // contentsOf builds the contents d describes for an array of n elements.

@@ -28,7 +28,7 @@ func (d *dataList) Set(s string) error {
 func addDataFlags(fs *flag.FlagSet) *dataFlags {
 	d := &dataFlags{}
 	fs.Var(&d.data, "data", "contents of an index array `NAME=SPEC`, instead of the kernel file's data: (repeat for more arrays); SPEC is GEN:KEY=VALUE,... (permutation:seed=3, uniform:lo=0,hi=N,seed=1, strided:stride=33), file:PATH (integers) or matrix:rowptr|col")
-	d.matrix = fs.String("matrix", "", "the kernel's sparse matrix `SPEC`, instead of the kernel file's matrix: a Matrix Market file (PATH.mtx), banded:rows=R,width=W, powerlaw:rows=R,cols=C,avg=A,exponent=E,seed=S boxes:boxes1d=B or rays:n=N,width=W,height=H")
+	d.matrix = fs.String("matrix", "", "the kernel's sparse matrix `SPEC`, instead of the kernel file's matrix: a Matrix Market file (PATH.mtx), banded:rows=R,width=W, powerlaw:rows=R,cols=C,avg=A,exponent=E,seed=S, boxes:boxes1d=B or rays:n=N,width=W,height=H")
 	return d
 }
 

@@ -16,6 +16,10 @@ func TestIndexData(t *testing.T) {
 		{"indirect-err-data-form", []string{"run", "-kernel", "spmv-csr", "-data", "COL"}},
 		{"indirect-err-no-matrix", []string{"run", "-kernel", "vecadd", "-matrix", "banded:rows=8,width=1"}},
 		{"indirect-err-set-matrix-param", []string{"run", "-kernel", "spmv-csr", "-set", "NNZ=100"}},
+		// Contents a flag gave that fail only when the launch binds: the
+		// error names the flag, not a place in the kernel file.
+		{"indirect-err-data-bind", []string{"run", "-kernel", "spmv-csr", "-data", "COL=uniform:lo=5,hi=2"}},
+		{"indirect-err-matrix-bind", []string{"run", "-kernel", "spmv-csr", "-matrix", "banded:rows=0,width=1"}},
 		{"indirect-err-out-of-bounds", []string{"run", "-kernel", "spmv-csr", "-data", "COL=uniform:lo=0,hi=N+1"}},
 		// The static models on data-dependent subscripts: J14's Z (true
 		// random, texture, cost 0 there), and Peng's assumption for an
