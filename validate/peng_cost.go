@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"gpumemsim/arch"
@@ -279,10 +280,11 @@ func pengAt(v PengCostVector, i int) float64 {
 func (v PengCostVector) String() string {
 	parts := make([]string, len(v))
 	for i, x := range v {
-		if x == math.Trunc(x) && math.Abs(x) < 1e15 {
-			parts[i] = fmt.Sprintf("%d", int64(x))
-		} else {
-			parts[i] = fmt.Sprintf("%g", x)
+		// Ten significant digits: the sums of weighted counts carry
+		// rounding noise in their last bits (87040.00000000001).
+		parts[i] = strconv.FormatFloat(x, 'g', 10, 64)
+		if r := math.Round(x); math.Abs(x-r) <= 1e-9*math.Abs(x) && math.Abs(r) < 1e15 {
+			parts[i] = strconv.FormatInt(int64(r), 10)
 		}
 	}
 	return "(" + strings.Join(parts, ", ") + ")"

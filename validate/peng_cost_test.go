@@ -338,3 +338,22 @@ func ExampleComparePengCostVectors() {
 	// Output:
 	// layout 2 preferred: (0, 983040000, 256000000)
 }
+
+// TestPengCostVectorString: whole costs print as integers, the rounding
+// noise of a sum of weighted counts (0.1+0.2 = 0.30000000000000004)
+// included; fractions keep ten significant digits.
+func TestPengCostVectorString(t *testing.T) {
+	noisy := 87040 + 87040*0x1p-52 // 87040.00000000001
+	for _, tc := range []struct {
+		v    PengCostVector
+		want string
+	}{
+		{PengCostVector{noisy, 0}, "(87040, 0)"},
+		{PengCostVector{0.1 + 0.2, 2.5}, "(0.3, 2.5)"},
+		{PengCostVector{1.0 / 3, 1e20}, "(0.3333333333, 1e+20)"},
+	} {
+		if got := tc.v.String(); got != tc.want {
+			t.Errorf("%#v.String() = %q; want %q", []float64(tc.v), got, tc.want)
+		}
+	}
+}
