@@ -1,0 +1,188 @@
+package kernel
+
+import (
+	"fmt"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Dymaxion remaps (CHE Ch. 5, models.md §1.5.2): an array declared with
+// remap: lives in memory in another order than the source indexes it.
+// The source stays in the original index space, as the paper prints the
+// kernels; traces places element old at T(old) (or, for the gather,
+// rewrites V[COL[e]] into V'[e]). AoS → SoA is not a remap here: it is
+// the struct layout soa (layouts:).
+
+// RemapKind is the transform of a remapped array.
+type RemapKind uint8
+
+// Remap kinds. For a 2-D array of H×W elements, element (r, c) at old =
+// r·W + c moves to:
+//   - RemapRow2Col: H·(old % W) + old / W = c·H + r (transform_row2col);
+//   - RemapDiagonal: dim·((old % dim) + (old / dim)) + old / dim =
+//     dim·(r + c) + r, square arrays only, (2·dim − 1)·dim slots
+//     (transform_diagonal);
+//   - RemapGather: V'[e] = V[INDEX[e]]; every reference V[INDEX[e]] reads
+//     V'[e], an array of INDEX's length, and INDEX is not read
+//     (map_indirect).
+const (
+	RemapNone RemapKind = iota
+	RemapRow2Col
+	RemapDiagonal
+	RemapGather
+)
+
+func (k RemapKind) String() string {
+	switch k {
+	case RemapRow2Col:
+		return "row2col"
+	case RemapDiagonal:
+		return "diagonal"
+	case RemapGather:
+		return "gather"
+	}
+	return "none"
+}
+
+// Remap is an array's declared remap.
+type Remap struct {
+	Kind RemapKind
+	// Index is the gather's index array.
+	Index string
+	// Line and Col locate the remap: value.
+	Line, Col int
+}
+
+// Text writes the remap as the kernel file does: row2col, diagonal or
+// {gather: INDEX}.
+func (r *Remap) Text() string {
+	if r.Kind == RemapGather {
+		return "{gather: " + r.Index + "}"
+	}
+	return r.Kind.String()
+}
+
+const remapHint = "want row2col, diagonal or {gather: INDEX} (AoS to SoA is the struct layout soa: declare it under layouts:)"
+
+// remap reads the remap: value n of array name.
+func (ld *loader) remap(n *yaml.Node, name string) (*Remap, error) {
+	r := &Remap{Line: n.Line, Col: n.Column}
+	if n.Kind == yaml.MappingNode {
+		f, _, err := ld.fields(n, "array "+name+": remap", []string{"gather"})
+		if err != nil {
+			return nil, err
+		}
+		g := f["gather"]
+		if g == nil || g.Kind != yaml.ScalarNode || !isIdent(g.Value) {
+			return nil, ld.errAt(n, "array "+name+": remap: a gather names its index array", "e.g. remap: {gather: COL}")
+		}
+		r.Kind, r.Index = RemapGather, g.Value
+		return r, nil
+	}
+	switch n.Value {
+	case "row2col":
+		r.Kind = RemapRow2Col
+	case "diagonal":
+		r.Kind = RemapDiagonal
+	case "soa":
+		return nil, ld.errAt(n, "array "+name+": remap: soa is not a remap", "AoS to SoA is the struct layout soa: give "+name+" a struct type and declare layouts: {soa: {"+name+": soa}}")
+	default:
+		return nil, ld.errAt(n, fmt.Sprintf("array %s: unknown remap %q", name, n.Value), remapHint)
+	}
+	return r, nil
+}
+
+// checkRemaps checks the remapped arrays against the program: remaps
+// are for __global__ kernels' global arrays of scalars; row2col and
+// diagonal need two dimensions; a gather's index array is an index array
+// (data:) and every reference reads the gathered array through it.
+func (ld *loader) checkRemaps(k *Kernel) error {
+	for _, a := range k.Arrays {
+		r := a.Remap
+		if r == nil {
+			continue
+		}
+		fail := func(msg, hint string) error {
+			return posError(ld.file, r.Line, r.Col, "array "+a.Name+": remap "+r.Text()+": "+msg, hint)
+		}
+		switch {
+		case k.Program.Form != PerThread:
+			return fail("a loop-nest kernel cannot be remapped", "write the kernel as a __global__ function, or give the array layout: col-major")
+		case a.Struct != nil:
+			return fail("the array holds structs", "AoS to SoA is the struct layout soa (layouts:); remap arrays of scalars")
+		case a.Space != SpaceGlobal:
+			return fail("the array is in "+a.Space.String()+" memory", "remap global arrays only: drop space:")
+		case a.Data != nil:
+			return fail("the array is an index array (data:), whose reads give values by element", "remap arrays of data, not index arrays")
+		case a.Layout != RowMajor:
+			return fail("the array is col-major already", "drop layout: (a remap transforms the row-major order)")
+		case r.Kind != RemapGather && len(a.Dims) != 2:
+			return fail(fmt.Sprintf("the array has %d dimensions; %s transforms a 2-D array", len(a.Dims), r.Kind), "declare dims: [H, W]")
+		case r.Kind == RemapGather:
+			if err := ld.checkGather(k, a, fail); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkGather checks a's gather through its index array.
+func (ld *loader) checkGather(k *Kernel, a *Array, fail func(msg, hint string) error) error {
+	ix := k.ArrayNamed(a.Remap.Index)
+	switch {
+	case ix == nil:
+		return fail("no array "+a.Remap.Index, "name an index array declared under arrays:")
+	case ix == a:
+		return fail("an array cannot gather itself", "name the index array, e.g. {gather: COL}")
+	case ix.Data == nil || ix.Struct != nil:
+		return fail("array "+ix.Name+" is not an index array", "give "+ix.Name+" integer contents with data: (or matrix: col)")
+	case ix.Remap != nil:
+		return fail("index array "+ix.Name+" is remapped itself", "remap one of them")
+	}
+	for _, ref := range k.Program.Refs {
+		if ref.Array != a {
+			continue
+		}
+		if GatherIndex(ref) == nil {
+			return posError(ld.file, ref.Line, ref.Col, fmt.Sprintf("%s: array %s is gathered through %s (remap at line %d), so every reference must read %s[%s[e]]",
+				ref.Text, a.Name, ix.Name, a.Remap.Line, a.Name, ix.Name), "write the reference as "+a.Name+"["+ix.Name+"[...]], or drop the remap")
+		}
+	}
+	return nil
+}
+
+// GatherIndex is the read of the index array that reference r of a
+// gathered array takes its subscript from (COL[e] of V[COL[e]]): r's one
+// subscript, a load of the remap's index array as it stands; nil if r's
+// array is not gathered or r does not read it so.
+func GatherIndex(r *MemRef) *Expr {
+	g := r.Array.Remap
+	if g == nil || g.Kind != RemapGather || len(r.Index) != 1 {
+		return nil
+	}
+	if x := r.Index[0]; x.Kind == ExprLoad && x.Name == g.Index && x.Field == nil && x.Fetch == NoFetch {
+		return x
+	}
+	return nil
+}
+
+// ArrayNamed finds an array of k by name (nil: none).
+func (k *Kernel) ArrayNamed(name string) *Array {
+	for _, a := range k.Arrays {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// remapNode writes a remap for Format.
+func remapNode(r *Remap) *yaml.Node {
+	if r.Kind == RemapGather {
+		n := flowMap()
+		n.Content = append(n.Content, str("gather"), str(r.Index))
+		return n
+	}
+	return str(r.Kind.String())
+}
