@@ -117,7 +117,7 @@ func (ld *loader) checkRemaps(k *Kernel) error {
 		case a.Layout != RowMajor:
 			return fail("the array is col-major already", "drop layout: (a remap transforms the row-major order)")
 		case r.Kind != RemapGather && len(a.Dims) != 2:
-			return fail(fmt.Sprintf("the array has %d dimensions; %s transforms a 2-D array", len(a.Dims), r.Kind), "declare dims: [H, W]")
+			return fail(fmt.Sprintf("the array is %d-D; %s transforms a 2-D array", len(a.Dims), r.Kind), "declare dims: [H, W]")
 		case r.Kind == RemapGather:
 			if err := ld.checkGather(k, a, fail); err != nil {
 				return err

@@ -1,0 +1,106 @@
+package traces
+
+import (
+	"strings"
+	"testing"
+
+	"gpumemsim/arch"
+	"gpumemsim/kernel"
+)
+
+// The transforms against Che's formulas worked by hand (models.md
+// §1.5.2): row2col with height 4, width 3 maps 0..11 to
+// [0,4,8,1,5,9,2,6,10,3,7,11]; the diagonal strip of dim 4 sends (r, c)
+// to 4(r + c) + r: rows 0..3 of the original are 0 4 8 12 | 5 9 13 17 |
+// 10 14 18 22 | 15 19 23 27, distinct, the largest 27, so 28 slots.
+func TestRemapTransforms(t *testing.T) {
+	cases := []struct {
+		m    remapping
+		want []int64
+	}{
+		{remapping{kernel.RemapRow2Col, 4, 3}, []int64{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}},
+		{remapping{kernel.RemapDiagonal, 4, 4}, []int64{0, 4, 8, 12, 5, 9, 13, 17, 10, 14, 18, 22, 15, 19, 23, 27}},
+	}
+	for _, c := range cases {
+		for old, want := range c.want {
+			if got := c.m.apply(int64(old)); got != want {
+				t.Errorf("%s: T(%d) = %d; want %d", c.m.kind, old, got, want)
+			}
+		}
+	}
+}
+
+// remapKernel is a kernel file whose thread t reads A[t / W][t % W] (a
+// row of the original, row-major order) with A remapped as remap.
+func remapKernel(remap string) string {
+	return `name: remapped
+params: {H: 4, W: 4}
+arrays:
+  A: {type: f32, dims: [H, W], remap: ` + remap + `}
+  B: {type: f32, dims: [H * W]}
+source: |
+  __global__ void k(const float *A, float *B)
+  {
+    int t = threadIdx.x;
+    B[t] = A[t / W][t % W];
+  }
+block: [16]
+grid: [1]
+`
+}
+
+// TestRemapAddresses: the addresses of a remapped array in the warp
+// stream are base + T(old)·4, for 2-D subscripts; the diagonal array
+// takes (2·4 − 1)·4 = 28 slots and row2col its 16.
+func TestRemapAddresses(t *testing.T) {
+	cases := []struct {
+		remap string
+		elems string
+		size  int64
+	}{
+		{"row2col", "0,4,8,12,1,5,9,13,2,6,10,14,3,7,11,15", 16 * 4},
+		{"diagonal", "0,4,8,12,5,9,13,17,10,14,18,22,15,19,23,27", 28 * 4},
+	}
+	for _, c := range cases {
+		k, _ := loadFiles(t, map[string]string{"k.yaml": remapKernel(c.remap)})
+		l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := l.arrayNamed("A", kernel.SpaceGlobal); a.Size != c.size {
+			t.Errorf("%s: A has %d bytes; want %d", c.remap, a.Size, c.size)
+		}
+		got := memTrace(t, l, 0, 0)
+		if want := "A[t/W][t%W] load " + strings.Repeat("1", 16) + " " + c.elems; got[0] != want {
+			t.Errorf("%s: %s; want %s", c.remap, got[0], want)
+		}
+	}
+}
+
+// TestGatherRewrite: with V gathered through COL, V[COL[i]] reads V'[i]
+// (element i of an array of COL's 6 elements), and COL is not read.
+func TestGatherRewrite(t *testing.T) {
+	k, _ := loadFiles(t, map[string]string{"k.yaml": `name: gathered
+params: {N: 6}
+arrays:
+  COL: {type: i32, dims: [N], data: {gen: permutation, seed: 3}}
+  V: {type: f32, dims: [N], remap: {gather: COL}}
+  R: {type: f32, dims: [N]}
+source: |
+  __global__ void k(const int *COL, const float *V, float *R)
+  {
+    int i = threadIdx.x;
+    R[i] = V[COL[i]];
+  }
+block: [6]
+grid: [1]
+`})
+	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(memTrace(t, l, 0, 0), "; ")
+	if want := "V[COL[i]] load 111111 0,1,2,3,4,5; R[i] store 111111 0,1,2,3,4,5"; got != want {
+		t.Errorf("trace %s; want %s", got, want)
+	}
+}
