@@ -104,3 +104,35 @@ grid: [1]
 		t.Errorf("trace %s; want %s", got, want)
 	}
 }
+
+// TestSoAIsChesStructRemap: Dymaxion's AoS → SoA (map_arrstruct) is the
+// struct layout soa, not a remap. With equal-size members Che's member m
+// of node tid sits at index m·num_nodes + tid (models.md §1.5.2 [I]);
+// nbody-peng's six f32 fields under soa, N = 4096 (16 KiB a field, a
+// multiple of the 256-byte alignment, so the groups lie end to end), put
+// b[tid].field_m at base + (m·4096 + tid)·4.
+func TestSoAIsChesStructRemap(t *testing.T) {
+	k, err := kernel.Load("nbody-peng")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.SelectLayout("soa"); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4096
+	if len(l.Arrays) != 6 {
+		t.Fatalf("%d arrays under soa; want 6", len(l.Arrays))
+	}
+	base := l.Arrays[0].Base
+	for m, a := range l.Arrays {
+		for _, tid := range []uint64{0, 1, 31, n - 1} {
+			if got, want := a.Base+tid*uint64(a.ElemSize()), base+(uint64(m)*n+tid)*4; got != want {
+				t.Errorf("%s of node %d at %#x; Che's m·num_nodes + tid puts it at %#x", a.Name, tid, got, want)
+			}
+		}
+	}
+}
