@@ -78,7 +78,7 @@ func (ld *loader) array(kn, n *yaml.Node, params map[string]bool, structs []*Str
 		a.Base, a.HasBase = uint64(v), true
 	}
 	if rn := f["remap"]; rn != nil {
-		if a.Remap, err = ld.remap(rn, name); err != nil {
+		if a.Remap, err = ld.remap(rn, name, params); err != nil {
 			return nil, err
 		}
 	}

@@ -22,6 +22,11 @@ type RemapKind uint8
 //   - RemapDiagonal: dim·((old % dim) + (old / dim)) + old / dim =
 //     dim·(r + c) + r, square arrays only, (2·dim − 1)·dim slots
 //     (transform_diagonal);
+//   - RemapTile: tiles of TH×TW elements, one after the other in
+//     row-major order of tiles, each row-major inside:
+//     ((r/TH)·(W/TW) + c/TW)·TH·TW + (r%TH)·TW + c%TW (the chunked layout
+//     [I]; Che's Fig. 5.4 chunks the transfer and the remap kernel, not
+//     the layout, and map_user takes any transform);
 //   - RemapGather: V'[e] = V[INDEX[e]]; every reference V[INDEX[e]] reads
 //     V'[e], an array of INDEX's length, and INDEX is not read
 //     (map_indirect).
@@ -29,6 +34,7 @@ const (
 	RemapNone RemapKind = iota
 	RemapRow2Col
 	RemapDiagonal
+	RemapTile
 	RemapGather
 )
 
@@ -38,6 +44,8 @@ func (k RemapKind) String() string {
 		return "row2col"
 	case RemapDiagonal:
 		return "diagonal"
+	case RemapTile:
+		return "tile"
 	case RemapGather:
 		return "gather"
 	}
@@ -49,35 +57,31 @@ type Remap struct {
 	Kind RemapKind
 	// Index is the gather's index array.
 	Index string
+	// Tile is a tile's height and width, expressions of params.
+	Tile [2]*Expr
 	// Line and Col locate the remap: value.
 	Line, Col int
 }
 
-// Text writes the remap as the kernel file does: row2col, diagonal or
-// {gather: INDEX}.
+// Text writes the remap as the kernel file does: row2col, diagonal,
+// {tile: [TH, TW]} or {gather: INDEX}.
 func (r *Remap) Text() string {
-	if r.Kind == RemapGather {
+	switch r.Kind {
+	case RemapGather:
 		return "{gather: " + r.Index + "}"
+	case RemapTile:
+		return "{tile: [" + r.Tile[0].String() + ", " + r.Tile[1].String() + "]}"
 	}
 	return r.Kind.String()
 }
 
-const remapHint = "want row2col, diagonal or {gather: INDEX} (AoS to SoA is the struct layout soa: declare it under layouts:)"
+const remapHint = "want row2col, diagonal, {tile: [TH, TW]} or {gather: INDEX} (AoS to SoA is the struct layout soa: declare it under layouts:)"
 
 // remap reads the remap: value n of array name.
-func (ld *loader) remap(n *yaml.Node, name string) (*Remap, error) {
+func (ld *loader) remap(n *yaml.Node, name string, params map[string]bool) (*Remap, error) {
 	r := &Remap{Line: n.Line, Col: n.Column}
 	if n.Kind == yaml.MappingNode {
-		f, _, err := ld.fields(n, "array "+name+": remap", []string{"gather"})
-		if err != nil {
-			return nil, err
-		}
-		g := f["gather"]
-		if g == nil || g.Kind != yaml.ScalarNode || !isIdent(g.Value) {
-			return nil, ld.errAt(n, "array "+name+": remap: a gather names its index array", "e.g. remap: {gather: COL}")
-		}
-		r.Kind, r.Index = RemapGather, g.Value
-		return r, nil
+		return r, ld.remapMap(n, name, params, r)
 	}
 	switch n.Value {
 	case "row2col":
@@ -90,6 +94,36 @@ func (ld *loader) remap(n *yaml.Node, name string) (*Remap, error) {
 		return nil, ld.errAt(n, fmt.Sprintf("array %s: unknown remap %q", name, n.Value), remapHint)
 	}
 	return r, nil
+}
+
+// remapMap reads a remap written as a mapping, {tile: [TH, TW]} or
+// {gather: INDEX}, into r.
+func (ld *loader) remapMap(n *yaml.Node, name string, params map[string]bool, r *Remap) error {
+	f, keys, err := ld.fields(n, "array "+name+": remap", []string{"gather", "tile"})
+	if err != nil {
+		return err
+	}
+	if len(keys) != 1 {
+		return ld.errAt(n, "array "+name+": remap: give one of gather and tile", "e.g. remap: {gather: COL} or remap: {tile: [16, 16]}")
+	}
+	if g := f["gather"]; g != nil {
+		if g.Kind != yaml.ScalarNode || !isIdent(g.Value) {
+			return ld.errAt(g, "array "+name+": remap: a gather names its index array", "e.g. remap: {gather: COL}")
+		}
+		r.Kind, r.Index = RemapGather, g.Value
+		return nil
+	}
+	tn := f["tile"]
+	if tn.Kind != yaml.SequenceNode || len(tn.Content) != 2 {
+		return ld.errAt(tn, "array "+name+": remap: a tile is [height, width]", "e.g. remap: {tile: [16, 16]}")
+	}
+	r.Kind = RemapTile
+	for i, e := range tn.Content {
+		if r.Tile[i], err = ld.paramExpr(e, params, "tile"); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // checkRemaps checks the remapped arrays against the program: remaps
@@ -179,10 +213,14 @@ func (k *Kernel) ArrayNamed(name string) *Array {
 
 // remapNode writes a remap for Format.
 func remapNode(r *Remap) *yaml.Node {
-	if r.Kind == RemapGather {
-		n := flowMap()
+	n := flowMap()
+	switch r.Kind {
+	case RemapGather:
 		n.Content = append(n.Content, str("gather"), str(r.Index))
-		return n
+	case RemapTile:
+		n.Content = append(n.Content, str("tile"), exprList(r.Tile[:]))
+	default:
+		return str(r.Kind.String())
 	}
-	return str(r.Kind.String())
+	return n
 }

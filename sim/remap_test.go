@@ -118,6 +118,10 @@ func remapRun(t *testing.T, text string) map[string][2]int64 {
 //     0..31, 256 bytes apart: 32 lines. The kernel's thread t then reads
 //     A[t / 32][t % 32] at 64·(t % 32) + t / 32 just the same: 32 per
 //     request.
+//   - 32×4 tiles of the same A: warp r (row r) covers columns 0..31,
+//     8 tiles of 4 words (tile c/4 of the 8 in a tile row, 512 bytes
+//     apart): 8 lines a request, for the remap's store and the kernel's
+//     read alike.
 //   - the gather of V[2048] through COL[t] = 32t (64 threads, 2 warps):
 //     COL[t] one line per warp; V_src[COL[t]] 128 bytes apart, 32 lines
 //     per warp; V'[t] one line per warp. The kernel reads V'[i], one
@@ -138,6 +142,22 @@ grid: [8]
 `)
 	want := map[string][2]int64{"A_src[t]": {64, 64}, "A[height*(t%width)+t/width]": {64, 2048}, "A[t/32][t%32]": {64, 2048}, "B[t]": {64, 64}}
 	checkRefs(t, "row2col", got, want)
+	got = remapRun(t, `name: tiled
+arrays:
+  A: {type: f32, dims: [64, 32], remap: {tile: [32, 4]}}
+  B: {type: f32, dims: [2048]}
+source: |
+  __global__ void k(const float *A, float *B)
+  {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    B[t] = A[t / 32][t % 32];
+  }
+block: [256]
+grid: [8]
+`)
+	tile := "A[(t/width/th*(width/tw)+t%width/tw)*th*tw+t/width%th*tw+t%width%tw]"
+	want = map[string][2]int64{"A_src[t]": {64, 64}, tile: {64, 512}, "A[t/32][t%32]": {64, 512}, "B[t]": {64, 64}}
+	checkRefs(t, "tile", got, want)
 	got = remapRun(t, `name: gather
 params: {N: 64}
 arrays:

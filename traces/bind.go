@@ -63,6 +63,8 @@ type BoundArray struct {
 	// original index space (a gathered array's are its index array's),
 	// and Size counts the remapped slots.
 	Remap kernel.RemapKind
+	// Tile is a tile remap's tile height and width.
+	Tile [2]int64
 }
 
 // BoundLoop is a loop of the program with params substituted.

@@ -19,6 +19,7 @@ type remapping struct {
 	kind   kernel.RemapKind
 	height int64
 	width  int64
+	tile   [2]int64 // RemapTile's tile height and width
 }
 
 // apply is T(old) for an element index old in [0, height·width).
@@ -29,13 +30,17 @@ func (m remapping) apply(old int64) int64 {
 	case kernel.RemapDiagonal: // transform_diagonal; height = width = dim
 		dim := m.width
 		return dim*((old%dim)+old/dim) + old/dim
+	case kernel.RemapTile: // tiles in row-major order, row-major inside
+		th, tw := m.tile[0], m.tile[1]
+		r, c := old/m.width, old%m.width
+		return ((r/th)*(m.width/tw)+c/tw)*th*tw + (r%th)*tw + c%tw
 	}
 	return old
 }
 
 // remapOf is the remap of a bound array.
 func remapOf(a *BoundArray) remapping {
-	m := remapping{kind: a.Remap}
+	m := remapping{kind: a.Remap, tile: a.Tile}
 	if len(a.Dims) == 2 {
 		m.height, m.width = a.Dims[0], a.Dims[1]
 	}
@@ -69,6 +74,8 @@ func (l *Launch) remapArray(ba *BoundArray, a *kernel.Array, value func(*kernel.
 			return at(pos, fmt.Errorf("array %s: remap diagonal: (2·%d − 1)·%d slots exceed 2^63 bytes; hint: use smaller params", a.Name, h, h))
 		}
 		ba.Size = (2*h - 1) * h * a.ElemSize()
+	case kernel.RemapTile:
+		return bindTile(ba, a, value)
 	case kernel.RemapGather:
 		ix := l.Kernel.ArrayNamed(r.Index)
 		ib, err := boundArray(ix, value)
@@ -76,6 +83,23 @@ func (l *Launch) remapArray(ba *BoundArray, a *kernel.Array, value func(*kernel.
 			return err
 		}
 		ba.Dims, ba.Size = ib.Dims, ib.Elements()*a.ElemSize()
+	}
+	return nil
+}
+
+// bindTile evaluates the tile of a's tile remap into ba, after checking
+// that whole tiles cover the array.
+func bindTile(ba *BoundArray, a *kernel.Array, value func(*kernel.Expr) (int64, error)) error {
+	for i, e := range a.Remap.Tile {
+		v, err := value(e)
+		if err != nil {
+			return within("array "+a.Name+": remap: tile", err)
+		}
+		if v <= 0 || ba.Dims[i]%v != 0 {
+			return exprError(e, "array %s: remap: tile %s: %s does not divide the array's %s %d; hint: choose a tile whose sides divide dims %v",
+				a.Name, [2]string{"height", "width"}[i], valueText(e, v), [2]string{"height", "width"}[i], ba.Dims[i], ba.Dims)
+		}
+		ba.Tile[i] = v
 	}
 	return nil
 }

@@ -18,8 +18,14 @@ func TestRemapTransforms(t *testing.T) {
 		m    remapping
 		want []int64
 	}{
-		{remapping{kernel.RemapRow2Col, 4, 3}, []int64{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}},
-		{remapping{kernel.RemapDiagonal, 4, 4}, []int64{0, 4, 8, 12, 5, 9, 13, 17, 10, 14, 18, 22, 15, 19, 23, 27}},
+		{remapping{kernel.RemapRow2Col, 4, 3, [2]int64{}}, []int64{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}},
+		{remapping{kernel.RemapDiagonal, 4, 4, [2]int64{}}, []int64{0, 4, 8, 12, 5, 9, 13, 17, 10, 14, 18, 22, 15, 19, 23, 27}},
+		// 2×2 tiles of a 4×4: tile (r/2, c/2) is number
+		// 2(r/2) + c/2, 4 elements each, row-major inside.
+		{remapping{kernel.RemapTile, 4, 4, [2]int64{2, 2}}, []int64{0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15}},
+		// 2×3 tiles of a 4×6 array: rows 0, 1 are tiles 0 and 1 (elements
+		// 0..5 and 6..11), rows 2, 3 tiles 2 and 3.
+		{remapping{kernel.RemapTile, 4, 6, [2]int64{2, 3}}, []int64{0, 1, 2, 6, 7, 8, 3, 4, 5, 9, 10, 11, 12, 13, 14, 18, 19, 20, 15, 16, 17, 21, 22, 23}},
 	}
 	for _, c := range cases {
 		for old, want := range c.want {
@@ -60,6 +66,7 @@ func TestRemapAddresses(t *testing.T) {
 	}{
 		{"row2col", "0,4,8,12,1,5,9,13,2,6,10,14,3,7,11,15", 16 * 4},
 		{"diagonal", "0,4,8,12,5,9,13,17,10,14,18,22,15,19,23,27", 28 * 4},
+		{"{tile: [2, W / 2]}", "0,1,4,5,2,3,6,7,8,9,12,13,10,11,14,15", 16 * 4},
 	}
 	for _, c := range cases {
 		k, _ := loadFiles(t, map[string]string{"k.yaml": remapKernel(c.remap)})

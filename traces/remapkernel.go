@@ -88,10 +88,13 @@ func (l *Launch) remapKernel(a *kernel.Array, src uint64) (BoundArray, *kernel.K
 	default:
 		h, w := orig.Dims[0], orig.Dims[1]
 		fn, image := "map_row2col", "height * (t % width) + t / width" // transform_row2col
-		if a.Remap.Kind == kernel.RemapDiagonal {
+		switch a.Remap.Kind {
+		case kernel.RemapDiagonal:
 			fn, image = "map_diagnal", "width * ((t % width) + t / width) + t / width" // transform_diagonal, dim = width
+		case kernel.RemapTile:
+			fn, image = "map_tile", "(t / width / th * (width / tw) + t % width / tw) * th * tw + t / width % th * tw + t % width % tw"
 		}
-		fmt.Fprintf(&b, "params: {height: %d, width: %d}\narrays:\n", h, w)
+		fmt.Fprintf(&b, "params: {height: %d, width: %d, th: %d, tw: %d}\narrays:\n", h, w, max(dst.Tile[0], 1), max(dst.Tile[1], 1))
 		fmt.Fprintf(&b, "  %s_src: {type: %s, dims: [height * width], base: %#x}\n  %s: {type: %s, dims: [%d], base: %#x}\n", a.Name, a.Type, src, a.Name, a.Type, dst.Size/dst.ElemSize(), dst.Base)
 		fmt.Fprintf(&b, "source: |\n  __global__ void %s(%s *%s, const %s *%s_src, int height, int width)\n  {\n", fn, t, a.Name, t, a.Name)
 		fmt.Fprintf(&b, "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    if (t < height * width)\n      %s[%s] = %s_src[t];\n  }\n", a.Name, image, a.Name)
