@@ -6,7 +6,7 @@
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
 //	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config C] [-warps N] [-format text|json]
-//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-remap-cost exclude|include] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-data ...] [-matrix ...] [-cache-config C] [-format text|json]
 //	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv]
 //
@@ -82,4 +82,18 @@
 // "metrics", and -format csv is nvprof's with one invocation per launch
 // (minimum, maximum and mean). trace shows one launch of the sequence,
 // -launch N; the other commands take one launch and refuse a sequence.
+//
+// Arrays a kernel file declares with remap: (Dymaxion's row2col,
+// diagonal, tile or gather; kernel/doc.go, Remaps) are simulated where
+// the remap puts their elements. run -remap-cost exclude (the default)
+// leaves the remap kernels out, as Che overlaps them with the PCIe
+// transfer; -remap-cost include simulates each remapped array's remap
+// kernel (one thread per element: read src[t], write dst[T(t)]; the
+// gather reads COL[t] and V[COL[t]] and writes V'[t]) before the kernel,
+// in one sequence: a line "remap A" per remap kernel, then the kernel's
+// launches and the total, whose reference table lists the remap
+// kernels' references first; -format csv summarises each kernel. A
+// kernel without a remap is refused with include. estimate and validate
+// refuse a remapped array's references (and a gather's index read) by
+// name.
 package main
