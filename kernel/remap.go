@@ -178,6 +178,10 @@ func (ld *loader) checkGather(k *Kernel, a *Array, fail func(msg, hint string) e
 		if ref.Array != a {
 			continue
 		}
+		if ref.Store {
+			return posError(ld.file, ref.Line, ref.Col, fmt.Sprintf("%s: array %s is gathered through %s (remap at line %d), which makes a read-only copy %s'[e] = %s[%s[e]]",
+				ref.Text, a.Name, ix.Name, a.Remap.Line, a.Name, a.Name, ix.Name), "store to another array, or drop the remap")
+		}
 		if GatherIndex(ref) == nil {
 			return posError(ld.file, ref.Line, ref.Col, fmt.Sprintf("%s: array %s is gathered through %s (remap at line %d), so every reference must read %s[%s[e]]",
 				ref.Text, a.Name, ix.Name, a.Remap.Line, a.Name, ix.Name), "write the reference as "+a.Name+"["+ix.Name+"[...]], or drop the remap")

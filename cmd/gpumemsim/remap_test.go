@@ -26,6 +26,7 @@ func TestRemaps(t *testing.T) {
 		{"remap-err-gather-missing", []string{"run", "-kernel", "testdata/kernels/remap-gather-missing.yaml"}},
 		{"remap-err-gather-not-index", []string{"run", "-kernel", "testdata/kernels/remap-gather-not-index.yaml"}},
 		{"remap-err-gather-direct", []string{"run", "-kernel", "testdata/kernels/remap-gather-direct.yaml"}},
+		{"remap-err-gather-store", []string{"run", "-kernel", "testdata/kernels/remap-gather-store.yaml"}},
 		{"remap-err-tile-indivisible", []string{"run", "-kernel", "testdata/kernels/remap-tile-indivisible.yaml"}},
 		{"remap-err-tile-form", []string{"run", "-kernel", "testdata/kernels/remap-tile-form.yaml"}},
 		{"remap-err-two-kinds", []string{"run", "-kernel", "testdata/kernels/remap-two-kinds.yaml"}},
