@@ -72,33 +72,12 @@ func (l *Launch) remapKernel(a *kernel.Array, src uint64) (BoundArray, *kernel.K
 		return orig, nil, err
 	}
 	orig.Base = src
-	t := a.Type.CName()
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: remap-%s-%s\ndescription: generated, the Dymaxion remap of %s (%s)\n", a.Name, a.Remap.Kind, a.Name, l.Kernel.File)
-	elems := orig.Elements()
-	switch a.Remap.Kind {
-	case kernel.RemapGather:
-		ix := l.arrayNamed(a.Remap.Index, kernel.SpaceGlobal)
-		fmt.Fprintf(&b, "params: {n: %d, nv: %d}\narrays:\n", ix.Elements(), elems)
-		fmt.Fprintf(&b, "  %s: {type: %s, dims: [n], base: %#x, data: {gen: uniform, hi: nv}}\n", ix.Name, ix.Type, ix.Base)
-		fmt.Fprintf(&b, "  %s_src: {type: %s, dims: [nv], base: %#x}\n  %s: {type: %s, dims: [n], base: %#x}\n", a.Name, a.Type, src, a.Name, a.Type, dst.Base)
-		fmt.Fprintf(&b, "source: |\n  __global__ void map_indirect(%s *%s, const %s *%s_src, const %s *%s, int n)\n  {\n", t, a.Name, t, a.Name, ix.Type.CName(), ix.Name)
-		fmt.Fprintf(&b, "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    if (t < n)\n      %s[t] = %s_src[%s[t]];\n  }\n", a.Name, a.Name, ix.Name)
-		fmt.Fprintf(&b, "grid: [\"(n + blockDim.x - 1) / blockDim.x\"]\n")
-	default:
-		h, w := orig.Dims[0], orig.Dims[1]
-		fn, image := "map_row2col", "height * (t % width) + t / width" // transform_row2col
-		switch a.Remap.Kind {
-		case kernel.RemapDiagonal:
-			fn, image = "map_diagnal", "width * ((t % width) + t / width) + t / width" // transform_diagonal, dim = width
-		case kernel.RemapTile:
-			fn, image = "map_tile", "(t / width / th * (width / tw) + t % width / tw) * th * tw + t / width % th * tw + t % width % tw"
-		}
-		fmt.Fprintf(&b, "params: {height: %d, width: %d, th: %d, tw: %d}\narrays:\n", h, w, max(dst.Tile[0], 1), max(dst.Tile[1], 1))
-		fmt.Fprintf(&b, "  %s_src: {type: %s, dims: [height * width], base: %#x}\n  %s: {type: %s, dims: [%d], base: %#x}\n", a.Name, a.Type, src, a.Name, a.Type, dst.Size/dst.ElemSize(), dst.Base)
-		fmt.Fprintf(&b, "source: |\n  __global__ void %s(%s *%s, const %s *%s_src, int height, int width)\n  {\n", fn, t, a.Name, t, a.Name)
-		fmt.Fprintf(&b, "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    if (t < height * width)\n      %s[%s] = %s_src[t];\n  }\n", a.Name, image, a.Name)
-		fmt.Fprintf(&b, "grid: [\"(height * width + blockDim.x - 1) / blockDim.x\"]\n")
+	if a.Remap.Kind == kernel.RemapGather {
+		gatherText(&b, &orig, dst, l.arrayNamed(a.Remap.Index, kernel.SpaceGlobal))
+	} else {
+		transformText(&b, a.Remap.Kind, &orig, dst)
 	}
 	fmt.Fprintf(&b, "block: [%d]\n", RemapBlock)
 	gk, err := kernel.Parse("remap kernel of "+a.Name, []byte(b.String()))
@@ -106,4 +85,38 @@ func (l *Launch) remapKernel(a *kernel.Array, src uint64) (BoundArray, *kernel.K
 		return orig, nil, fmt.Errorf("generating the remap kernel of %s: %w", a.Name, err)
 	}
 	return orig, gk, nil
+}
+
+// gatherText writes the params, arrays, source and grid of map_indirect:
+// thread t reads ix[t] and src[ix[t]] and writes dst[t]. ix's contents
+// are the kernel's (RemapLaunches presets them; the data: here only
+// makes it an index array).
+func gatherText(b *strings.Builder, src, dst, ix *BoundArray) {
+	name, t := dst.Name, dst.Type.CName()
+	fmt.Fprintf(b, "params: {n: %d, nv: %d}\narrays:\n", ix.Elements(), src.Elements())
+	fmt.Fprintf(b, "  %s: {type: %s, dims: [n], base: %#x, data: {gen: uniform, hi: nv}}\n", ix.Name, ix.Type, ix.Base)
+	fmt.Fprintf(b, "  %s_src: {type: %s, dims: [nv], base: %#x}\n  %s: {type: %s, dims: [n], base: %#x}\n", name, dst.Type, src.Base, name, dst.Type, dst.Base)
+	fmt.Fprintf(b, "source: |\n  __global__ void map_indirect(%s *%s, const %s *%s_src, const %s *%s, int n)\n  {\n", t, name, t, name, ix.Type.CName(), ix.Name)
+	fmt.Fprintf(b, "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    if (t < n)\n      %s[t] = %s_src[%s[t]];\n  }\n", name, name, ix.Name)
+	fmt.Fprintf(b, "grid: [\"(n + blockDim.x - 1) / blockDim.x\"]\n")
+}
+
+// transformText writes the params, arrays, source and grid of the remap
+// kernel of a 2-D transform: thread t reads src[t] and writes dst[T(t)],
+// T written as Che's formula.
+func transformText(b *strings.Builder, kind kernel.RemapKind, src, dst *BoundArray) {
+	name, t := dst.Name, dst.Type.CName()
+	fn, image, tile := "map_row2col", "height * (t % width) + t / width", "" // transform_row2col
+	switch kind {
+	case kernel.RemapDiagonal:
+		fn, image = "map_diagnal", "width * ((t % width) + t / width) + t / width" // transform_diagonal, dim = width
+	case kernel.RemapTile:
+		fn, image = "map_tile", "(t / width / th * (width / tw) + t % width / tw) * th * tw + t / width % th * tw + t % width % tw"
+		tile = fmt.Sprintf(", th: %d, tw: %d", dst.Tile[0], dst.Tile[1])
+	}
+	fmt.Fprintf(b, "params: {height: %d, width: %d%s}\narrays:\n", src.Dims[0], src.Dims[1], tile)
+	fmt.Fprintf(b, "  %s_src: {type: %s, dims: [height * width], base: %#x}\n  %s: {type: %s, dims: [%d], base: %#x}\n", name, dst.Type, src.Base, name, dst.Type, dst.Size/dst.ElemSize(), dst.Base)
+	fmt.Fprintf(b, "source: |\n  __global__ void %s(%s *%s, const %s *%s_src, int height, int width)\n  {\n", fn, t, name, t, name)
+	fmt.Fprintf(b, "    int t = blockIdx.x * blockDim.x + threadIdx.x;\n    if (t < height * width)\n      %s[%s] = %s_src[t];\n  }\n", name, image, name)
+	fmt.Fprintf(b, "grid: [\"(height * width + blockDim.x - 1) / blockDim.x\"]\n")
 }
