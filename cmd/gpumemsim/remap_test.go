@@ -14,6 +14,7 @@ func TestRemaps(t *testing.T) {
 		{"remap-run-nw-dymaxion", []string{"run", "-device", "fermi", "-kernel", "nw-dymaxion", "-set", "N=16"}},
 		{"remap-run-nw-dymaxion-cost", []string{"run", "-device", "fermi", "-kernel", "nw-dymaxion", "-set", "N=16", "-remap-cost", "include"}},
 		{"remap-run-nw-rowmajor", []string{"run", "-device", "fermi", "-kernel", "nw-rowmajor", "-set", "N=16"}},
+		{"remap-trace-nw-dymaxion", []string{"trace", "-device", "fermi", "-kernel", "nw-dymaxion", "-set", "N=8", "-launch", "8", "-warps", "1"}},
 		{"remap-csv-spmv-csr-dymaxion-cost", []string{"run", "-device", "fermi", "-kernel", "spmv-csr-dymaxion", "-remap-cost", "include", "-format", "csv"}},
 		{"remap-err-cost-value", []string{"run", "-kernel", "spmv-csr-dymaxion", "-remap-cost", "maybe"}},
 		{"remap-err-cost-no-remap", []string{"run", "-kernel", "spmv-csr", "-remap-cost", "include"}},

@@ -177,6 +177,8 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 			space = ", " + a.Space.String() + " memory"
 		case a.Space == kernel.SpaceReadOnly:
 			space = ", loads through the read-only data cache"
+		case a.Remap != kernel.RemapNone:
+			space = ", remap " + l.Kernel.ArrayNamed(a.Name).Remap.Text()
 		}
 		fmt.Fprintf(tw, "%s\t%s %s at %#x (%s%s)\n", label, a.Name, arrayShape(a), a.Base, arch.Bytes(a.Size), space)
 	}
