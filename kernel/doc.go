@@ -73,9 +73,11 @@
 // names an index array (one with data:) and every reference to the
 // array must be V[COL[e]]: it reads V'[e] = V[COL[e]], an array of COL's
 // length, and that read of COL is not made. AoS to SoA is not a remap:
-// it is the struct layout soa (layouts:). Remapped arrays are global
-// arrays of scalars, not index arrays, not col-major; loop nests cannot
-// be remapped (write the kernel as a __global__ function).
+// it is the struct layout soa (layouts:). Remapped arrays are declared
+// as global arrays of scalars, not index arrays, not col-major (the
+// command's -spaces may still move one to constant, texture or readonly
+// memory: its addresses stay remapped); loop nests cannot be remapped
+// (write the kernel as a __global__ function).
 //
 // Each read of index data is a memory reference of its own, issued
 // before the one that needs its value (COL[j] before V[COL[j]]; a
