@@ -77,7 +77,9 @@
 // as global arrays of scalars, not index arrays, not col-major (the
 // command's -spaces may still move one to constant, texture or readonly
 // memory: its addresses stay remapped); loop nests cannot be remapped
-// (write the kernel as a __global__ function).
+// (write the kernel as a __global__ function). SetRemap does what the
+// command's -remap A=KIND does (KIND none, row2col, diagonal, tile:THxTW
+// or gather:INDEX).
 //
 // Each read of index data is a memory reference of its own, issued
 // before the one that needs its value (COL[j] before V[COL[j]]; a

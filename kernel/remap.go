@@ -75,6 +75,15 @@ func (r *Remap) Text() string {
 	return r.Kind.String()
 }
 
+// Origin says where the remap comes from: "at line N" of the kernel
+// file, or "from -remap" (SetRemap).
+func (r *Remap) Origin() string {
+	if r.Line == 0 {
+		return "from -remap"
+	}
+	return fmt.Sprintf("at line %d", r.Line)
+}
+
 const remapHint = "want row2col, diagonal, {tile: [TH, TW]} or {gather: INDEX} (AoS to SoA is the struct layout soa: declare it under layouts:)"
 
 // remap reads the remap: value n of array name.
@@ -137,7 +146,11 @@ func (ld *loader) checkRemaps(k *Kernel) error {
 			continue
 		}
 		fail := func(msg, hint string) error {
-			return posError(ld.file, r.Line, r.Col, "array "+a.Name+": remap "+r.Text()+": "+msg, hint)
+			msg = "array " + a.Name + ": remap " + r.Text() + ": " + msg
+			if r.Line == 0 { // a flag's (SetRemap)
+				return fmt.Errorf("%s; hint: %s", msg, hint)
+			}
+			return posError(ld.file, r.Line, r.Col, msg, hint)
 		}
 		switch {
 		case k.Program.Form != PerThread:
@@ -179,12 +192,12 @@ func (ld *loader) checkGather(k *Kernel, a *Array, fail func(msg, hint string) e
 			continue
 		}
 		if ref.Store {
-			return posError(ld.file, ref.Line, ref.Col, fmt.Sprintf("%s: array %s is gathered through %s (remap at line %d), which makes a read-only copy %s'[e] = %s[%s[e]]",
-				ref.Text, a.Name, ix.Name, a.Remap.Line, a.Name, a.Name, ix.Name), "store to another array, or drop the remap")
+			return posError(ld.file, ref.Line, ref.Col, fmt.Sprintf("%s: array %s is gathered through %s (remap %s), which makes a read-only copy %s'[e] = %s[%s[e]]",
+				ref.Text, a.Name, ix.Name, a.Remap.Origin(), a.Name, a.Name, ix.Name), "store to another array, or drop the remap")
 		}
 		if GatherIndex(ref) == nil {
-			return posError(ld.file, ref.Line, ref.Col, fmt.Sprintf("%s: array %s is gathered through %s (remap at line %d), so every reference must read %s[%s[e]]",
-				ref.Text, a.Name, ix.Name, a.Remap.Line, a.Name, ix.Name), "write the reference as "+a.Name+"["+ix.Name+"[...]], or drop the remap")
+			return posError(ld.file, ref.Line, ref.Col, fmt.Sprintf("%s: array %s is gathered through %s (remap %s), so every reference must read %s[%s[e]]",
+				ref.Text, a.Name, ix.Name, a.Remap.Origin(), a.Name, ix.Name), "write the reference as "+a.Name+"["+ix.Name+"[...]], or drop the remap")
 		}
 	}
 	return nil

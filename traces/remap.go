@@ -96,8 +96,12 @@ func bindTile(ba *BoundArray, a *kernel.Array, value func(*kernel.Expr) (int64, 
 			return within("array "+a.Name+": remap: tile", err)
 		}
 		if v <= 0 || ba.Dims[i]%v != 0 {
-			return exprError(e, "array %s: remap: tile %s: %s does not divide the array's %s %d; hint: choose a tile whose sides divide dims %v",
-				a.Name, [2]string{"height", "width"}[i], valueText(e, v), [2]string{"height", "width"}[i], ba.Dims[i], ba.Dims)
+			side, from := [2]string{"height", "width"}[i], ""
+			if e.Line == 0 {
+				from = " " + a.Remap.Origin()
+			}
+			return at(kernel.Pos{Line: e.Line, Col: e.Col}, fmt.Errorf("array %s: remap%s: tile %s: %s does not divide the array's %s %d; hint: choose a tile whose sides divide dims %v",
+				a.Name, from, side, valueText(e, v), side, ba.Dims[i], ba.Dims))
 		}
 		ba.Tile[i] = v
 	}
@@ -111,7 +115,7 @@ func (l *Launch) remapRefusal(r *kernel.MemRef) error {
 	var why string
 	switch rm := r.Array.Remap; {
 	case rm != nil:
-		why = fmt.Sprintf("array %s is remapped (%s, line %d), and the static models read subscripts in the original index space", r.Array.Name, rm.Text(), rm.Line)
+		why = fmt.Sprintf("array %s is remapped (%s %s), and the static models read subscripts in the original index space", r.Array.Name, rm.Text(), rm.Origin())
 	case l.gathered(r.ID):
 		why = "the gather reads this index before the kernel (V'[e] = V[" + r.Array.Name + "[e]]), so the kernel does not"
 	default:

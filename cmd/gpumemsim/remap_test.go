@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"context"
+	"strings"
+	"testing"
+)
 
 // TestRemaps: Dymaxion's remaps on fermi (short sizes), with and without
 // the remap kernels' cost, and what they refuse.
@@ -31,8 +35,36 @@ func TestRemaps(t *testing.T) {
 		{"remap-err-tile-indivisible", []string{"run", "-kernel", "testdata/kernels/remap-tile-indivisible.yaml"}},
 		{"remap-err-tile-form", []string{"run", "-kernel", "testdata/kernels/remap-tile-form.yaml"}},
 		{"remap-err-two-kinds", []string{"run", "-kernel", "testdata/kernels/remap-two-kinds.yaml"}},
+		{"remap-flag-nw-tile", []string{"run", "-device", "fermi", "-kernel", "nw-rowmajor", "-set", "N=15", "-remap", "S=tile:4x4,ref=diagonal"}},
+		{"remap-flag-err-kind", []string{"run", "-kernel", "spmv-csr", "-remap", "V=transpose"}},
+		{"remap-flag-err-form", []string{"run", "-kernel", "spmv-csr", "-remap", "V"}},
+		{"remap-flag-err-array", []string{"run", "-kernel", "spmv-csr", "-remap", "X=row2col"}},
+		{"remap-flag-err-1d", []string{"run", "-kernel", "spmv-csr", "-remap", "V=diagonal"}},
+		{"remap-flag-err-tile", []string{"run", "-kernel", "nw-rowmajor", "-set", "N=16", "-remap", "S=tile:5x17"}},
 		{"remap-err-loop-nest", []string{"run", "-kernel", "testdata/kernels/remap-loopnest.yaml"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+	}
+}
+
+// TestRemapFlag: -remap V=gather:COL makes spmv-csr the kernel that
+// spmv-csr-dymaxion declares, and -remap S=none,ref=none makes
+// nw-dymaxion nw-rowmajor: the outputs agree but for the kernel's name.
+func TestRemapFlag(t *testing.T) {
+	for _, c := range [][2][]string{
+		{{"run", "-kernel", "spmv-csr", "-remap", "V=gather:COL"}, {"run", "-kernel", "spmv-csr-dymaxion"}},
+		{{"run", "-kernel", "nw-dymaxion", "-set", "N=16", "-remap", "S=none,ref=none"}, {"run", "-kernel", "nw-rowmajor", "-set", "N=16"}},
+	} {
+		var out [2]string
+		for i, args := range c {
+			var stdout, stderr strings.Builder
+			if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+				t.Fatalf("%v: %v", args, err)
+			}
+			out[i] = strings.Replace(stdout.String(), "Kernel   "+args[2]+" ", "Kernel   K ", 1)
+		}
+		if out[0] != out[1] {
+			t.Errorf("%v and %v differ:\n%s\n%s", c[0], c[1], out[0], out[1])
+		}
 	}
 }

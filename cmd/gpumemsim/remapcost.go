@@ -3,8 +3,10 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/traces"
 )
 
@@ -57,4 +59,21 @@ func remaps(ls []*traces.Launch) int {
 		}
 	}
 	return n
+}
+
+// setRemaps gives k's arrays the remaps of -remap A=KIND,....
+func setRemaps(k *kernel.Kernel, list string) error {
+	if list == "" {
+		return nil
+	}
+	for _, s := range strings.Split(list, ",") {
+		name, spec, ok := strings.Cut(strings.TrimSpace(s), "=")
+		if !ok {
+			return fmt.Errorf("-remap: want A=KIND, e.g. S=diagonal or V=gather:COL; got %q", s)
+		}
+		if err := k.SetRemap(name, spec); err != nil {
+			return err
+		}
+	}
+	return nil
 }

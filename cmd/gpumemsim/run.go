@@ -19,7 +19,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
