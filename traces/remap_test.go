@@ -143,3 +143,31 @@ func TestSoAIsChesStructRemap(t *testing.T) {
 		}
 	}
 }
+
+// TestRemapZeroAllocs: a reused cursor allocates nothing per
+// instruction on remapped arrays (diagonal strips, a gather).
+func TestRemapZeroAllocs(t *testing.T) {
+	nw, err := kernel.Load("nw-dymaxion")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := BindSequence(nw, nil, arch.Dim3{}, map[string]int64{"N": 64}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spmv := bindExample(t, "spmv-csr-dymaxion", nil, arch.Dim3{}, nil)
+	for _, l := range []*Launch{ls[63], spmv} {
+		c := l.NewWarp()
+		var in WarpInst
+		n := 0
+		allocs := testing.AllocsPerRun(10, func() {
+			c.Reset(0, 1)
+			for c.NextTo(&in, &in.Addr) {
+				n++
+			}
+		})
+		if allocs != 0 || n == 0 {
+			t.Errorf("%s: one warp (%d instructions) allocates %v times; want 0", l.Kernel.Name, n/11, allocs)
+		}
+	}
+}
