@@ -9,7 +9,7 @@ import (
 // The arrays: key, and the YAML scalars that hold expressions of params
 // (dims, a data generator's bounds).
 
-var arrayKeys = []string{"type", "dims", "layout", "align", "base", "space", "data"}
+var arrayKeys = []string{"type", "dims", "layout", "align", "base", "space", "data", "remap"}
 
 // array reads the declaration n of the array named by key kn; its type
 // is an element type or one of structs.
@@ -76,6 +76,11 @@ func (ld *loader) array(kn, n *yaml.Node, params map[string]bool, structs []*Str
 			return nil, ld.errAt(bn, fmt.Sprintf("array %s: base must be a non-negative integer address", name), "")
 		}
 		a.Base, a.HasBase = uint64(v), true
+	}
+	if rn := f["remap"]; rn != nil {
+		if a.Remap, err = ld.remap(rn, name, params); err != nil {
+			return nil, err
+		}
 	}
 	if dn := f["data"]; dn != nil {
 		if a.Data, err = ld.data(dn, "array "+name+": data", false, params); err != nil {

@@ -57,6 +57,32 @@
 // relative to the working directory. Only per-thread kernels take data:
 // and matrix:, and only integer arrays data:.
 //
+// # Remaps
+//
+// An array of a per-thread kernel may be declared remapped, as
+// Dymaxion's map_* kernels (CHE Ch. 5) lay it out before the kernel runs;
+// the source keeps indexing it in the original, row-major index space,
+// and the element of original index old (r·W + c for A[H][W]) lives at
+// T(old):
+//
+//	A: {type: f32, dims: [H, W], remap: row2col}          # H·(old % W) + old / W = c·H + r
+//	S: {type: i32, dims: [N, N], remap: diagonal}         # N·(r + c) + r, (2N − 1)·N slots
+//	T: {type: f32, dims: [H, W], remap: {tile: [16, 16]}} # tiles row-major, row-major inside
+//	V: {type: f32, dims: [N], remap: {gather: COL}}       # V[COL[e]] reads V'[e]
+//
+// row2col, diagonal and tile remap 2-D arrays (diagonal a square one;
+// a tile's sides, expressions of params, must divide the dims). A gather
+// names an index array (one with data:) and every reference to the
+// array must be V[COL[e]]: it reads V'[e] = V[COL[e]], an array of COL's
+// length, and that read of COL is not made. AoS to SoA is not a remap:
+// it is the struct layout soa (layouts:). Remapped arrays are declared
+// as global arrays of scalars, not index arrays, not col-major (the
+// command's -spaces may still move one to constant, texture or readonly
+// memory: its addresses stay remapped); loop nests cannot be remapped
+// (write the kernel as a __global__ function). SetRemap does what the
+// command's -remap A=KIND does (KIND none, row2col, diagonal, tile:THxTW
+// or gather:INDEX).
+//
 // Each read of index data is a memory reference of its own, issued
 // before the one that needs its value (COL[j] before V[COL[j]]; a
 // store's subscripts' reads before its value's); a condition's reads are

@@ -110,6 +110,9 @@ func arrayNode(a *Array, declared bool) *yaml.Node {
 	if a.Data != nil {
 		n.Content = append(n.Content, str("data"), a.Data.node())
 	}
+	if a.Remap != nil {
+		n.Content = append(n.Content, str("remap"), remapNode(a.Remap))
+	}
 	return n
 }
 

@@ -38,12 +38,16 @@ func sameKernel(a, b *kernel.Kernel) error {
 		Align                           int64
 		Base                            uint64
 		HasBase                         bool
-		Data                            string
+		Data, Remap                     string
 	}
 	arrays := func(k *kernel.Kernel) []arr {
 		var out []arr
 		for _, x := range k.Arrays {
-			out = append(out, arr{x.Name, x.Type.String(), exprs(x.Dims), x.Layout.String(), x.Space.String(), x.Align, x.Base, x.HasBase, dataText(x.Data)})
+			remap := ""
+			if x.Remap != nil {
+				remap = x.Remap.Text()
+			}
+			out = append(out, arr{x.Name, x.Type.String(), exprs(x.Dims), x.Layout.String(), x.Space.String(), x.Align, x.Base, x.HasBase, dataText(x.Data), remap})
 		}
 		return out
 	}

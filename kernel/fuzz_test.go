@@ -32,8 +32,9 @@ const (
 // whole launch is small enough to stream, its instructions must match
 // WarpInstructions (equal for loops with constant bounds, at most
 // otherwise). A file with launches binds as a sequence, whose first
-// launches are streamed so. The seeds are the shipped examples, loop nests
-// and per-thread (__global__) kernels, and every kernel file of testdata.
+// launches are streamed so, and its remap kernels. The seeds are the
+// shipped examples, loop nests and per-thread (__global__) kernels, and
+// every kernel file of testdata.
 func FuzzKernel(f *testing.F) {
 	for _, data := range seedFiles(f, "examples/*.yaml", "testdata/*.yaml", "testdata/bind/*.yaml", "testdata/fuzz/*.yaml") {
 		f.Add(data)
@@ -55,6 +56,15 @@ func FuzzKernel(f *testing.F) {
 			return
 		}
 		for _, l := range ls[:min(len(ls), fuzzLaunches)] {
+			checkStream(t, l)
+		}
+		// The remap kernels (Dymaxion's, run by -remap-cost include)
+		// stream inside their arrays too.
+		rls, err := traces.RemapLaunches(ls[0], dev)
+		if err != nil {
+			return
+		}
+		for _, l := range rls {
 			checkStream(t, l)
 		}
 	})

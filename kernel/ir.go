@@ -126,6 +126,8 @@ type Array struct {
 	// Data gives an integer array's contents, which reads of it as an
 	// index (V[COL[j]]), a bound or a condition see (nil: none).
 	Data *Data
+	// Remap is the array's Dymaxion remap (remap.go; nil: none).
+	Remap *Remap
 }
 
 // ExprKind is the kind of an expression node.

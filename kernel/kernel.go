@@ -343,6 +343,9 @@ func (ld *loader) program(k *Kernel, top map[string]*yaml.Node) error {
 	if err := ld.checkData(k); err != nil {
 		return err
 	}
+	if err := ld.checkRemaps(k); err != nil {
+		return err
+	}
 	return readOnlyStores(ld.file, k.Program)
 }
 

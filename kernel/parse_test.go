@@ -135,7 +135,7 @@ for (i = 0; i <= N; i += 4) /* step four */
 func TestLoadExamples(t *testing.T) {
 	want := []string{"convolution-global", "convolution-tex2d", "copy", "copy-colmajor", "copy-rowmajor", "kmeans", "kmeans-peng", "kmeans-rodinia-col", "kmeans-rodinia-row", "latency-probe", "lavamd-peng", "matmul", "matmul-naive",
 		"matmul-ryoo-a", "matmul-ryoo-b", "matmul-ryoo-c", "matmul-ryoo-d", "matmul-tiled", "matvec", "mri-q", "mri-q-k-outer",
-		"nbody-peng", "nms", "nn", "nw-shared", "reduce-interleaved", "reduce-sequential", "siddon", "spmv-csr", "spmv-csr-scalar", "stencil-shared", "stride", "transpose",
+		"nbody-peng", "nms", "nn", "nw-dymaxion", "nw-rowmajor", "nw-shared", "reduce-interleaved", "reduce-sequential", "siddon", "spmv-csr", "spmv-csr-dymaxion", "spmv-csr-scalar", "stencil-shared", "stride", "transpose",
 		"transpose-shared", "transpose-shared-padded", "vecadd", "vecadd-peng"}
 	if got := Examples(); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("Examples() = %v; want %v", got, want)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"gpumemsim/arch"
 	"gpumemsim/traces"
@@ -30,7 +31,10 @@ type Sequence struct {
 // L1s are invalidated at a kernel boundary. Each launch's Result counts
 // what happened during the launch and passes Run's self-check, and the
 // total is checked against what the memory counted over the whole
-// sequence. The launches must be of one kernel (the same references).
+// sequence. The launches may run different kernels (a Dymaxion remap
+// kernel before the kernel it feeds): the total's Refs list the
+// references of each run of consecutive launches with the same
+// references, summed over the run.
 // Sampling (opts.Sample) takes one launch only; one source is Run.
 func RunSequence(ctx context.Context, dev *arch.Device, srcs []traces.Source, opts Options) (*Sequence, error) {
 	switch {
@@ -65,9 +69,6 @@ func RunSequence(ctx context.Context, dev *arch.Device, srcs []traces.Source, op
 		if err := e.runLaunch(ctx, dev, src, o); err != nil {
 			return nil, fmt.Errorf("launch %d of %d: %w", i+1, len(srcs), err)
 		}
-		if n, m := len(e.res.Refs), len(seq.Launches); m > 0 && !sameRefs(e.res, seq.Launches[0]) {
-			return nil, fmt.Errorf("launch %d of %d runs %s with %d references, unlike launch 1 (%s): a sequence's launches run one kernel", i+1, len(srcs), e.res.Kernel, n, seq.Launches[0].Kernel)
-		}
 		seq.Launches = append(seq.Launches, e.res)
 		warpCycles += e.warpCycles
 		activeCycles += e.activeCycles
@@ -77,6 +78,27 @@ func RunSequence(ctx context.Context, dev *arch.Device, srcs []traces.Source, op
 		return nil, selfCheckFailed(err)
 	}
 	return seq, nil
+}
+
+// runRefs is the references of each run of consecutive launches with the
+// same references, summed over the run, run after run.
+func runRefs(launches []*Result) []RefStats {
+	var out []RefStats
+	for start := 0; start < len(launches); {
+		run := slices.Clone(launches[start].Refs) // RefStats holds no slices
+		end := start + 1
+		for ; end < len(launches) && sameRefs(launches[end], launches[start]); end++ {
+			for i := range run {
+				dst := int64Fields(reflect.ValueOf(&run[i]).Elem(), "", nil)
+				for j, p := range int64Fields(reflect.ValueOf(&launches[end].Refs[i]).Elem(), "", nil) {
+					*dst[j] += *p
+				}
+			}
+		}
+		out = append(out, run...)
+		start = end
+	}
+	return out
 }
 
 // sameRefs says two launches' results have the same references.
@@ -99,14 +121,16 @@ func sameRefs(a, b *Result) bool {
 func sumLaunches(dev *arch.Device, launches []*Result, warpCycles, activeCycles int64) *Result {
 	t := launches[0].clone()
 	t.Grid = arch.Dim3{}
-	// Not counts: the launch's shape, and the dirty data left.
-	state := map[string]bool{".Occupancy": true, ".Block": true, ".Grid": true, ".L2.DirtySectorsAtEnd": true}
+	// Not counts: the launch's shape, and the dirty data left; the
+	// references are summed by runs of one kernel (sumRefs).
+	state := map[string]bool{".Occupancy": true, ".Block": true, ".Grid": true, ".L2.DirtySectorsAtEnd": true, ".Refs[]": true}
 	sum := int64Fields(reflect.ValueOf(t).Elem(), "", state)
 	for _, r := range launches[1:] {
 		for i, p := range int64Fields(reflect.ValueOf(r).Elem(), "", state) {
 			*sum[i] += *p
 		}
 	}
+	t.Refs = runRefs(launches)
 	t.L2.DirtySectorsAtEnd = launches[len(launches)-1].L2.DirtySectorsAtEnd
 	derive(dev, t, warpCycles, activeCycles)
 	return t

@@ -200,9 +200,31 @@ func TestSequenceRefusals(t *testing.T) {
 	if _, err := sim.RunSequence(ctx, dev, []traces.Source{l, l}, sim.Options{Sample: sim.SampleOptions{On: true}}); err == nil || !strings.Contains(err.Error(), "-sample") {
 		t.Errorf("a sampled sequence: %v; want a refusal naming -sample", err)
 	}
+}
+
+// A sequence of two kernels (as a Dymaxion remap kernel runs before the
+// kernel it feeds): the total's references are each run of one kernel's,
+// summed over the run, in order.
+func TestSequenceOfTwoKernels(t *testing.T) {
+	dev, l := bind(t, "fermi", "vecadd", "", "", map[string]int64{"N": 4096})
 	m := bindOn(t, dev, "matmul", "", "", map[string]int64{"M": 32, "N": 32, "P": 32})
-	if _, err := sim.RunSequence(ctx, dev, []traces.Source{l, m}, sim.Options{}); err == nil || !strings.Contains(err.Error(), "launch 2 of 2 runs matmul") {
-		t.Errorf("a sequence of two kernels: %v; want a refusal", err)
+	seq, err := sim.RunSequence(context.Background(), dev, []traces.Source{l, l, m}, sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := seq.Launches[0].Refs, seq.Launches[2].Refs
+	if got, want := len(seq.Total.Refs), len(a)+len(b); got != want {
+		t.Fatalf("total: %d references; want vecadd's %d and matmul's %d", got, len(a), len(b))
+	}
+	for i, r := range seq.Total.Refs {
+		one, n := a, int64(2)
+		if i >= len(a) {
+			one, n = b, 1
+			i -= len(a)
+		}
+		if r.Ref != one[i].Ref || r.Requests != n*one[i].Requests || r.Transactions != n*one[i].Transactions {
+			t.Errorf("total reference %s: %d requests, %d transactions; want %d times %s's %d and %d", r.Ref, r.Requests, r.Transactions, n, one[i].Ref, one[i].Requests, one[i].Transactions)
+		}
 	}
 }
 

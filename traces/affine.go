@@ -139,6 +139,11 @@ func newThreadView(l *Launch) *threadView {
 			w.view.refs[i].err = inFile(l.Kernel.File, at(kernel.Pos{Line: r.Line, Col: r.Col}, err))
 		}
 	}
+	for _, r := range p.Refs {
+		if err := l.remapRefusal(r); err != nil {
+			w.view.refs[w.refAt[r.ID]].err = err
+		}
+	}
 	env := make([]avalue, len(p.Locals))
 	for i, lc := range p.Locals {
 		env[i] = avalue{why: lc.Name + " has no value yet"}
@@ -414,6 +419,9 @@ func (w *affineWalker) ref(r *kernel.MemRef, env []avalue) {
 	}
 	vr := &w.view.refs[w.refAt[r.ID]]
 	vr.loops = slices.Clone(w.stack)
+	if vr.err != nil { // refused already (a remap)
+		return
+	}
 	ba, offset := w.l.refArray(r, kernel.SpaceGlobal)
 	index := make([]Linear, len(r.Index))
 	unknown, unknownConst := make([][]bool, len(r.Index)), make([]bool, len(r.Index))

@@ -59,6 +59,12 @@ type BoundArray struct {
 	// BlockLinear says the array is a cudaArray that tex2D reads, laid
 	// out block-linear (blocklinear.go); Size counts its padding.
 	BlockLinear bool
+	// Remap is the array's Dymaxion remap (remap.go): Dims stay the
+	// original index space (a gathered array's are its index array's),
+	// and Size counts the remapped slots.
+	Remap kernel.RemapKind
+	// Tile is a tile remap's tile height and width.
+	Tile [2]int64
 }
 
 // BoundLoop is a loop of the program with params substituted.
@@ -124,6 +130,9 @@ type Launch struct {
 	// Set are the params that the kernel file's launches gave this
 	// launch of a sequence, in their entry's order (BindSequence).
 	Set []kernel.Param
+	// RemapOf names the array a remap launch remaps (RemapLaunches); ""
+	// for a launch of the kernel file.
+	RemapOf string
 	// pt is the compiled program of a per-thread kernel (nil for a loop
 	// nest, whose program is code).
 	pt *threadProg
@@ -195,7 +204,7 @@ func BindGrid(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, params 
 func bindOne(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
 	switch {
 	case k.Program.Form == kernel.PerThread:
-		return bindThreads(k, m, block, grid, params, dev)
+		return bindThreads(k, m, block, grid, params, dev, nil)
 	case grid != (arch.Dim3{}):
 		return nil, errors.New("a loop nest's grid follows from its mapped loops and the block; hint: leave out -grid, or write the kernel as a __global__ function")
 	}

@@ -119,11 +119,12 @@ func (l *Launch) bindContents(env map[string]int64) error {
 			continue
 		}
 		ba := l.arrayNamed(a.Name, a.Space)
-		n := int64(1)
-		for _, e := range ba.Dims {
-			n *= e
+		n := ba.Elements()
+		c, preset := l.contents[a.Name]
+		var err error
+		if !preset {
+			c, err = l.contentsOf(d, n, env)
 		}
-		c, err := l.contentsOf(d, n, env)
 		if err == nil {
 			err = fits(c, n, ba)
 		}

@@ -21,6 +21,9 @@ type threadProg struct {
 	// slots are the references whose values expressions read (by ID):
 	// ptRef.slot indexes it.
 	slots []int
+	// gathered are the index reads (by ID) that a gather made before the
+	// kernel (V[COL[e]] reads V'[e]): not emitted.
+	gathered []int
 
 	once sync.Once
 	work ptWork
@@ -85,6 +88,8 @@ type ptRef struct {
 	// nothing reads them.
 	slot int32
 	data indexdata.Contents
+	// remap is the array's remap, applied to the element index.
+	remap remapping
 }
 
 // sharedAlign is where each __shared__ array starts in a block's shared
@@ -93,8 +98,10 @@ type ptRef struct {
 const sharedAlign = 128
 
 // bindThreads binds a per-thread kernel: parameters, the grid (the file's
-// or the caller's), global and shared arrays, and its program.
-func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, params map[string]int64, dev *arch.Device) (*Launch, error) {
+// or the caller's), global and shared arrays, and its program; preset
+// gives index arrays their contents in place of their data: (a remap
+// kernel's gather reads the contents of the kernel it runs for).
+func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, params map[string]int64, dev *arch.Device, preset map[string]indexdata.Contents) (*Launch, error) {
 	if len(m) > 0 {
 		return nil, errors.New("a per-thread kernel has no loops to map; hint: leave out -map: the kernel computes its own indices from threadIdx and blockIdx")
 	}
@@ -102,7 +109,7 @@ func bindThreads(k *kernel.Kernel, m kernel.Mapping, block, grid arch.Dim3, para
 	if block == (arch.Dim3{}) {
 		block, blockAt = k.Block, k.Where.Block
 	}
-	l := &Launch{Kernel: k, Block: block, Regs: k.Regs, Smem: k.Smem, Dependent: k.Dependent}
+	l := &Launch{Kernel: k, Block: block, Regs: k.Regs, Smem: k.Smem, Dependent: k.Dependent, contents: preset}
 	params, fixed := matrixParams(k, params)
 	if err := l.bindParams(params); err != nil {
 		return nil, err

@@ -101,6 +101,11 @@ func (l *Launch) placeArrays(env map[string]int64) error {
 		if err != nil {
 			return err
 		}
+		if a.Remap != nil {
+			if err := l.remapArray(&ba, a, func(e *kernel.Expr) (int64, error) { return eval(e, env) }); err != nil {
+				return err
+			}
+		}
 		if l.Kernel.Program.CUDAArray(a.Name) {
 			if err := padCUDAArray(&ba); err != nil {
 				return at(kernel.Pos{Line: a.Line, Col: a.Col}, err)

@@ -2,6 +2,7 @@ package traces
 
 import (
 	"fmt"
+	"slices"
 
 	"gpumemsim/arch"
 	"gpumemsim/kernel"
@@ -57,19 +58,25 @@ func (pc *ptCompiler) refs() error {
 		if ba == nil {
 			return at(kernel.Pos{Line: r.Line, Col: r.Col}, fmt.Errorf("%s: unknown array %s", r.Text, r.Array.Name))
 		}
-		pr := ptRef{base: ba.Base + uint64(offset), size: ba.ElemSize(), width: r.Width(), text: r.Text, array: ba.Name, pos: kernel.Pos{Line: r.Line, Col: r.Col}, slot: -1}
-		if len(r.Index) != 1 && len(r.Index) != len(ba.Dims) {
-			return at(pr.pos, fmt.Errorf("%s has %d subscripts; array %s has %d dimensions; hint: give one flat index or one per dimension", r.Text, len(r.Index), ba.Name, len(ba.Dims)))
+		pr := ptRef{base: ba.Base + uint64(offset), size: ba.ElemSize(), width: r.Width(), text: r.Text, array: ba.Name, pos: kernel.Pos{Line: r.Line, Col: r.Col}, slot: -1,
+			remap: remapOf(ba)}
+		index := r.Index
+		if x := kernel.GatherIndex(r); x != nil {
+			index = x.Args // V[COL[e]] reads V'[e], the element of COL's index space
+			pc.pt.gathered = append(pc.pt.gathered, x.Index)
 		}
-		for d, ix := range r.Index {
+		if len(index) != 1 && len(index) != len(ba.Dims) {
+			return at(pr.pos, fmt.Errorf("%s has %d subscripts; array %s has %d dimensions; hint: give one flat index or one per dimension", r.Text, len(index), ba.Name, len(ba.Dims)))
+		}
+		for d, ix := range index {
 			x, err := pc.expr(ix)
 			if err != nil {
 				return within(r.Text, err)
 			}
 			pr.subs = append(pr.subs, x)
-			if len(r.Index) == 1 {
+			if len(index) == 1 {
 				pr.strides = append(pr.strides, 1)
-				pr.limits = append(pr.limits, ba.Size/pr.size)
+				pr.limits = append(pr.limits, flatLimit(ba, pr.size))
 				continue
 			}
 			pr.strides = append(pr.strides, elemStride(ba, d))
@@ -165,11 +172,24 @@ func (pc *ptCompiler) stmt(s *kernel.Stmt, post bool) error {
 	return nil
 }
 
-// loads emits the reads of a condition.
+// loads emits the reads of a statement or a condition, but not those of
+// an index array that a gather has read before the kernel.
 func (pc *ptCompiler) loads(rs []*kernel.MemRef) {
 	for _, r := range rs {
-		pc.emit(tcode{kind: tMem, ref: int32(r.ID)})
+		if !slices.Contains(pc.pt.gathered, r.ID) {
+			pc.emit(tcode{kind: tMem, ref: int32(r.ID)})
+		}
 	}
+}
+
+// flatLimit is the extent of a flat subscript of array a with elements
+// of size bytes: its original index space when remapped, else all of it
+// (a cudaArray's padding included).
+func flatLimit(a *BoundArray, size int64) int64 {
+	if a.Remap != kernel.RemapNone {
+		return a.Elements()
+	}
+	return a.Size / size
 }
 
 func (pc *ptCompiler) ifStmt(n *kernel.If, d int, unrolled bool) error {

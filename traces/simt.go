@@ -327,7 +327,7 @@ func (c *ThreadCursor) elements(addr *[WarpSize]uint64, pr *ptRef) bool {
 				idx += c.idx[i]
 			}
 			if d == last {
-				addr[i] = pr.base + uint64(idx*pr.size)
+				addr[i] = pr.base + uint64(pr.remap.apply(idx)*pr.size)
 			} else {
 				c.idx[i] = idx
 			}

@@ -5,10 +5,10 @@
 //	gpumemsim devices [-format text|json]
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
-//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config C] [-warps N] [-format text|json]
-//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
-//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-data ...] [-matrix ...] [-cache-config C] [-format text|json]
-//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv]
+//	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config C] [-warps N] [-format text|json]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-remap-cost exclude|include] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-format text|json]
+//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv]
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
 // fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may
@@ -88,4 +88,22 @@
 // "metrics", and -format csv is nvprof's with one invocation per launch
 // (minimum, maximum and mean). trace shows one launch of the sequence,
 // -launch N; the other commands take one launch and refuse a sequence.
+//
+// Arrays a kernel file declares with remap: (Dymaxion's row2col,
+// diagonal, tile or gather; kernel/doc.go, Remaps) are simulated where
+// the remap puts their elements. -remap A=KIND,... remaps arrays instead
+// of the file (KIND none, row2col, diagonal, tile:THxTW or
+// gather:INDEX; checked as the file's would be): -remap V=gather:COL
+// makes spmv-csr spmv-csr-dymaxion, -remap S=none,ref=none makes
+// nw-dymaxion nw-rowmajor. run -remap-cost exclude (the default)
+// leaves the remap kernels out, as Che overlaps them with the PCIe
+// transfer; -remap-cost include simulates each remapped array's remap
+// kernel (one thread per element: read src[t], write dst[T(t)]; the
+// gather reads COL[t] and V[COL[t]] and writes V'[t]) before the kernel,
+// in one sequence: a line "remap A" per remap kernel, then the kernel's
+// launches and the total, whose reference table lists the remap
+// kernels' references first; -format csv summarises each kernel. A
+// kernel without a remap is refused with include. estimate and validate
+// refuse a remapped array's references (and a gather's index read) by
+// name.
 package main

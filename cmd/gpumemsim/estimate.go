@@ -13,7 +13,7 @@ import (
 )
 
 func cmdEstimate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("estimate", "-device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces A=constant,...] [-data NAME=SPEC] [-matrix SPEC] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-format text|json]", stderr)
+	fs := newFlagSet("estimate", "-device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-format text|json]", stderr)
 	lf := addLaunchFlags(fs)
 	format := fs.String("format", "text", "output format: text or json")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {

@@ -18,7 +18,7 @@ import (
 type launchFlags struct {
 	cmd                                 string
 	device, kernel, mapping, block, set *string
-	cacheConfig, spaces, layout         *string
+	cacheConfig, spaces, layout, remap  *string
 	// grid is nil for the commands that take no -grid (see addGrid).
 	grid *string
 	// data are -data and -matrix.
@@ -46,6 +46,7 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 		layout:      fs.String("layout", "", "data `layout` of the kernel's struct arrays, one its file names under layouts: (default: the first)"),
 		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global, constant, texture or readonly), instead of the kernel file's; jang: those J14's Algorithm 1 selects for a loop nest, shared-memory prefetch included"),
 		data:        addDataFlags(fs),
+		remap:       fs.String("remap", "", "Dymaxion remaps of the kernel's arrays `A=KIND,...` instead of the kernel file's remap: (none, row2col, diagonal, tile:THxTW or gather:INDEX)"),
 	}
 }
 
@@ -78,6 +79,9 @@ func (f *launchFlags) parse() (launchArgs, error) {
 		}
 	}
 	if err := f.data.apply(a.k); err != nil {
+		return a, err
+	}
+	if err := setRemaps(a.k, *f.remap); err != nil {
 		return a, err
 	}
 	jang := strings.TrimSpace(*f.spaces) == "jang"

@@ -19,7 +19,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
@@ -28,6 +28,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	describe := fs.Bool("describe", false, "print each metric's description under it (text format)")
 	sample := sampleFlag(fs)
 	maxWork := workFlag(fs)
+	remapCost := remapCostFlag(fs)
 	show := fs.Bool("show-kernel", false, "print the kernel file that would be simulated (with -spaces jang, the rewritten CUDA-form kernel) and exit")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
@@ -44,6 +45,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkCap(*maxWork); err != nil {
 		return err
 	}
+	if err := checkRemapCost(*remapCost); err != nil {
+		return err
+	}
 	if *regs < 0 {
 		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
 	}
@@ -51,9 +55,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	if len(ls[0].Kernel.Launches) > 0 {
+	if ls, err = withRemaps(*remapCost, dev, ls); err != nil {
+		return err
+	}
+	if len(ls) > 1 || len(ls[0].Kernel.Launches) > 0 {
 		if *sample {
-			return fmt.Errorf("-sample: %s is a sequence of %d launches, which are simulated whole; hint: leave out -sample", ls[0].Kernel.Name, len(ls))
+			return fmt.Errorf("-sample: %s is a sequence of %d launches, which are simulated whole; hint: leave out -sample", kernelLaunch(ls).Kernel.Name, len(ls))
 		}
 		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
 	}

@@ -24,13 +24,13 @@ type runOutput struct {
 // runSequence simulates a kernel file's sequence of launches (launches:)
 // and prints each launch and the total.
 func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, regs int, maxWork float64, out runOutput, stdout, stderr io.Writer) error {
-	k := ls[0].Kernel
+	k := kernelLaunch(ls).Kernel
 	est := estimateOf(dev, ls[0], maxWork)
 	for _, l := range ls[1:] {
 		est = est.add(estimateOf(dev, l, maxWork))
 	}
 	est.launches, est.longest = 1, est.seconds // one simulation, launch after launch
-	if err := checkWork(fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(ls[0])), est.warpInsts, maxWork); err != nil {
+	if err := checkWork(fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(kernelLaunch(ls))), est.warpInsts, maxWork); err != nil {
 		return err
 	}
 	srcs := make([]traces.Source, len(ls))
@@ -88,10 +88,14 @@ func setText(l *traces.Launch) string {
 }
 
 func writeSequenceText(w io.Writer, dev *arch.Device, ls []*traces.Launch, seq *sim.Sequence, ms []sim.Metric, out runOutput) error {
-	l, tot := ls[0], seq.Total
+	l, tot := kernelLaunch(ls), seq.Total
 	writeDeviceLines(w, dev)
 	fmt.Fprintf(w, "Kernel   %s%s  block %s  %s\n", l.Kernel.Name, formText(l), dimText(l.Block), fixedParams(l))
-	fmt.Fprintf(w, "Launches %d, one after the other: the L2 and DRAM keep their state, the L1s start empty\n", len(ls))
+	launches := strconv.Itoa(len(ls))
+	if n := remaps(ls); n > 0 {
+		launches = fmt.Sprintf("%d (%d remap, then %d of the kernel)", len(ls), n, len(ls)-n)
+	}
+	fmt.Fprintf(w, "Launches %s, one after the other: the L2 and DRAM keep their state, the L1s start empty\n", launches)
 	fmt.Fprintf(w, "Time     %d cycles = %.6g ms at %v, all launches\n\n", tot.Cycles, tot.TimeMS, dev.Clocks.Core)
 	if err := writeLaunchTable(w, ls, seq); err != nil {
 		return err
@@ -109,8 +113,13 @@ func writeLaunchTable(w io.Writer, ls []*traces.Launch, seq *sim.Sequence) error
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%d\t%d\t\n", name, grid, set, r.Cycles, r.Loads.Transactions, r.Stores.Transactions,
 			pct(r.L1.Hits, r.L1.Accesses), pct(r.L2.ReadHitSectors, r.L2.ReadSectors), r.DRAM.ReadSectors, r.DRAM.WriteSectors)
 	}
+	n := remaps(ls)
 	for i, l := range ls {
-		row(strconv.Itoa(i+1), dimText(l.Grid()), setText(l), seq.Launches[i])
+		name := strconv.Itoa(i + 1 - n)
+		if l.RemapOf != "" {
+			name = "remap " + l.RemapOf
+		}
+		row(name, dimText(l.Grid()), setText(l), seq.Launches[i])
 	}
 	row("total", "", "", seq.Total)
 	return tw.Flush()
@@ -118,17 +127,18 @@ func writeLaunchTable(w io.Writer, ls []*traces.Launch, seq *sim.Sequence) error
 
 // seqLaunchJSON is one launch of a sequence in run's JSON.
 type seqLaunchJSON struct {
+	Remap   string             `json:"remap,omitempty"`
 	Grid    string             `json:"grid"`
 	Set     map[string]int64   `json:"set,omitempty"`
 	Metrics map[string]float64 `json:"metrics"`
 }
 
 func sequenceJSON(dev *arch.Device, ls []*traces.Launch, seq *sim.Sequence, total []sim.Metric, style string) any {
-	l := ls[0]
+	l := kernelLaunch(ls)
 	launches := make([]seqLaunchJSON, len(ls))
 	for i, li := range ls {
 		ms, _ := sim.Metrics(dev, seq.Launches[i], style) // style checked: total's succeeded
-		launches[i] = seqLaunchJSON{Grid: dimText(li.Grid()), Metrics: sim.MetricValues(ms)}
+		launches[i] = seqLaunchJSON{Remap: li.RemapOf, Grid: dimText(li.Grid()), Metrics: sim.MetricValues(ms)}
 		for _, p := range li.Set {
 			if launches[i].Set == nil {
 				launches[i].Set = map[string]int64{}
@@ -157,11 +167,27 @@ func writeSequenceCSV(w io.Writer, dev *arch.Device, ls []*traces.Launch, seq *s
 	}
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"Device", "Kernel", "Invocations", "Metric Name", "Metric Description", "Min", "Max", "Avg"})
-	l := ls[0]
+	// A kernel's rows summarise its consecutive launches: a remap
+	// kernel's one, then the kernel file's.
+	for start := 0; start < len(ls); {
+		end := start + 1
+		for end < len(ls) && ls[end].Kernel == ls[start].Kernel {
+			end++
+		}
+		writeKernelCSV(cw, dev, ls[start], total, per[start:end])
+		start = end
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeKernelCSV writes the rows of l's kernel, invoked once for each of
+// per, the metrics of its launches, named as total names them.
+func writeKernelCSV(cw *csv.Writer, dev *arch.Device, l *traces.Launch, total []sim.Metric, per [][]sim.Metric) {
 	kernel := fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, l.Mapping.String(), dimText(l.Block))
 	for j, m := range total {
 		// Every launch has the same metrics, in the same order: one
-		// kernel on one device.
+		// device.
 		lo, hi, avg := m, m, m
 		lo.Value, hi.Value, avg.Value = math.Inf(1), math.Inf(-1), 0
 		for i := range per {
@@ -169,8 +195,6 @@ func writeSequenceCSV(w io.Writer, dev *arch.Device, ls []*traces.Launch, seq *s
 			lo.Value, hi.Value, avg.Value = min(lo.Value, v), max(hi.Value, v), avg.Value+v
 		}
 		avg.Value /= float64(len(per))
-		cw.Write([]string{deviceColumn(dev), kernel, strconv.Itoa(len(ls)), m.Name, m.Description, formatValue(lo), formatValue(hi), formatValue(avg)})
+		cw.Write([]string{deviceColumn(dev), kernel, strconv.Itoa(len(per)), m.Name, m.Description, formatValue(lo), formatValue(hi), formatValue(avg)})
 	}
-	cw.Flush()
-	return cw.Error()
 }

@@ -20,7 +20,7 @@ import (
 const fastCount = 5e7
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-grid XxY] [-set K=V,...] [-spaces A=constant,...] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-warps N] [-totals] [-format text|json]", stderr)
+	fs := newFlagSet("trace", "-device NAME|FILE -kernel NAME|FILE [-map i1=ty,i2=tx] [-block 16x16] [-grid XxY] [-set K=V,...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-warps N] [-totals] [-format text|json]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	which := fs.Int("launch", 0, "for a kernel file with launches: trace launch `N` of its sequence, counted from 1")
@@ -177,6 +177,8 @@ func writeTraceHead(w io.Writer, d *arch.Device, l *traces.Launch, insts []shown
 			space = ", " + a.Space.String() + " memory"
 		case a.Space == kernel.SpaceReadOnly:
 			space = ", loads through the read-only data cache"
+		case a.Remap != kernel.RemapNone:
+			space = ", remap " + l.Kernel.ArrayNamed(a.Name).Remap.Text()
 		}
 		fmt.Fprintf(tw, "%s\t%s %s at %#x (%s%s)\n", label, a.Name, arrayShape(a), a.Base, arch.Bytes(a.Size), space)
 	}

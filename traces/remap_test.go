@@ -1,0 +1,173 @@
+package traces
+
+import (
+	"strings"
+	"testing"
+
+	"gpumemsim/arch"
+	"gpumemsim/kernel"
+)
+
+// The transforms against Che's formulas worked by hand (models.md
+// §1.5.2): row2col with height 4, width 3 maps 0..11 to
+// [0,4,8,1,5,9,2,6,10,3,7,11]; the diagonal strip of dim 4 sends (r, c)
+// to 4(r + c) + r: rows 0..3 of the original are 0 4 8 12 | 5 9 13 17 |
+// 10 14 18 22 | 15 19 23 27, distinct, the largest 27, so 28 slots.
+func TestRemapTransforms(t *testing.T) {
+	cases := []struct {
+		m    remapping
+		want []int64
+	}{
+		{remapping{kernel.RemapRow2Col, 4, 3, [2]int64{}}, []int64{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}},
+		{remapping{kernel.RemapDiagonal, 4, 4, [2]int64{}}, []int64{0, 4, 8, 12, 5, 9, 13, 17, 10, 14, 18, 22, 15, 19, 23, 27}},
+		// 2×2 tiles of a 4×4: tile (r/2, c/2) is number
+		// 2(r/2) + c/2, 4 elements each, row-major inside.
+		{remapping{kernel.RemapTile, 4, 4, [2]int64{2, 2}}, []int64{0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15}},
+		// 2×3 tiles of a 4×6 array: rows 0, 1 are tiles 0 and 1 (elements
+		// 0..5 and 6..11), rows 2, 3 tiles 2 and 3.
+		{remapping{kernel.RemapTile, 4, 6, [2]int64{2, 3}}, []int64{0, 1, 2, 6, 7, 8, 3, 4, 5, 9, 10, 11, 12, 13, 14, 18, 19, 20, 15, 16, 17, 21, 22, 23}},
+	}
+	for _, c := range cases {
+		for old, want := range c.want {
+			if got := c.m.apply(int64(old)); got != want {
+				t.Errorf("%s: T(%d) = %d; want %d", c.m.kind, old, got, want)
+			}
+		}
+	}
+}
+
+// remapKernel is a kernel file whose thread t reads A[t / W][t % W] (a
+// row of the original, row-major order) with A remapped as remap.
+func remapKernel(remap string) string {
+	return `name: remapped
+params: {H: 4, W: 4}
+arrays:
+  A: {type: f32, dims: [H, W], remap: ` + remap + `}
+  B: {type: f32, dims: [H * W]}
+source: |
+  __global__ void k(const float *A, float *B)
+  {
+    int t = threadIdx.x;
+    B[t] = A[t / W][t % W];
+  }
+block: [16]
+grid: [1]
+`
+}
+
+// TestRemapAddresses: the addresses of a remapped array in the warp
+// stream are base + T(old)·4, for 2-D subscripts; the diagonal array
+// takes (2·4 − 1)·4 = 28 slots and row2col its 16.
+func TestRemapAddresses(t *testing.T) {
+	cases := []struct {
+		remap string
+		elems string
+		size  int64
+	}{
+		{"row2col", "0,4,8,12,1,5,9,13,2,6,10,14,3,7,11,15", 16 * 4},
+		{"diagonal", "0,4,8,12,5,9,13,17,10,14,18,22,15,19,23,27", 28 * 4},
+		{"{tile: [2, W / 2]}", "0,1,4,5,2,3,6,7,8,9,12,13,10,11,14,15", 16 * 4},
+	}
+	for _, c := range cases {
+		k, _ := loadFiles(t, map[string]string{"k.yaml": remapKernel(c.remap)})
+		l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := l.arrayNamed("A", kernel.SpaceGlobal); a.Size != c.size {
+			t.Errorf("%s: A has %d bytes; want %d", c.remap, a.Size, c.size)
+		}
+		got := memTrace(t, l, 0, 0)
+		if want := "A[t/W][t%W] load " + strings.Repeat("1", 16) + " " + c.elems; got[0] != want {
+			t.Errorf("%s: %s; want %s", c.remap, got[0], want)
+		}
+	}
+}
+
+// TestGatherRewrite: with V gathered through COL, V[COL[i]] reads V'[i]
+// (element i of an array of COL's 6 elements), and COL is not read.
+func TestGatherRewrite(t *testing.T) {
+	k, _ := loadFiles(t, map[string]string{"k.yaml": `name: gathered
+params: {N: 6}
+arrays:
+  COL: {type: i32, dims: [N], data: {gen: permutation, seed: 3}}
+  V: {type: f32, dims: [N], remap: {gather: COL}}
+  R: {type: f32, dims: [N]}
+source: |
+  __global__ void k(const int *COL, const float *V, float *R)
+  {
+    int i = threadIdx.x;
+    R[i] = V[COL[i]];
+  }
+block: [6]
+grid: [1]
+`})
+	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(memTrace(t, l, 0, 0), "; ")
+	if want := "V[COL[i]] load 111111 0,1,2,3,4,5; R[i] store 111111 0,1,2,3,4,5"; got != want {
+		t.Errorf("trace %s; want %s", got, want)
+	}
+}
+
+// TestSoAIsChesStructRemap: Dymaxion's AoS → SoA (map_arrstruct) is the
+// struct layout soa, not a remap. With equal-size members Che's member m
+// of node tid sits at index m·num_nodes + tid (models.md §1.5.2 [I]);
+// nbody-peng's six f32 fields under soa, N = 4096 (16 KiB a field, a
+// multiple of the 256-byte alignment, so the groups lie end to end), put
+// b[tid].field_m at base + (m·4096 + tid)·4.
+func TestSoAIsChesStructRemap(t *testing.T) {
+	k, err := kernel.Load("nbody-peng")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.SelectLayout("soa"); err != nil {
+		t.Fatal(err)
+	}
+	l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 4096
+	if len(l.Arrays) != 6 {
+		t.Fatalf("%d arrays under soa; want 6", len(l.Arrays))
+	}
+	base := l.Arrays[0].Base
+	for m, a := range l.Arrays {
+		for _, tid := range []uint64{0, 1, 31, n - 1} {
+			if got, want := a.Base+tid*uint64(a.ElemSize()), base+(uint64(m)*n+tid)*4; got != want {
+				t.Errorf("%s of node %d at %#x; Che's m·num_nodes + tid puts it at %#x", a.Name, tid, got, want)
+			}
+		}
+	}
+}
+
+// TestRemapZeroAllocs: a reused cursor allocates nothing per
+// instruction on remapped arrays (diagonal strips, a gather).
+func TestRemapZeroAllocs(t *testing.T) {
+	nw, err := kernel.Load("nw-dymaxion")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := BindSequence(nw, nil, arch.Dim3{}, map[string]int64{"N": 64}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spmv := bindExample(t, "spmv-csr-dymaxion", nil, arch.Dim3{}, nil)
+	for _, l := range []*Launch{ls[63], spmv} {
+		c := l.NewWarp()
+		var in WarpInst
+		n := 0
+		allocs := testing.AllocsPerRun(10, func() {
+			c.Reset(0, 1)
+			for c.NextTo(&in, &in.Addr) {
+				n++
+			}
+		})
+		if allocs != 0 || n == 0 {
+			t.Errorf("%s: one warp (%d instructions) allocates %v times; want 0", l.Kernel.Name, n/11, allocs)
+		}
+	}
+}
