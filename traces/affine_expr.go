@@ -62,6 +62,19 @@ func firstWhy(vs ...avalue) (avalue, bool) {
 	return avalue{}, false
 }
 
+// args evaluates e's arguments; ok is false, with the first of them
+// that has no affine form, when one has none.
+func (w *affineWalker) args(e *kernel.Expr, env []avalue) (vals []avalue, why avalue, ok bool) {
+	vals = make([]avalue, len(e.Args))
+	for i, a := range e.Args {
+		vals[i] = w.eval(a, env)
+	}
+	if v, bad := firstWhy(vals...); bad {
+		return nil, v, false
+	}
+	return vals, avalue{}, true
+}
+
 func (w *affineWalker) konst(v int64) avalue {
 	return avalue{f: Linear{Const: v, Coef: make([]int64, w.ncols+3)}}
 }
@@ -145,12 +158,9 @@ func (w *affineWalker) special(s kernel.Special) avalue {
 // load is an int read from an array (COL[i]): data, which depends on
 // what its subscripts depend on.
 func (w *affineWalker) load(e *kernel.Expr, env []avalue) avalue {
-	subs := make([]avalue, len(e.Args))
-	for i, a := range e.Args {
-		subs[i] = w.eval(a, env)
-	}
-	if v, ok := firstWhy(subs...); ok {
-		return v
+	subs, why, ok := w.args(e, env)
+	if !ok {
+		return why
 	}
 	return w.data(subs...)
 }
@@ -211,12 +221,9 @@ var foldVerbs = map[kernel.ExprKind]string{
 // a constant when every argument is one, with C's integer semantics
 // (binary, as the cursor computes it).
 func (w *affineWalker) fold(e *kernel.Expr, env []avalue) avalue {
-	vals := make([]avalue, len(e.Args))
-	for i, a := range e.Args {
-		vals[i] = w.eval(a, env)
-	}
-	if v, ok := firstWhy(vals...); ok {
-		return v
+	vals, why, ok := w.args(e, env)
+	if !ok {
+		return why
 	}
 	if slices.ContainsFunc(vals, func(v avalue) bool { return v.z != nil }) {
 		return w.data(vals...) // VOX[j] / (N*N): still data
