@@ -66,11 +66,12 @@
 // T(old):
 //
 //	A: {type: f32, dims: [H, W], remap: row2col}          # H·(old % W) + old / W = c·H + r
+//	B: {type: f32, dims: [H, W], remap: col2row}          # old = c·H + r: W·(old % H) + old / H = r·W + c
 //	S: {type: i32, dims: [N, N], remap: diagonal}         # N·(r + c) + r, (2N − 1)·N slots
 //	T: {type: f32, dims: [H, W], remap: {tile: [16, 16]}} # tiles row-major, row-major inside
 //	V: {type: f32, dims: [N], remap: {gather: COL}}       # V[COL[e]] reads V'[e]
 //
-// row2col, diagonal and tile remap 2-D arrays (diagonal a square one;
+// row2col, col2row, diagonal and tile remap 2-D arrays (diagonal a square one;
 // a tile's sides, expressions of params, must divide the dims). A gather
 // names an index array (one with data:) and every reference to the
 // array must be V[COL[e]]: it reads V'[e] = V[COL[e]], an array of COL's
@@ -80,7 +81,7 @@
 // command's -spaces may still move one to constant, texture or readonly
 // memory: its addresses stay remapped); loop nests cannot be remapped
 // (write the kernel as a __global__ function). SetRemap does what the
-// command's -remap A=KIND does (KIND none, row2col, diagonal, tile:THxTW
+// command's -remap A=KIND does (KIND none, row2col, col2row, diagonal, tile:THxTW
 // or gather:INDEX).
 //
 // Each read of index data is a memory reference of its own, issued

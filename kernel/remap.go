@@ -19,6 +19,8 @@ type RemapKind uint8
 // Remap kinds. For a 2-D array of H×W elements, element (r, c) at old =
 // r·W + c moves to:
 //   - RemapRow2Col: H·(old % W) + old / W = c·H + r (transform_row2col);
+//   - RemapCol2Row: the inverse, for a source that indexes the array
+//     column-major (old = c·H + r): W·(old % H) + old / H = r·W + c;
 //   - RemapDiagonal: dim·((old % dim) + (old / dim)) + old / dim =
 //     dim·(r + c) + r, square arrays only, (2·dim − 1)·dim slots
 //     (transform_diagonal);
@@ -33,6 +35,7 @@ type RemapKind uint8
 const (
 	RemapNone RemapKind = iota
 	RemapRow2Col
+	RemapCol2Row
 	RemapDiagonal
 	RemapTile
 	RemapGather
@@ -42,6 +45,8 @@ func (k RemapKind) String() string {
 	switch k {
 	case RemapRow2Col:
 		return "row2col"
+	case RemapCol2Row:
+		return "col2row"
 	case RemapDiagonal:
 		return "diagonal"
 	case RemapTile:
@@ -63,7 +68,7 @@ type Remap struct {
 	Line, Col int
 }
 
-// Text writes the remap as the kernel file does: row2col, diagonal,
+// Text writes the remap as the kernel file does: row2col, col2row, diagonal,
 // {tile: [TH, TW]} or {gather: INDEX}.
 func (r *Remap) Text() string {
 	switch r.Kind {
@@ -84,7 +89,7 @@ func (r *Remap) Origin() string {
 	return fmt.Sprintf("at line %d", r.Line)
 }
 
-const remapHint = "want row2col, diagonal, {tile: [TH, TW]} or {gather: INDEX} (AoS to SoA is the struct layout soa: declare it under layouts:)"
+const remapHint = "want row2col, col2row, diagonal, {tile: [TH, TW]} or {gather: INDEX} (AoS to SoA is the struct layout soa: declare it under layouts:)"
 
 // remap reads the remap: value n of array name.
 func (ld *loader) remap(n *yaml.Node, name string, params map[string]bool) (*Remap, error) {
@@ -95,6 +100,8 @@ func (ld *loader) remap(n *yaml.Node, name string, params map[string]bool) (*Rem
 	switch n.Value {
 	case "row2col":
 		r.Kind = RemapRow2Col
+	case "col2row":
+		r.Kind = RemapCol2Row
 	case "diagonal":
 		r.Kind = RemapDiagonal
 	case "soa":
@@ -136,8 +143,8 @@ func (ld *loader) remapMap(n *yaml.Node, name string, params map[string]bool, r 
 }
 
 // checkRemaps checks the remapped arrays against the program: remaps
-// are for __global__ kernels' global arrays of scalars; row2col and
-// diagonal need two dimensions; a gather's index array is an index array
+// are for __global__ kernels' global arrays of scalars; row2col,
+// col2row, diagonal and tile need two dimensions; a gather's index array is an index array
 // (data:) and every reference reads the gathered array through it.
 func (ld *loader) checkRemaps(k *Kernel) error {
 	for _, a := range k.Arrays {

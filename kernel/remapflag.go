@@ -7,7 +7,7 @@ import (
 )
 
 // SetRemap gives array name the remap spec instead of its file's remap:
-// (the command's -remap NAME=SPEC): none, row2col, diagonal, tile:THxTW
+// (the command's -remap NAME=SPEC): none, row2col, col2row, diagonal, tile:THxTW
 // (integers) or gather:INDEX. The kernel is checked as if its file
 // declared it; on error nothing changes.
 func (k *Kernel) SetRemap(name, spec string) error {
@@ -38,7 +38,7 @@ func (k *Kernel) SetRemap(name, spec string) error {
 func parseRemapSpec(spec string) (*Remap, error) {
 	kind, arg, _ := strings.Cut(spec, ":")
 	switch kind {
-	case "none", "row2col", "diagonal":
+	case "none", "row2col", "col2row", "diagonal":
 		if arg != "" {
 			return nil, fmt.Errorf("%s takes no argument; hint: write %s", kind, kind)
 		}
@@ -48,6 +48,8 @@ func parseRemapSpec(spec string) (*Remap, error) {
 		return nil, nil
 	case "row2col":
 		return &Remap{Kind: RemapRow2Col}, nil
+	case "col2row":
+		return &Remap{Kind: RemapCol2Row}, nil
 	case "diagonal":
 		return &Remap{Kind: RemapDiagonal}, nil
 	case "gather":
@@ -64,5 +66,5 @@ func parseRemapSpec(spec string) (*Remap, error) {
 		}
 		return &Remap{Kind: RemapTile, Tile: [2]*Expr{{Kind: ExprConst, Val: th}, {Kind: ExprConst, Val: tw}}}, nil
 	}
-	return nil, fmt.Errorf("unknown remap %q; hint: want none, row2col, diagonal, tile:THxTW or gather:INDEX", kind)
+	return nil, fmt.Errorf("unknown remap %q; hint: want none, row2col, col2row, diagonal, tile:THxTW or gather:INDEX", kind)
 }

@@ -31,6 +31,7 @@ grid: [1]
 func TestSetRemap(t *testing.T) {
 	for _, c := range []struct{ name, spec, want string }{
 		{"S", "row2col", "row2col"},
+		{"S", "col2row", "col2row"},
 		{"S", "diagonal", "diagonal"},
 		{"S", "tile:16x8", "{tile: [16, 8]}"},
 		{"V", "gather:COL", "{gather: COL}"},

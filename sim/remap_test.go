@@ -118,6 +118,10 @@ func remapRun(t *testing.T, text string) map[string][2]int64 {
 //     0..31, 256 bytes apart: 32 lines. The kernel's thread t then reads
 //     A[t / 32][t % 32] at 64·(t % 32) + t / 32 just the same: 32 per
 //     request.
+//   - col2row of the same A, which the kernel reads column-major (A[t]
+//     is element (t % 64, t / 64)): it lives at 32·(t % 64) + t / 64, so
+//     a warp's 32 reads are 128 bytes apart, 32 lines a request, and the
+//     remap's store A[width·(t % height) + t / height] the same.
 //   - 32×4 tiles of the same A: warp r (row r) covers columns 0..31,
 //     8 tiles of 4 words (tile c/4 of the 8 in a tile row, 512 bytes
 //     apart): 8 lines a request, for the remap's store and the kernel's
@@ -142,6 +146,21 @@ grid: [8]
 `)
 	want := map[string][2]int64{"A_src[t]": {64, 64}, "A[height*(t%width)+t/width]": {64, 2048}, "A[t/32][t%32]": {64, 2048}, "B[t]": {64, 64}}
 	checkRefs(t, "row2col", got, want)
+	got = remapRun(t, `name: c2r
+arrays:
+  A: {type: f32, dims: [64, 32], remap: col2row}
+  B: {type: f32, dims: [2048]}
+source: |
+  __global__ void k(const float *A, float *B)
+  {
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    B[t] = A[t];
+  }
+block: [256]
+grid: [8]
+`)
+	want = map[string][2]int64{"A_src[t]": {64, 64}, "A[width*(t%height)+t/height]": {64, 2048}, "A[t]": {64, 2048}, "B[t]": {64, 64}}
+	checkRefs(t, "col2row", got, want)
 	got = remapRun(t, `name: tiled
 arrays:
   A: {type: f32, dims: [64, 32], remap: {tile: [32, 4]}}

@@ -27,6 +27,8 @@ func (m remapping) apply(old int64) int64 {
 	switch m.kind {
 	case kernel.RemapRow2Col: // transform_row2col
 		return m.height*(old%m.width) + old/m.width
+	case kernel.RemapCol2Row: // old = c·H + r, column-major
+		return m.width*(old%m.height) + old/m.height
 	case kernel.RemapDiagonal: // transform_diagonal; height = width = dim
 		dim := m.width
 		return dim*((old%dim)+old/dim) + old/dim

@@ -13,12 +13,16 @@ import (
 // [0,4,8,1,5,9,2,6,10,3,7,11]; the diagonal strip of dim 4 sends (r, c)
 // to 4(r + c) + r: rows 0..3 of the original are 0 4 8 12 | 5 9 13 17 |
 // 10 14 18 22 | 15 19 23 27, distinct, the largest 27, so 28 slots.
+// col2row with height 4, width 3 reads old as column-major, (r, c) =
+// (old % 4, old / 4), and puts it at 3r + c: 0..11 go to
+// [0,3,6,9,1,4,7,10,2,5,8,11].
 func TestRemapTransforms(t *testing.T) {
 	cases := []struct {
 		m    remapping
 		want []int64
 	}{
 		{remapping{kernel.RemapRow2Col, 4, 3, [2]int64{}}, []int64{0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11}},
+		{remapping{kernel.RemapCol2Row, 4, 3, [2]int64{}}, []int64{0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11}},
 		{remapping{kernel.RemapDiagonal, 4, 4, [2]int64{}}, []int64{0, 4, 8, 12, 5, 9, 13, 17, 10, 14, 18, 22, 15, 19, 23, 27}},
 		// 2×2 tiles of a 4×4: tile (r/2, c/2) is number
 		// 2(r/2) + c/2, 4 elements each, row-major inside.
@@ -31,6 +35,23 @@ func TestRemapTransforms(t *testing.T) {
 		for old, want := range c.want {
 			if got := c.m.apply(int64(old)); got != want {
 				t.Errorf("%s: T(%d) = %d; want %d", c.m.kind, old, got, want)
+			}
+		}
+	}
+}
+
+// TestRemapCol2RowInvertsRow2Col: col2row undoes row2col (and row2col
+// col2row) on every element of arrays of several shapes, square or not.
+func TestRemapCol2RowInvertsRow2Col(t *testing.T) {
+	for _, hw := range [][2]int64{{1, 1}, {4, 3}, {3, 4}, {7, 5}, {16, 16}, {1, 9}} {
+		r2c := remapping{kind: kernel.RemapRow2Col, height: hw[0], width: hw[1]}
+		c2r := remapping{kind: kernel.RemapCol2Row, height: hw[0], width: hw[1]}
+		for old := range hw[0] * hw[1] {
+			if got := c2r.apply(r2c.apply(old)); got != old {
+				t.Errorf("%dx%d: col2row(row2col(%d)) = %d", hw[0], hw[1], old, got)
+			}
+			if got := r2c.apply(c2r.apply(old)); got != old {
+				t.Errorf("%dx%d: row2col(col2row(%d)) = %d", hw[0], hw[1], old, got)
 			}
 		}
 	}

@@ -108,6 +108,8 @@ func transformText(b *strings.Builder, kind kernel.RemapKind, src, dst *BoundArr
 	name, t := dst.Name, dst.Type.CName()
 	fn, image, tile := "map_row2col", "height * (t % width) + t / width", "" // transform_row2col
 	switch kind {
+	case kernel.RemapCol2Row:
+		fn, image = "map_col2row", "width * (t % height) + t / height" // the inverse of transform_row2col
 	case kernel.RemapDiagonal:
 		fn, image = "map_diagnal", "width * ((t % width) + t / width) + t / width" // transform_diagonal, dim = width
 	case kernel.RemapTile:

@@ -89,10 +89,10 @@
 // (minimum, maximum and mean). trace shows one launch of the sequence,
 // -launch N; the other commands take one launch and refuse a sequence.
 //
-// Arrays a kernel file declares with remap: (Dymaxion's row2col,
-// diagonal, tile or gather; kernel/doc.go, Remaps) are simulated where
+// Arrays a kernel file declares with remap: (Dymaxion's row2col, its
+// inverse col2row, diagonal, tile or gather; kernel/doc.go, Remaps) are simulated where
 // the remap puts their elements. -remap A=KIND,... remaps arrays instead
-// of the file (KIND none, row2col, diagonal, tile:THxTW or
+// of the file (KIND none, row2col, col2row, diagonal, tile:THxTW or
 // gather:INDEX; checked as the file's would be): -remap V=gather:COL
 // makes spmv-csr spmv-csr-dymaxion, -remap S=none,ref=none makes
 // nw-dymaxion nw-rowmajor. run -remap-cost exclude (the default)

@@ -46,7 +46,7 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 		layout:      fs.String("layout", "", "data `layout` of the kernel's struct arrays, one its file names under layouts: (default: the first)"),
 		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global, constant, texture or readonly), instead of the kernel file's; jang: those J14's Algorithm 1 selects for a loop nest, shared-memory prefetch included"),
 		data:        addDataFlags(fs),
-		remap:       fs.String("remap", "", "Dymaxion remaps of the kernel's arrays `A=KIND,...` instead of the kernel file's remap: (none, row2col, diagonal, tile:THxTW or gather:INDEX)"),
+		remap:       fs.String("remap", "", "Dymaxion remaps of the kernel's arrays `A=KIND,...` instead of the kernel file's remap: (none, row2col, col2row, diagonal, tile:THxTW or gather:INDEX)"),
 	}
 }
 

@@ -34,7 +34,7 @@ func withRemaps(cost string, dev *arch.Device, ls []*traces.Launch) ([]*traces.L
 		return nil, err
 	}
 	if len(rls) == 0 {
-		return nil, fmt.Errorf("-remap-cost include: %s declares no remap, so there is no remap kernel to simulate; hint: give an array remap: (row2col, diagonal, {tile: [TH, TW]} or {gather: INDEX}), or leave out -remap-cost", ls[0].Kernel.Name)
+		return nil, fmt.Errorf("-remap-cost include: %s declares no remap, so there is no remap kernel to simulate; hint: give an array remap: (row2col, col2row, diagonal, {tile: [TH, TW]} or {gather: INDEX}), or leave out -remap-cost", ls[0].Kernel.Name)
 	}
 	return append(rls, ls...), nil
 }
