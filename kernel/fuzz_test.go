@@ -56,6 +56,10 @@ func FuzzKernel(f *testing.F) {
 			return
 		}
 		for _, l := range ls[:min(len(ls), fuzzLaunches)] {
+			// A per-thread launch's work is counted by running sample
+			// blocks: cap it, or one seed (mri-q-k-outer) counts for
+			// 15 s, past the fuzzing engine's time per input.
+			l.LimitWork(fuzzWork)
 			checkStream(t, l)
 		}
 		// The remap kernels (Dymaxion's, run by -remap-cost include)
@@ -87,9 +91,12 @@ func checkStream(t *testing.T, l *traces.Launch) {
 	var insts, issued, work float64
 	for b := range l.Blocks() {
 		for wi := range l.WarpsPerBlock() {
-			if work += perWarp; work > fuzzWork {
+			// The first warp always streams (fuzzInsts bounds it), so
+			// that a launch whose estimate is past fuzzWork is checked.
+			if work > 0 && work+perWarp > fuzzWork {
 				return
 			}
+			work += perWarp
 			c.Reset(b, wi)
 			for c.NextTo(&w, &w.Addr) {
 				if insts++; insts > fuzzInsts {
