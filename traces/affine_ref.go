@@ -21,9 +21,13 @@ func (w *affineWalker) ref(r *kernel.MemRef, env []avalue) {
 		return
 	}
 	ba, offset := w.l.refArray(r, kernel.SpaceGlobal)
-	index := make([]Linear, len(r.Index))
-	unknown, unknownConst := make([][]bool, len(r.Index)), make([]bool, len(r.Index))
-	for d, ix := range r.Index {
+	subs := r.Index
+	if x := kernel.GatherIndex(r); x != nil {
+		subs = x.Args // V[COL[e]] reads V'[e]
+	}
+	index := make([]Linear, len(subs))
+	unknown, unknownConst := make([][]bool, len(subs)), make([]bool, len(subs))
+	for d, ix := range subs {
 		v := w.eval(ix, env)
 		if v.why != "" {
 			vr.err = w.notAffine(r, v.why)
@@ -39,6 +43,17 @@ func (w *affineWalker) ref(r *kernel.MemRef, env []avalue) {
 	}
 	if slices.Contains(unknownConst, true) || slices.ContainsFunc(unknown, func(z []bool) bool { return slices.Contains(z, true) }) {
 		vr.unknown, vr.unknownConst = unknown, unknownConst
+	}
+	if remapped(ba) {
+		if vr.unknown != nil {
+			vr.err = w.notAffine(r, fmt.Sprintf("array %s is remapped (%s) and read at data-dependent subscripts", r.Array.Name, r.Array.Remap.Text()))
+			return
+		}
+		var ok bool
+		if index, ba, ok = remapForms(index, ba); !ok {
+			vr.err = w.notAffine(r, fmt.Sprintf("its element's place under array %s's remap (%s) overflows 64 bits", r.Array.Name, r.Array.Remap.Text()))
+			return
+		}
 	}
 	addr, ok := addrForm(index, ba, offset)
 	if !ok {
@@ -151,4 +166,45 @@ func sign64(x int64) int64 {
 		return -1
 	}
 	return 0
+}
+
+// remapped says a's elements live where a 2-D transform (row2col,
+// col2row, diagonal) puts them; a gathered array's subscripts are its
+// index array's, read as they stand.
+func remapped(a *BoundArray) bool {
+	switch a.Remap {
+	case kernel.RemapRow2Col, kernel.RemapCol2Row, kernel.RemapDiagonal:
+		return true
+	}
+	return false
+}
+
+// remapForms are the subscripts (r, c) of a 2-D remapped array a, in the
+// original row-major index space, as subscripts of the array the remap
+// lays out, and that array's shape: every transform but the tile is
+// affine in (r, c). row2col puts (r, c) at row c, column r of a W×H
+// array; col2row reads old = r·W + c as column-major, (old % H, old / H),
+// and puts that at its row-major place; diagonal puts it at row r + c,
+// column r of a (2·dim − 1)×dim array. The split of a flat subscript
+// into (r, c) is delinearize's, exact where each form stays within its
+// dimension, as the subscripts of a kernel that indexes in bounds do.
+func remapForms(index []Linear, a *BoundArray) ([]Linear, *BoundArray, bool) {
+	h, w := a.Dims[0], a.Dims[1]
+	r, c := index[0], index[1]
+	view := *a
+	view.Layout = kernel.RowMajor
+	switch a.Remap {
+	case kernel.RemapRow2Col:
+		view.Dims = []int64{w, h}
+		return []Linear{c, r}, &view, true
+	case kernel.RemapCol2Row:
+		old, ok := combineForm(cloneForms([]Linear{c})[0], r, w)
+		cr := delinearize(old, &BoundArray{Dims: []int64{w, h}})
+		view.Dims = []int64{h, w}
+		return []Linear{cr[1], cr[0]}, &view, ok
+	}
+	// RemapDiagonal
+	d, ok := combineForm(cloneForms([]Linear{r})[0], c, 1)
+	view.Dims = []int64{2*h - 1, h}
+	return []Linear{d, r}, &view, ok
 }

@@ -107,6 +107,11 @@ type Ref struct {
 	// shared reference's addresses are offsets in its block's shared
 	// memory.
 	Space kernel.Space
+	// Unissued marks a read the kernel as bound does not make: a
+	// gather's index read (COL[e] of V[COL[e]]), made by the remap before
+	// the kernel. The simulator counts it as 0 requests, and the static
+	// models leave it out, as they leave out shared memory.
+	Unissued bool
 }
 
 // Launch is a kernel bound to a mapping, a block shape and parameter

@@ -91,7 +91,7 @@ func (pc *ptCompiler) refs() error {
 		}
 		pc.pt.refs = append(pc.pt.refs, pr)
 		l.Refs = append(l.Refs, Ref{ID: r.ID, Array: ba.Name, Space: sp, Line: r.Line, Col: r.Col, Op: opOf(r),
-			Width: int(pr.width), ElemSize: int(pr.size), Offset: int(offset), Text: r.Text})
+			Width: int(pr.width), ElemSize: int(pr.size), Offset: int(offset), Text: r.Text, Unissued: l.gathered(r.ID)})
 	}
 	return nil
 }

@@ -11,7 +11,8 @@ import (
 // index space in the source, and its element old lives at T(old). The
 // per-thread cursor applies T to the element index it computes; the
 // gather instead reads V'[e] where the source reads V[COL[e]] (and COL
-// is not read). The static models refuse a remapped array by name.
+// is not read). The static models see the remapped addresses of the
+// affine transforms and of the gather, and refuse a tiled array by name.
 
 // remapping is a bound remap: the transform of a 2-D array's row-major
 // element index, with the array's height and width.
@@ -111,20 +112,17 @@ func bindTile(ba *BoundArray, a *kernel.Array, value func(*kernel.Expr) (int64, 
 }
 
 // remapRefusal is the static models' refusal of reference r, whose
-// array is remapped or is a gather's index array that the gather does
-// not read; nil for any other reference.
+// array is tiled: a tile's place is not affine in the subscripts (the
+// other transforms are, and the affine view applies them: remapForms);
+// nil for any other reference.
 func (l *Launch) remapRefusal(r *kernel.MemRef) error {
-	var why string
-	switch rm := r.Array.Remap; {
-	case rm != nil:
-		why = fmt.Sprintf("array %s is remapped (%s %s), and the static models read subscripts in the original index space", r.Array.Name, rm.Text(), rm.Origin())
-	case l.gathered(r.ID):
-		why = "the gather reads this index before the kernel (V'[e] = V[" + r.Array.Name + "[e]]), so the kernel does not"
-	default:
+	rm := r.Array.Remap
+	if rm == nil || rm.Kind != kernel.RemapTile {
 		return nil
 	}
 	return inFile(l.Kernel.File, at(kernel.Pos{Line: r.Line, Col: r.Col}, fmt.Errorf(
-		"%s: %s; hint: simulate it with run, or drop the remap to model the original layout", r.Text, why)))
+		"%s: array %s is remapped (%s %s), and a tile's place divides and takes remainders of the subscripts, which the static models' affine forms cannot; hint: simulate it with run, or drop the remap to model the original layout",
+		r.Text, r.Array.Name, rm.Text(), rm.Origin())))
 }
 
 // gathered says reference id reads an index array for a gather only, so

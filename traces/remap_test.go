@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -189,6 +190,84 @@ func TestRemapZeroAllocs(t *testing.T) {
 		})
 		if allocs != 0 || n == 0 {
 			t.Errorf("%s: one warp (%d instructions) allocates %v times; want 0", l.Kernel.Name, n/11, allocs)
+		}
+	}
+}
+
+// TestRemapAffineView: the static models' view of a remapped array is
+// its remapped layout, worked by hand for a block of 8×4 threads (tx,
+// ty) reading A once, and equal lane by lane to the warp stream's
+// addresses (the cursor's T, tested above against Che's formulas):
+//   - row2col of A[4][8] read A[ty][tx]: (r, c) = (ty, tx) lives at
+//     c·4 + r, so the view reads A'[tx][ty] of a 8×4 array, address
+//     4·(4tx + ty);
+//   - col2row of A[4][8] read A[tx*4 + ty] (column-major: r = ty, c = tx)
+//     lives at r·8 + c, the view A'[ty][tx], address 4·(8ty + tx): true
+//     linear once remapped;
+//   - diagonal of A[8][8] read A[ty][tx]: 8·(ty + tx) + ty, the view
+//     A'[ty + tx][ty] of a 15×8 array, address 4·(8tx + 9ty);
+//   - the gather of V through COL read V[COL[ty*8 + tx]]: V'[ty*8 + tx],
+//     address 4·(8ty + tx), and COL's read is left out (Unissued).
+func TestRemapAffineView(t *testing.T) {
+	cases := []struct {
+		name, decl, ref string
+		tx, ty          int64 // the address's coefficients, in bytes
+		param           string
+	}{
+		{"row2col", "A: {type: f32, dims: [4, 8], remap: row2col}", "A[ty][tx]", 16, 4, ""},
+		{"col2row", "A: {type: f32, dims: [4, 8], remap: col2row}", "A[tx * 4 + ty]", 4, 32, ""},
+		{"diagonal", "A: {type: f32, dims: [8, 8], remap: diagonal}", "A[ty][tx]", 32, 36, ""},
+		{"gather", "COL: {type: i32, dims: [32], data: {gen: permutation, seed: 5}}\n  A: {type: f32, dims: [64], remap: {gather: COL}}", "A[COL[ty * 8 + tx]]", 4, 32, ", const int *COL"},
+	}
+	for _, c := range cases {
+		k, _ := loadFiles(t, map[string]string{"k.yaml": `name: view
+arrays:
+  ` + c.decl + `
+  B: {type: f32, dims: [32]}
+source: |
+  __global__ void k(const float *A, float *B` + c.param + `)
+  {
+    int tx = threadIdx.x, ty = threadIdx.y;
+    B[ty * 8 + tx] = ` + c.ref + `;
+  }
+block: [8, 4]
+grid: [1]
+`})
+		l, err := Bind(k, nil, arch.Dim3{}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref := slices.IndexFunc(l.Refs, func(r Ref) bool { return r.Array == "A" })
+		addr, err := l.AddrForm(ref)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		cols := l.AccessColumns()
+		coef := func(ax kernel.Axis) int64 {
+			return addr.Coef[slices.IndexFunc(cols, func(col AccessColumn) bool { return col.Thread && col.Axis == ax })]
+		}
+		base := int64(l.arrayNamed("A", kernel.SpaceGlobal).Base)
+		if gx, gy := coef(kernel.AxisX), coef(kernel.AxisY); gx != c.tx || gy != c.ty || addr.Const != base {
+			t.Errorf("%s: address %d + %d·tx + %d·ty; want %d + %d·tx + %d·ty", c.name, addr.Const, gx, gy, base, c.tx, c.ty)
+		}
+		if c.name == "gather" && !slices.ContainsFunc(l.Refs, func(r Ref) bool { return r.Array == "COL" && r.Unissued }) {
+			t.Errorf("gather: COL's read is not marked unissued")
+		}
+		cur := l.NewWarp()
+		var in WarpInst
+		for w := range l.WarpsPerBlock() {
+			cur.Reset(0, w)
+			for cur.NextTo(&in, &in.Addr) {
+				if in.Op != OpLoad || l.Refs[in.Ref].Array != "A" {
+					continue
+				}
+				for lane := range WarpSize {
+					tid := int64(w*WarpSize + lane)
+					if want := base + c.tx*(tid%8) + c.ty*(tid/8); int64(in.Addr[lane]) != want {
+						t.Errorf("%s: thread %d: the stream reads %#x; the view %#x", c.name, tid, in.Addr[lane], want)
+					}
+				}
+			}
 		}
 	}
 }

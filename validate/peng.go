@@ -197,7 +197,7 @@ func PengEstimate(d *arch.Device, l *traces.Launch) (PengResult, error) {
 	var errs []error
 	for i, r := range l.Refs {
 		accOf[i] = -1
-		if r.Space == kernel.SpaceShared {
+		if r.Space == kernel.SpaceShared || r.Unissued {
 			continue
 		}
 		a, ix, err := pengAccess(l, cols, i, warps)

@@ -104,6 +104,8 @@
 // launches and the total, whose reference table lists the remap
 // kernels' references first; -format csv summarises each kernel. A
 // kernel without a remap is refused with include. estimate and validate
-// refuse a remapped array's references (and a gather's index read) by
-// name.
+// read a remapped array where the remap puts it (a gather's V'[e] at its
+// index's subscript, leaving out the index read the kernel does not
+// make), and refuse a tiled array's references by name, a tile's place
+// not being affine.
 package main
