@@ -266,6 +266,7 @@ func (w *affineWalker) loop(n *kernel.While, env []avalue) {
 		c.Step = ind[ctl].step
 		if env[ctl].why == "" && env[ctl].z != nil { // for (j = ROW[i]; …)
 			c.Data, w.dataCol[col] = true, true
+			c.DataAlongX = w.alongX(env[ctl].z)
 		}
 	}
 	top := slices.Clone(env)
@@ -409,4 +410,18 @@ func (w *affineWalker) atTop(n *kernel.While, v, ctl, col int, ind []induction, 
 	}
 	far := w.combine(w.column(col), env[ctl], -1, n.Cond)
 	return w.combine(env[v], far, sv/sc, n.Cond)
+}
+
+// alongX says data that depend on the columns z (avalue.z) vary along
+// threadIdx.x: directly, or through a data loop whose start does.
+func (w *affineWalker) alongX(z []bool) bool {
+	if x := w.thread[kernel.AxisX]; x >= 0 && z[x] {
+		return true
+	}
+	for j, c := range w.view.cols {
+		if z[j] && c.DataAlongX {
+			return true
+		}
+	}
+	return false
 }

@@ -37,6 +37,12 @@ type AccessColumn struct {
 	// entry of the access matrices in this column is J14's Z
 	// (IndexUnknowns).
 	Data bool
+	// DataAlongX says a Data loop's first value is read at a subscript
+	// that varies along threadIdx.x (ROW[row], row from threadIdx.x), so
+	// its variable differs between the lanes of a warp by amounts the
+	// data choose; false where every lane reads the same start
+	// (ROW[blockIdx.x]).
+	DataAlongX bool
 }
 
 // AccessColumns returns the columns of the access matrices of l: one per

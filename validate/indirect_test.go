@@ -133,3 +133,57 @@ grid: [1, 1]
 		}
 	}
 }
+
+// TestPengIndirectBase: a subscript whose data decide only a base keeps
+// its stride. Block b reads V[FIRST[b] + tx] with FIRST[b] = 128·b (a
+// strided generator), as lavaMD reads a neighbour box's particles at the
+// box's first one: every lane of a warp has the same base, so the
+// stride along tx is 4 bytes and warp 0 of block 0 reads floats 0..31,
+// one 128-byte segment: 1 transaction a warp, where V[COL[i]] (the data
+// choose each lane's element) takes 32. A loop from data that varies
+// along tx is dynamic too: Y[j] for j from ROW[i], i from threadIdx.x.
+// Both accesses are indirect: no reuse through them.
+func TestPengIndirectBase(t *testing.T) {
+	l := jangBind(t, `name: base
+params: {N: 4096}
+arrays:
+  FIRST: {type: i32, dims: [32], data: {gen: strided, stride: 128, mod: N}}
+  ROW: {type: i32, dims: [N + 1], data: {gen: strided, stride: 1, mod: N + 1}}
+  V: {type: f32, dims: [N]}
+  Y: {type: f32, dims: [N]}
+  R: {type: f32, dims: [N]}
+source: |
+  __global__ void base(const int *FIRST, const int *ROW, const float *V, const float *Y, float *R) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = V[FIRST[blockIdx.x] + threadIdx.x];
+    for (int j = ROW[i]; j < ROW[i + 1]; j++)
+      s += Y[j];
+    R[i] = s;
+  }
+block: [128]
+grid: [32]
+`, "", arch.Dim3{}, nil)
+	r, err := PengEstimate(jangLoad(t, "fermi-m2050"), l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		dynamic bool
+		stride  int64
+		txn     int
+	}{"V[FIRST[blockIdx.x]+threadIdx.x]": {false, 4, 1}, "Y[j]": {true, 0, 32}}
+	for _, a := range r.Accesses {
+		w, ok := want[a.Text]
+		if !ok {
+			continue
+		}
+		delete(want, a.Text)
+		if !a.Indirect || a.DynamicStride != w.dynamic || a.Stride != w.stride || a.Transactions != w.txn || a.L1Hits != 0 || a.L2Hits != 0 {
+			t.Errorf("%s: indirect %v dynamic %v stride %d txn %d hits %d/%d; want true %v %d %d 0/0",
+				a.Text, a.Indirect, a.DynamicStride, a.Stride, a.Transactions, a.L1Hits, a.L2Hits, w.dynamic, w.stride, w.txn)
+		}
+	}
+	for text := range want {
+		t.Errorf("no access %s", text)
+	}
+}

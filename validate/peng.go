@@ -36,13 +36,18 @@ type PengAccess struct {
 	Width       int64 `json:"width"`
 	// Stride is the byte distance between the addresses of adjacent
 	// threads along tx (Peng's indexDiff · sizeof), 0 when tx does not
-	// index the access or when it is Indirect.
+	// index the access or when it is DynamicStride.
 	Stride int64 `json:"stride"`
 	// Indirect says the access's subscript depends on data read from an
-	// index array (V[COL[i]]; J14's Z, traces.IndexUnknowns): its stride
-	// is unknown at compile time, and the estimate makes Peng's
-	// conservative assumption for it (PengIndirectAssumption).
+	// index array (V[COL[i]], or rB[first + tx] with first read from a
+	// list; J14's Z, traces.IndexUnknowns): its index difference to any
+	// other access is unknown, and the estimate makes Peng's assumption
+	// for it (PengIndirectAssumption).
 	Indirect bool `json:"indirect,omitempty"`
+	// DynamicStride says the data decide the stride along tx itself
+	// (V[COL[tx]], a Z in the tx column), not only a base: Peng's rule for
+	// a stride unknown at compile time applies.
+	DynamicStride bool `json:"dynamic_stride,omitempty"`
 	// Transactions is the transaction count per warp execution (see
 	// PengTransactions), for warp 0 of block 0.
 	Transactions int `json:"transactions_per_warp"`
@@ -155,13 +160,16 @@ type PengResult struct {
 //     naming it; every warp of its grid is active; shared-memory
 //     references are left out.
 //   - An indirect access (a subscript that depends on data read from an
-//     index array, V[COL[i]]) is PengIndirectAssumption: Peng's rule for a
-//     stride unknown at compile time, "all dynamic strides are larger
-//     than 128 bytes", so each active lane of the warp is its own
-//     transaction (32 for a full warp), and its index difference to any
-//     other access is unknown, so it never hits in L1 or L2 and no
-//     access after it hits through it. Its executions are thread 0's
-//     actual ones, its data-dependent trip counts included.
+//     index array) is PengIndirectAssumption. Its index difference to any
+//     other access is unknown, so it never hits in L1 or L2 and no access
+//     after it hits through it. Where the data decide its stride along tx
+//     (V[COL[i]], DynamicStride), Peng's rule for a stride unknown at
+//     compile time applies, "all dynamic strides are larger than 128
+//     bytes": each active lane of the warp is its own transaction (32 for
+//     a full warp). Where they decide only a base (rB[first + tx], first
+//     read from a neighbour list), the stride is known and its
+//     transactions are warp 0's, as any access's. Its executions are
+//     thread 0's actual ones, its data-dependent trip counts included.
 //   - Costs are per warp: each warp with an active lane executes the
 //     sequence, Requests = warps · executions · transactions, weighted by
 //     PengCost (Peng's example multiplies by threads instead; models.md
@@ -218,7 +226,7 @@ func PengEstimate(d *arch.Device, l *traces.Launch) (PengResult, error) {
 	}
 	for k := range accs {
 		accs[k].Transactions = PengTransactions(lanes[k], accs[k].Width)
-		if accs[k].Indirect {
+		if accs[k].DynamicStride {
 			accs[k].Transactions = len(lanes[k])
 		}
 	}
@@ -279,7 +287,10 @@ func pengAccess(l *traces.Launch, cols []traces.AccessColumn, i int, warps int64
 	for _, v := range loops {
 		c := cols[v]
 		if c.Thread {
-			if c.Axis == kernel.AxisX && !a.Indirect {
+			if c.Axis != kernel.AxisX {
+				continue
+			}
+			if a.DynamicStride = dynamicStride(cols, unknown, v); !a.DynamicStride {
 				a.Stride = max(addr.Coef[v]*c.Step, -addr.Coef[v]*c.Step)
 			}
 			continue
@@ -292,9 +303,25 @@ func pengAccess(l *traces.Launch, cols []traces.AccessColumn, i int, warps int64
 	return a, pengElementIndex(addr, ba.Base, a.FieldOffset, a.ElemSize), nil
 }
 
+// dynamicStride says the data decide a subscript's stride along tx,
+// column x: its J14 matrix has a Z in x's column, or in the column of a
+// data loop whose start varies along tx (V[COL[jj]] with jj from
+// ROW[row], row from threadIdx.x). unknown is IndexUnknowns' (nil when
+// nothing is Z).
+func dynamicStride(cols []traces.AccessColumn, unknown [][]bool, x int) bool {
+	for _, row := range unknown {
+		for v, z := range row {
+			if z && (v == x || cols[v].DataAlongX) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // PengIndirectAssumption is what the estimate assumes of an indirect
 // access, as the estimate prints it.
-const PengIndirectAssumption = "indirect: stride unknown, so every active lane is its own transaction and nothing is reused (Peng's rule for a dynamic stride: larger than 128 B)"
+const PengIndirectAssumption = "data-dependent subscript: its index difference to other accesses is unknown, so nothing is reused through it; where the data decide its stride along tx, every active lane is its own transaction (Peng's rule for a dynamic stride: larger than 128 B), else its transactions are warp 0's as for any access"
 
 // PengTransactions counts the transactions of one warp access from the
 // byte addresses of its active lanes (in lane order) and the bytes each

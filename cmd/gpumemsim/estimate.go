@@ -141,15 +141,18 @@ func writePengText(w io.Writer, p *validate.PengResult) {
 	indirect := false
 	for _, a := range p.Accesses {
 		stride := fmt.Sprint(a.Stride)
-		if a.Indirect {
+		switch {
+		case a.DynamicStride:
 			stride, indirect = "?", true
+		case a.Indirect:
+			stride, indirect = stride+"*", true
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%.3f\t%.3f\t%.6g\t%s\t\n", a.Text, a.Op, stride, a.Transactions, a.Requests,
 			a.L1HitRatio, a.L2HitRatio, a.Cost, a.CostVector.String())
 	}
 	tw.Flush()
 	if indirect {
-		fmt.Fprintf(w, "Stride ?: %s\n", validate.PengIndirectAssumption)
+		fmt.Fprintf(w, "Stride ? (the data decide it) or * (they decide a base): %s\n", validate.PengIndirectAssumption)
 	}
 	fmt.Fprintf(w, "Total cost %.6g (reads %.6g, writes %.6g), cost vector %s\n", p.Cost, p.ReadCost, p.WriteCost, p.CostVector.String())
 }

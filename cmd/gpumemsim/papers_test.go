@@ -17,6 +17,9 @@ func TestPapersGolden(t *testing.T) {
 		// cheaper; the simulation, whose L1 serves lng from the lines lat
 		// brought in, runs aos faster at 64 Ki records.
 		{"validate-layouts-nn", []string{"validate", "-device", "fermi", "-kernel", "nn", "-layouts", "all"}},
+		// Peng on lavaMD's layouts: the neighbour reads are indirect with a
+		// known stride (a block-uniform base), and the table says so.
+		{"validate-layouts-lavamd", []string{"validate", "-device", "fermi", "-kernel", "lavamd-peng", "-layouts", "all", "-set", "B=2"}},
 		// LavaMD in Peng's four layouts, on a 2×2×2 grid (every box a
 		// corner listing all 8).
 		{"run-lavamd-peng-fermi-aos", []string{"run", "-device", "fermi", "-kernel", "lavamd-peng", "-layout", "aos", "-set", "B=2"}},

@@ -188,6 +188,9 @@ func writeLayoutsText(w io.Writer, runs []*layoutRun, cmp validate.Comparison) e
 	}
 	fmt.Fprintln(w, "\nPeng cost and rank: the static estimate and its cost-vector order; Sim cost: Peng's formula on the")
 	fmt.Fprintln(w, "simulated counts (transactions, L1 and L2 hit ratios); Sim rank: by simulated cycles.")
+	if ind := indirectAccesses(runs[0].peng); ind != "" {
+		fmt.Fprintf(w, "Peng's estimate of %s: %s.\n", ind, validate.PengIndirectAssumption)
+	}
 	pick, best := runs[cmp.StaticPick], runs[cmp.SimulatedBest]
 	fmt.Fprintf(w, "\nPeng rank against simulated cycles, n = %d:\n", cmp.N)
 	fmt.Fprintf(w, "  Spearman ρ %s   Kendall τ-b %s   Pearson r %s\n", num(cmp.Spearman), num(cmp.KendallTauB), num(cmp.Pearson))
@@ -245,4 +248,17 @@ func writeLayoutsCSV(w io.Writer, runs []*layoutRun) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// indirectAccesses names the accesses of p whose subscripts depend on
+// data ("NEI[k], rB[j].rv_v"), whose estimate rests on Peng's assumption
+// for them; "" if none. Every layout has the same accesses.
+func indirectAccesses(p validate.PengResult) string {
+	var names []string
+	for _, a := range p.Accesses {
+		if a.Indirect {
+			names = append(names, a.Text)
+		}
+	}
+	return strings.Join(names, ", ")
 }
