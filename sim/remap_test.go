@@ -131,49 +131,30 @@ func remapRun(t *testing.T, text string) map[string][2]int64 {
 //     per warp; V'[t] one line per warp. The kernel reads V'[i], one
 //     line per warp, and not COL.
 func TestRemapLaunchTransactions(t *testing.T) {
-	got := remapRun(t, `name: r2c
+	// copyA is a kernel whose thread t copies A[ref] of A[64][32],
+	// remapped as remap, into B[t].
+	copyA := func(remap, ref string) string {
+		return `name: copy
 arrays:
-  A: {type: f32, dims: [64, 32], remap: row2col}
+  A: {type: f32, dims: [64, 32], remap: ` + remap + `}
   B: {type: f32, dims: [2048]}
 source: |
   __global__ void k(const float *A, float *B)
   {
     int t = blockIdx.x * blockDim.x + threadIdx.x;
-    B[t] = A[t / 32][t % 32];
+    B[t] = ` + ref + `;
   }
 block: [256]
 grid: [8]
-`)
+`
+	}
+	got := remapRun(t, copyA("row2col", "A[t / 32][t % 32]"))
 	want := map[string][2]int64{"A_src[t]": {64, 64}, "A[height*(t%width)+t/width]": {64, 2048}, "A[t/32][t%32]": {64, 2048}, "B[t]": {64, 64}}
 	checkRefs(t, "row2col", got, want)
-	got = remapRun(t, `name: c2r
-arrays:
-  A: {type: f32, dims: [64, 32], remap: col2row}
-  B: {type: f32, dims: [2048]}
-source: |
-  __global__ void k(const float *A, float *B)
-  {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    B[t] = A[t];
-  }
-block: [256]
-grid: [8]
-`)
+	got = remapRun(t, copyA("col2row", "A[t]"))
 	want = map[string][2]int64{"A_src[t]": {64, 64}, "A[width*(t%height)+t/height]": {64, 2048}, "A[t]": {64, 2048}, "B[t]": {64, 64}}
 	checkRefs(t, "col2row", got, want)
-	got = remapRun(t, `name: tiled
-arrays:
-  A: {type: f32, dims: [64, 32], remap: {tile: [32, 4]}}
-  B: {type: f32, dims: [2048]}
-source: |
-  __global__ void k(const float *A, float *B)
-  {
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    B[t] = A[t / 32][t % 32];
-  }
-block: [256]
-grid: [8]
-`)
+	got = remapRun(t, copyA("{tile: [32, 4]}", "A[t / 32][t % 32]"))
 	tile := "A[(t/width/th*(width/tw)+t%width/tw)*th*tw+t/width%th*tw+t%width%tw]"
 	want = map[string][2]int64{"A_src[t]": {64, 64}, tile: {64, 512}, "A[t/32][t%32]": {64, 512}, "B[t]": {64, 64}}
 	checkRefs(t, "tile", got, want)
