@@ -13,6 +13,18 @@ import (
 
 // runGolden runs the command with args and compares its stdout, and its
 // error (as main would print it), with testdata/NAME.stdout and .stderr.
+// skipUnderRace skips a test that simulates for seconds: under the race
+// detector it takes tens (lavamd-peng, a 512³ trace, 32768 sampled
+// blocks), and the plain pass checks the same bytes, while cheaper
+// goldens (validate-layouts-nbody, jang-validate-matmul-gt200) keep
+// RunAll's goroutines under the detector.
+func skipUnderRace(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("simulates for tens of seconds under the race detector; the plain pass checks it")
+	}
+}
+
 func runGolden(t *testing.T, name string, args ...string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer

@@ -171,6 +171,7 @@ func TestValidateJSONNotRun(t *testing.T) {
 // dimensions, the mapping that puts tx on the contiguous dimension
 // (i1=ty,i2=tx) wins in the static model and in the simulation.
 func TestValidateMatmulMaps(t *testing.T) {
+	skipUnderRace(t)
 	args := []string{"validate", "-device", "fermi", "-kernel", "matmul", "-maps", "all", "-set", "M=96,N=96,P=96", "-format", "json"}
 	var out bytes.Buffer
 	if err := run(context.Background(), args, &out, &out); err != nil {

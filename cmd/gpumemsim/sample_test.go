@@ -15,6 +15,7 @@ func TestRunSampleFormats(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates 32768 blocks")
 	}
+	skipUnderRace(t)
 	// vecadd N=2^22 on fermi: 32768 blocks of 128 threads, waves of 120
 	// (8 blocks on each of 15 SMs), 2^22/32 = 131072 warps of two loads
 	// and one store each.

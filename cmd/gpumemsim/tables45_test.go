@@ -8,14 +8,20 @@ import "testing"
 // smaller sizes than the papers' so that the goldens run in seconds.
 func TestTables4And5(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		args []string
+		name  string
+		args  []string
+		heavy bool // skipUnderRace
 	}{
-		{"validate-siddon-gt200", []string{"validate", "-device", "gt200", "-kernel", "siddon", "-set", "NV=16,H=16"}},
-		{"validate-nms-gt200", []string{"validate", "-device", "gt200", "-kernel", "nms", "-set", "H=32"}},
-		{"estimate-siddon-gt200", []string{"estimate", "-device", "gt200", "-kernel", "siddon", "-set", "NV=16,H=16"}},
-		{"estimate-nms-fermi", []string{"estimate", "-device", "fermi", "-kernel", "nms", "-set", "H=32"}},
+		{"validate-siddon-gt200", []string{"validate", "-device", "gt200", "-kernel", "siddon", "-set", "NV=16,H=16"}, true},
+		{"validate-nms-gt200", []string{"validate", "-device", "gt200", "-kernel", "nms", "-set", "H=32"}, true},
+		{"estimate-siddon-gt200", []string{"estimate", "-device", "gt200", "-kernel", "siddon", "-set", "NV=16,H=16"}, false},
+		{"estimate-nms-fermi", []string{"estimate", "-device", "fermi", "-kernel", "nms", "-set", "H=32"}, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.heavy {
+				skipUnderRace(t)
+			}
+			runGolden(t, tc.name, tc.args...)
+		})
 	}
 }

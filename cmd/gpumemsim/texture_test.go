@@ -43,6 +43,7 @@ func TestTextureGolden(t *testing.T) {
 // their sector through the L2, which reads each of x's 64 sectors from
 // DRAM once and serves the other SMs' misses.
 func TestTextureMatvec(t *testing.T) {
+	skipUnderRace(t)
 	metrics := func(dev string) (map[string]float64, map[string]any) {
 		out := runTwice(t, "run", "-device", dev, "-kernel", "matvec", "-spaces", "x=texture", "-set", "N=512", "-format", "json")
 		var v struct {

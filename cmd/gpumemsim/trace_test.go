@@ -15,35 +15,41 @@ import (
 // Sizes are cut down with -set so the whole-kernel counts stay fast.
 func TestTraceGolden(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		args []string
+		name  string
+		args  []string
+		heavy bool // skipUnderRace
 	}{
 		// Defaults (fermi, matmul, the kernel's mapping and block, 8
 		// instructions) but 128³ instead of 1024³.
-		{"trace-matmul-fermi", []string{"trace", "-set", "M=128,N=128,P=128"}},
-		{"trace-matmul-alpha-gt200", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-set", "M=64,N=64,P=64", "-warps", "4"}},
-		{"trace-vecadd-g80", []string{"trace", "-device", "g80", "-kernel", "vecadd", "-warps", "2", "-set", "N=65536"}},
-		{"trace-vecadd-partial-gt200", []string{"trace", "-device", "gt200", "-kernel", "vecadd", "-set", "N=40", "-warps", "6"}},
-		{"trace-stride-maxwell", []string{"trace", "-device", "maxwell", "-kernel", "stride", "-set", "S=3,N=65536", "-warps", "2"}},
-		{"trace-transpose-kepler-json", []string{"trace", "-device", "kepler", "-kernel", "transpose", "-set", "N=64", "-warps", "1", "-format", "json"}},
+		{"trace-matmul-fermi", []string{"trace", "-set", "M=128,N=128,P=128"}, false},
+		{"trace-matmul-alpha-gt200", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-set", "M=64,N=64,P=64", "-warps", "4"}, false},
+		{"trace-vecadd-g80", []string{"trace", "-device", "g80", "-kernel", "vecadd", "-warps", "2", "-set", "N=65536"}, false},
+		{"trace-vecadd-partial-gt200", []string{"trace", "-device", "gt200", "-kernel", "vecadd", "-set", "N=40", "-warps", "6"}, false},
+		{"trace-stride-maxwell", []string{"trace", "-device", "maxwell", "-kernel", "stride", "-set", "S=3,N=65536", "-warps", "2"}, false},
+		{"trace-transpose-kepler-json", []string{"trace", "-device", "kepler", "-kernel", "transpose", "-set", "N=64", "-warps", "1", "-format", "json"}, false},
 		// A large kernel shows its first instructions at once and is
 		// counted only when asked.
-		{"trace-matmul-large", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-warps", "2"}},
-		{"trace-matmul-totals", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-set", "M=512,N=512,P=512", "-warps", "1", "-totals"}},
+		{"trace-matmul-large", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-warps", "2"}, false},
+		{"trace-matmul-totals", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-set", "M=512,N=512,P=512", "-warps", "1", "-totals"}, true},
 		// Per-thread kernels: each lane's bank and the passes; on
 		// CC 1.x, per half-warp.
-		{"trace-reduce-interleaved-gt200", []string{"trace", "-device", "gt200", "-kernel", "reduce-interleaved", "-set", "N=4096", "-warps", "6"}},
-		{"trace-transpose-shared-fermi", []string{"trace", "-kernel", "transpose-shared", "-set", "N=64", "-warps", "9"}},
-		{"trace-err-unknown-kernel", []string{"trace", "-kernel", "kernels/matmull.yaml"}},
-		{"trace-err-bad-map", []string{"trace", "-map", "i1"}},
-		{"trace-err-unknown-loop", []string{"trace", "-map", "i4=tx"}},
-		{"trace-err-set-unknown-param", []string{"trace", "-set", "Q=3"}},
-		{"trace-err-set-bad-value", []string{"trace", "-set", "M=1k"}},
-		{"trace-err-block-too-large", []string{"trace", "-device", "gt200", "-block", "32x32"}},
-		{"trace-err-bad-block", []string{"trace", "-block", "16x"}},
-		{"trace-err-negative-warps", []string{"trace", "-warps", "-1"}},
+		{"trace-reduce-interleaved-gt200", []string{"trace", "-device", "gt200", "-kernel", "reduce-interleaved", "-set", "N=4096", "-warps", "6"}, false},
+		{"trace-transpose-shared-fermi", []string{"trace", "-kernel", "transpose-shared", "-set", "N=64", "-warps", "9"}, false},
+		{"trace-err-unknown-kernel", []string{"trace", "-kernel", "kernels/matmull.yaml"}, false},
+		{"trace-err-bad-map", []string{"trace", "-map", "i1"}, false},
+		{"trace-err-unknown-loop", []string{"trace", "-map", "i4=tx"}, false},
+		{"trace-err-set-unknown-param", []string{"trace", "-set", "Q=3"}, false},
+		{"trace-err-set-bad-value", []string{"trace", "-set", "M=1k"}, false},
+		{"trace-err-block-too-large", []string{"trace", "-device", "gt200", "-block", "32x32"}, false},
+		{"trace-err-bad-block", []string{"trace", "-block", "16x"}, false},
+		{"trace-err-negative-warps", []string{"trace", "-warps", "-1"}, false},
 	} {
-		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.heavy {
+				skipUnderRace(t)
+			}
+			runGolden(t, tc.name, tc.args...)
+		})
 	}
 }
 
