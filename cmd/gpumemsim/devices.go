@@ -25,7 +25,10 @@ type deviceRow struct {
 }
 
 func cmdDevices(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("devices", "[-format text|json] | devices show NAME|FILE [-format yaml|json]", stderr)
+	if len(args) > 0 && args[0] == "import" {
+		return cmdDevicesImport(args[1:], stdout, stderr)
+	}
+	fs := newFlagSet("devices", "[-format text|json] | devices show NAME|FILE [-format yaml|json] | devices import FILE [-o device.yaml]", stderr)
 	format := fs.String("format", "", "output format: text or json (list); yaml or json (show)")
 	if help, err := parseFlags(fs, args, len(args)); help || err != nil {
 		return err
@@ -43,7 +46,7 @@ func cmdDevices(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return showDevice(name, *format, stdout)
 	}
 	if len(rest) > 0 {
-		return fmt.Errorf("devices: unknown argument %q; want 'devices' or 'devices show NAME|FILE'", rest[0])
+		return fmt.Errorf("devices: unknown argument %q; want 'devices', 'devices show NAME|FILE' or 'devices import FILE'", rest[0])
 	}
 	if *format == "" {
 		*format = "text"
