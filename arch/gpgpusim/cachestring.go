@@ -53,7 +53,7 @@ func parseCacheString(s string) (c cacheString, ok bool, err error) {
 	case len(geo) == 4 && (geo[0] == "N" || geo[0] == "S"):
 		c.sectored = geo[0] == "S"
 		geo = geo[1:]
-	case len(geo) == 3:
+	case len(geo) == 3 && geo[0] != "N" && geo[0] != "S":
 		// 3.x format: no cache type.
 	default:
 		return c, false, fmt.Errorf("geometry %q: %s", groups[0], cacheHint)

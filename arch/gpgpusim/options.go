@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"gpumemsim/arch"
 )
@@ -85,6 +86,10 @@ func tokens(file, text string) ([]token, error) {
 		if i := strings.IndexByte(line, '#'); i >= 0 {
 			line = line[:i]
 		}
+		if col, bad := badByte(line); bad {
+			return nil, &arch.PosError{File: file, Line: n + 1, Column: col + 1,
+				Err: errors.New("not text (a control character or invalid UTF-8); hint: an option file is plain text")}
+		}
 		for col := 0; col < len(line); {
 			if isSpace(line[col]) {
 				col++
@@ -121,6 +126,17 @@ func tokens(file, text string) ([]token, error) {
 		out = append(out, token{text: joined[1 : len(joined)-1], line: open.line, column: open.column, quoted: true})
 	}
 	return out, nil
+}
+
+// badByte finds the first control character (other than white space) or
+// invalid UTF-8 in line.
+func badByte(line string) (int, bool) {
+	for i, r := range line {
+		if r == utf8.RuneError || r < 0x20 && !isSpace(byte(r)) || r == 0x7f {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f' }
