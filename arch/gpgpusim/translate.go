@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -66,6 +67,9 @@ func Import(opts *Options, base *arch.Device, baseName, name string) (*Result, e
 		step()
 	}
 	if len(im.errs) > 0 {
+		sort.SliceStable(im.errs, func(i, j int) bool {
+			return im.errs[i].(*arch.PosError).Line < im.errs[j].(*arch.PosError).Line
+		})
 		return nil, errors.Join(im.errs...)
 	}
 	if err := d.Validate(); err != nil {
