@@ -151,6 +151,17 @@ func TestImportKeplerTitan(t *testing.T) {
 	// RBBBCCCC.BCCSSSSS: 6 C + 5 S bits = 2 KiB.
 	check(t, "row", d.DRAM.RowSize, 2*arch.KiB)
 	check(t, "timing", d.DRAM.Timing, arch.DRAMTiming{CL: 16, RCD: 16, RP: 16, RAS: 37, CCD: 2, RRD: 8, WR: 16, WL: 6, WTR: 7, CCDL: 4, RTPL: 3})
+	// Splits: 49152 B shared + S:4:128:32 (16 KiB) = 16384 B shared +
+	// S:4:128:96 (4 × 128 × 96 = 48 KiB) = 64 KiB.
+	check(t, "split total", d.L1Shared.Size, 64*arch.KiB)
+	check(t, "prefer shared", d.L1Shared.PreferShared, arch.Split{SharedMemory: 48 * arch.KiB, L1Associativity: 32})
+	check(t, "prefer L1", d.L1Shared.PreferL1, arch.Split{SharedMemory: 16 * arch.KiB, L1Associativity: 96})
+	check(t, "no equal split option", d.L1Shared.PreferEqual, arch.Split{})
+	preferL1, err := d.WithCacheConfig(arch.PreferL1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "prefer-L1 L1", preferL1.L1.Size, 48*arch.KiB)
 	// -smem_latency is not a GPGPU-Sim option (it registers
 	// -gpgpu_smem_latency), so the base's value stays.
 	check(t, "shared latency (base)", d.SM.SharedLatency, 26)
@@ -256,6 +267,9 @@ func TestImportErrors(t *testing.T) {
 		{"-gpgpu_dram_timing_opt \"nbk=16:CCD=2\"\n", `f:3:1: -gpgpu_dram_timing_opt "nbk=16:CCD=2": RRD is missing`},
 		{"-gpgpu_cache:dl2 S:64:128:8,L:B:m:L:C,A:256:4,4:0,32\n", `set index function "C"`},
 		{"-gpgpu_mem_addr_mapping dramid@8;RRRRXBBB\n", `mask letter 'X'`},
+		{"-gpgpu_shmem_size 49152\n-gpgpu_shmem_size_PrefL1 32768\n-gpgpu_cache:dl1PrefL1 N:64:128:6,L:L:m:N:H,S:64:8,8\n" +
+			"-gpgpu_shmem_size_PrefShared 49152\n-gpgpu_cache:dl1PrefShared N:32:128:4,L:L:m:N:H,S:64:8,8\n",
+			`f:4:1: -gpgpu_shmem_size_PrefL1 "32768": shared memory 32KiB + the -gpgpu_cache:dl1PrefL1 L1 48KiB = 80KiB, but prefer-shared's 48KiB + 16KiB = 64KiB`},
 	} {
 		opts, err := Parse("f", []byte(cc+tc.src))
 		if err != nil {

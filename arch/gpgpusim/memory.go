@@ -152,6 +152,11 @@ func (im *importer) l2() {
 // -gpgpu_shmem_per_block gives it, and at most the SM's shared memory.
 func (im *importer) sharedMemory() {
 	s := &im.d.SM
+	perBlock := s.MaxSharedMemoryPerBlock
+	if im.base.L1Shared.Present() {
+		perBlock = im.base.L1Shared.MaxSharedMemoryPerBlock
+	}
+	defer func() { im.splits(min(perBlock, s.MaxSharedMemoryPerBlock)) }()
 	if n, o, ok := im.count("-gpgpu_shmem_size"); ok {
 		s.SharedMemory = arch.Bytes(n)
 		im.note(written(o), "sm.shared_memory")

@@ -36,6 +36,7 @@ type Ignored struct {
 // importer translates one file; errs collects every malformed value.
 type importer struct {
 	opts *Options
+	base *arch.Device
 	d    *arch.Device
 	used map[int]bool // indexes into opts.List
 	from map[string]string
@@ -49,7 +50,7 @@ type importer struct {
 func Import(opts *Options, base *arch.Device, baseName, name string) (*Result, error) {
 	d := *base
 	d.Sources = nil
-	im := &importer{opts: opts, d: &d, used: map[int]bool{}, from: map[string]string{}}
+	im := &importer{opts: opts, base: base, d: &d, used: map[int]bool{}, from: map[string]string{}}
 	d.Name = name
 	d.Board = "GPGPU-Sim option file " + opts.File
 	d.Sources = []string{
