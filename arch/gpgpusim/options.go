@@ -56,6 +56,11 @@ func Parse(file string, data []byte) (*Options, error) {
 			return nil, &arch.PosError{File: file, Line: t.line, Column: t.column,
 				Err: fmt.Errorf("%q: want an option name starting with -, then its value, e.g. -gpgpu_n_clusters 15", t.text)}
 		}
+		if t.text == "-config" {
+			// GPGPU-Sim reads the named file in place (ParseCommandLine).
+			return nil, &arch.PosError{File: file, Line: t.line, Column: t.column,
+				Err: errors.New("-config: an option file that includes another is not followed; hint: import the included file, or copy its options into this one")}
+		}
 		o := Option{Name: t.text, Line: t.line, Column: t.column}
 		if i+1 < len(toks) && !isName(toks[i+1]) {
 			o.Value = toks[i+1].text

@@ -43,6 +43,8 @@ func TestParseErrors(t *testing.T) {
 		{"-a 1\n-b \"x:y\n-c 3\n", `f.config:2:4: a quoted value opens here and never closes`},
 		{"-a 1 2\n", `f.config:1:6: "2": want an option name starting with -`},
 		{"15\n", `f.config:1:1: "15": want an option name`},
+		{"-a 1\n  -config other.config\n", `f.config:2:3: -config: an option file that includes another is not followed`},
+		{"-a \x00\n", `f.config:1:4: not text`},
 	} {
 		_, err := Parse("f.config", []byte(tc.src))
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
