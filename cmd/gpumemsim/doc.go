@@ -4,6 +4,7 @@
 //
 //	gpumemsim devices [-format text|json]
 //	gpumemsim devices show NAME|FILE [-format yaml|json]
+//	gpumemsim devices import FILE [-o device.yaml] [-name NAME] [-base NAME]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
 //	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config C] [-warps N] [-format text|json]
 //	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-remap-cost exclude|include] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
@@ -15,6 +16,22 @@
 // start from an embedded config with "base: fermi". Kernels are named by a
 // shipped example or by the path of a kernel file. Errors are printed as
 // "gpumemsim: ..." and exit with status 1.
+//
+// devices import translates a GPGPU-Sim option file (gpgpusim.config: -name
+// value lines, # comments, quoted values over lines) into a device YAML on
+// stdout, or with -o written to a temporary file and renamed: the options
+// gpumemsim models (clusters × cores, clocks, SM limits, schedulers, the
+// dl1/dl2/texture/constant cache strings, shared memory, coalescing, L1
+// skip, latencies, partitions and sub-partitions, DRAM bus, burst, ratio,
+// timing string, scheduler, queues, address mapping, L1/shared splits),
+// each field commented with the option and line it came from. Fields no
+// option sets come from -base, by default the shipped config of the file's
+// compute capability (fermi for 2.x, kepler for 3.x, maxwell for 5.x and
+// later), commented "base". Every option that set nothing is listed on
+// stderr and at the top of the YAML, with the reason; a malformed value of
+// a translated option is an error at its file:line:col. -name defaults to
+// the directory of a gpgpusim.config, else the file's name. The result
+// runs as -device FILE. See docs/design.md, GPGPU-Sim config import.
 //
 // -cache-config C picks the L1/shared split a kernel would ask for with
 // cudaFuncSetCacheConfig, on devices that have one (Fermi: prefer-shared,

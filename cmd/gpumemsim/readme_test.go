@@ -50,7 +50,9 @@ func TestReadmeCommands(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the README's simulations run in the plain pass; under the race detector they take minutes")
 	}
-	for _, line := range strings.Split(readmeBlocks(t, "## Commands", "sh")[0], "\n") {
+	block := readmeBlocks(t, "## Commands", "sh")[0]
+	t.Chdir("../..") // paths in the README are relative to the repository
+	for _, line := range strings.Split(block, "\n") {
 		line, _, _ = strings.Cut(line, "#")
 		line = strings.TrimSpace(optional.ReplaceAllString(line, ""))
 		if line == "" {
