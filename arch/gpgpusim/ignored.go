@@ -2,7 +2,6 @@ package gpgpusim
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -70,14 +69,4 @@ func (im *importer) ignored() []Ignored {
 		out = append(out, Ignored{Option: o, Why: why})
 	}
 	return out
-}
-
-// sortedPaths returns the keys of m in order.
-func sortedPaths(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

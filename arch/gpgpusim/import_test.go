@@ -233,7 +233,7 @@ func TestRoundTrip(t *testing.T) {
 // one names the line that overrides it.
 func TestIgnored(t *testing.T) {
 	src := "-gpgpu_compute_capability_major 2\n-gpgpu_compute_capability_minor 0\n" +
-		"-gpgpu_n_clusters 10\n-gpgpu_n_clusters 15\n-power_simulation_enabled 1\n-no_such_option 3\n"
+		"-gpgpu_n_clusters 10\n-gpgpu_n_clusters 15\n-power_simulation_enabled 1\n-no_such_option 3\n-gpgpu_n_cores_per_cluster 1\n"
 	opts, err := Parse("f", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -262,6 +262,7 @@ func TestImportErrors(t *testing.T) {
 	cc := "-gpgpu_compute_capability_major 2\n-gpgpu_compute_capability_minor 0\n"
 	for _, tc := range []struct{ src, want string }{
 		{"-gpgpu_cache:dl1 N:32:128,L:L:m:N:H,S:64:8,8\n", `f:3:1: -gpgpu_cache:dl1 "N:32:128,L:L:m:N:H,S:64:8,8": geometry "N:32:128"`},
+		{"-gpgpu_n_clusters 15\n", `f:3:1: -gpgpu_n_clusters "15": without -gpgpu_n_cores_per_cluster`},
 		{"-gpgpu_shader_cta eight\n", `f:3:1: -gpgpu_shader_cta "eight": want a positive integer`},
 		{"-gpgpu_scheduler two_level_active:6:0:1\n", `f:3:1: -gpgpu_scheduler "two_level_active:6:0:1": gpumemsim models the lrr and gto`},
 		{"-gpgpu_dram_timing_opt \"nbk=16:CCD=2\"\n", `f:3:1: -gpgpu_dram_timing_opt "nbk=16:CCD=2": RRD is missing`},

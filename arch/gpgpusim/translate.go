@@ -74,7 +74,7 @@ func Import(opts *Options, base *arch.Device, baseName, name string) (*Result, e
 		return nil, errors.Join(im.errs...)
 	}
 	if err := d.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: the imported device does not validate: %w; hint: the fields are named by their YAML keys, each translated from the option its comment in 'devices import' output names", opts.File, err)
+		return nil, im.invalid(err, baseName)
 	}
 	return &Result{Device: &d, File: opts.File, Base: baseName, From: im.from, Ignored: im.ignored()}, nil
 }
@@ -224,8 +224,9 @@ func (im *importer) core() {
 		d.SMs = clusters * cores
 		im.note(written(oc, ocores)+": clusters × cores per cluster (the clusters' shared interconnect ports are not modelled)", "sms")
 	case ok1:
-		d.SMs = clusters
-		im.note(written(oc)+" (one core per cluster, GPGPU-Sim's default)", "sms")
+		im.fail(oc, "without -gpgpu_n_cores_per_cluster, whose GPGPU-Sim default (3, GT200's cores per TPC) describes few GPUs; hint: give it, e.g. -gpgpu_n_cores_per_cluster 1")
+	case ok2:
+		im.fail(ocores, "without -gpgpu_n_clusters; hint: give both, the SMs being clusters × cores per cluster")
 	}
 	im.clocks()
 	if o, ok := im.get("-gpgpu_shader_core_pipeline"); ok {
@@ -335,4 +336,28 @@ func (im *importer) clocks() {
 	}
 	im.note(text+": the core clock", "clocks.core")
 	im.note(written(o)+": the DRAM command clock", "clocks.dram")
+}
+
+// invalid names, for each problem Validate found, the options the field
+// was translated from, or the base.
+func (im *importer) invalid(err error, baseName string) error {
+	list := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		list = j.Unwrap()
+	}
+	out := make([]error, len(list))
+	for i, e := range list {
+		from := "configs/" + baseName + ".yaml (no option sets it)"
+		var fe *arch.FieldError
+		if errors.As(e, &fe) {
+			for p := fe.Path; p != ""; p = p[:max(0, strings.LastIndexByte(p, '.'))] {
+				if text, ok := im.from[p]; ok {
+					from = text
+					break
+				}
+			}
+		}
+		out[i] = fmt.Errorf("%s: the imported device is refused: %w; it comes from %s", im.opts.File, e, from)
+	}
+	return errors.Join(out...)
 }

@@ -22,6 +22,10 @@ func TestDevicesImportGolden(t *testing.T) {
 		{"devices-import-err-values", []string{"devices", "import", "testdata/gpgpusim/bad-values.config"}},
 		{"devices-import-err-quote", []string{"devices", "import", "testdata/gpgpusim/open-quote.config"}},
 		{"devices-import-err-missing", []string{"devices", "import", "testdata/gpgpusim/none.config"}},
+		{"devices-import-kepler-titan", []string{"devices", "import", "testdata/gpgpusim/kepler-titan.config", "-name", "titan"}},
+		{"devices-import-err-invalid", []string{"devices", "import", "testdata/gpgpusim/fermi-hash-16-sets.config"}},
+		{"devices-import-err-no-cc", []string{"devices", "import", "testdata/gpgpusim/no-cc.config"}},
+		{"devices-import-no-cc-base", []string{"devices", "import", "testdata/gpgpusim/no-cc.config", "-base", "gt200"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}
