@@ -59,6 +59,8 @@ func (im *importer) ignored() []Ignored {
 		switch {
 		case lastAt[o.Name] != i:
 			why = fmt.Sprintf("overridden by line %d (GPGPU-Sim keeps the last value)", im.opts.List[lastAt[o.Name]].Line)
+		case im.skipped[i] != "":
+			why = "not used: " + im.skipped[i]
 		case im.used[i]:
 			continue
 		case whyUnmodelled(o.Name) != "":

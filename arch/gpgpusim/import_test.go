@@ -229,6 +229,25 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// Options of an absent cache are listed as ignored, with the reason.
+func TestIgnoredAbsentCaches(t *testing.T) {
+	src := "-gpgpu_compute_capability_major 1\n-gpgpu_compute_capability_minor 3\n" +
+		"-gpgpu_cache:dl1 none\n-gpgpu_l1_latency 20\n"
+	opts, err := Parse("f", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := configs.Load("gt200")
+	r, err := Import(opts, base, "gt200", "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Ignored) != 1 || IgnoredLine("f", r.Ignored[0]) != "f:4: -gpgpu_l1_latency 20: not used: the device has no L1 (-gpgpu_cache:dl1 none)" {
+		t.Errorf("ignored: %+v", r.Ignored)
+	}
+	check(t, "no L1", r.Device.L1.Present(), false)
+}
+
 // Every ignored option is listed once per occurrence, and an overridden
 // one names the line that overrides it.
 func TestIgnored(t *testing.T) {

@@ -57,7 +57,7 @@ func (im *importer) caches() {
 	if d.L1.Present() {
 		im.setInt(&d.L1.HitLatency, "l1.hit_latency", "-gpgpu_l1_latency")
 	} else {
-		im.get("-gpgpu_l1_latency")
+		im.skip("the device has no L1 (-gpgpu_cache:dl1 none)", "-gpgpu_l1_latency")
 	}
 	skip, o, ok := im.flag("-gpgpu_gmem_skip_L1D", "-gmem_skip_L1D")
 	switch {
@@ -108,9 +108,8 @@ func (im *importer) l2() {
 	c, present, ok := im.cacheOption("l2", "-gpgpu_cache:dl2")
 	if ok && !present {
 		d.L2 = arch.L2Cache{}
-		im.get("-gpgpu_l2_rop_latency", "-rop_latency")
-		im.get("-gpgpu_dram_partition_queues")
-		im.get("-gpgpu_cache:dl2_texture_only")
+		im.skip("the device has no L2 (-gpgpu_cache:dl2 none)", "-gpgpu_l2_rop_latency", "-rop_latency",
+			"-gpgpu_dram_partition_queues", "-gpgpu_cache:dl2_texture_only")
 		return
 	}
 	if ok {

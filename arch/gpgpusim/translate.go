@@ -39,8 +39,10 @@ type importer struct {
 	base *arch.Device
 	d    *arch.Device
 	used map[int]bool // indexes into opts.List
-	from map[string]string
-	errs []error
+	// skipped gives the reason an option read was not used.
+	skipped map[int]string
+	from    map[string]string
+	errs    []error
 }
 
 // Import translates opts into a device named name, starting from base (a
@@ -50,7 +52,7 @@ type importer struct {
 func Import(opts *Options, base *arch.Device, baseName, name string) (*Result, error) {
 	d := *base
 	d.Sources = nil
-	im := &importer{opts: opts, base: base, d: &d, used: map[int]bool{}, from: map[string]string{}}
+	im := &importer{opts: opts, base: base, d: &d, used: map[int]bool{}, skipped: map[int]string{}, from: map[string]string{}}
 	d.Name = name
 	d.Board = "GPGPU-Sim option file " + opts.File
 	d.Sources = []string{
@@ -95,6 +97,17 @@ func (im *importer) get(names ...string) (Option, bool) {
 		}
 	}
 	return last, idx >= 0
+}
+
+// skip records that the options called names set nothing, and why.
+func (im *importer) skip(why string, names ...string) {
+	for i, o := range im.opts.List {
+		for _, n := range names {
+			if o.Name == n {
+				im.skipped[i] = why
+			}
+		}
+	}
 }
 
 // fail records a malformed value of o.
