@@ -229,6 +229,24 @@ func TestRoundTrip(t *testing.T) {
 	}
 }
 
+// Without a -gpgpu_cache:dl2 string, more partitions keep the base's
+// slice: fermi's 768 KiB / 12 = 64 KiB, × 8 channels × 2 = 1 MiB.
+func TestPartitionsKeepSliceSize(t *testing.T) {
+	src := "-gpgpu_compute_capability_major 2\n-gpgpu_compute_capability_minor 0\n" +
+		"-gpgpu_n_mem 8\n-gpgpu_n_sub_partition_per_mchannel 2\n"
+	opts, err := Parse("f", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, _ := configs.Load("fermi")
+	r, err := Import(opts, base, "fermi", "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, "slices", r.Device.L2.Slices, 16)
+	check(t, "size", r.Device.L2.Size, arch.MiB)
+}
+
 // Options of an absent cache are listed as ignored, with the reason.
 func TestIgnoredAbsentCaches(t *testing.T) {
 	src := "-gpgpu_compute_capability_major 1\n-gpgpu_compute_capability_minor 3\n" +

@@ -103,32 +103,40 @@ func (im *importer) l2() {
 	}
 	sub, os, oks := im.count("-gpgpu_n_sub_partition_per_mchannel")
 	if !oks {
-		sub = max(1, d.L2.Slices/max(1, d.DRAM.Channels))
+		sub = max(1, im.base.L2.Slices/max(1, im.base.DRAM.Channels))
 	}
+	perSlice := im.base.L2.SliceSize()
+	sizeFrom := fmt.Sprintf("configs/%s.yaml's %v per slice (base)", im.baseName, perSlice)
 	c, present, ok := im.cacheOption("l2", "-gpgpu_cache:dl2")
-	if ok && !present {
+	switch {
+	case ok && !present:
 		d.L2 = arch.L2Cache{}
 		im.skip("the device has no L2 (-gpgpu_cache:dl2 none)", "-gpgpu_l2_rop_latency", "-rop_latency",
 			"-gpgpu_dram_partition_queues", "-gpgpu_cache:dl2_texture_only")
 		return
-	}
-	if ok {
+	case ok:
 		c.HitLatency = d.L2.HitLatency
 		d.L2.Cache = c
+		perSlice = c.Size
+		sizeFrom = written(im.last("-gpgpu_cache:dl2")) + fmt.Sprintf(": %v per sub-partition", perSlice)
+	case !d.L2.Present() || !okc && !oks:
+		return // the base's L2 as it is
 	}
-	if okc || oks || ok {
-		d.L2.Slices = d.DRAM.Channels * sub
-		slices := "dram.channels × " + strconv.Itoa(sub) + " sub-partitions per channel"
-		if oks {
-			slices = written(oc, os) + ": channels × sub-partitions per channel"
-		}
-		im.note(slices, "l2.slices")
+	var given []Option
+	if okc {
+		given = append(given, oc)
 	}
-	if ok {
-		perSlice := d.L2.Size
-		d.L2.Size = perSlice * arch.Bytes(d.L2.Slices)
-		im.note(fmt.Sprintf("%s: %v per sub-partition × %d slices", written(im.last("-gpgpu_cache:dl2")), perSlice, d.L2.Slices), "l2.size")
+	if oks {
+		given = append(given, os)
 	}
+	d.L2.Slices = d.DRAM.Channels * sub
+	d.L2.Size = perSlice * arch.Bytes(d.L2.Slices)
+	slices := fmt.Sprintf("%d channels × %d sub-partitions per channel", d.DRAM.Channels, sub)
+	if len(given) > 0 {
+		slices = written(given...) + ": " + slices
+	}
+	im.note(slices, "l2.slices")
+	im.note(fmt.Sprintf("%s × %d slices", sizeFrom, d.L2.Slices), "l2.size")
 	im.setInt(&d.L2.HitLatency, "l2.hit_latency", "-gpgpu_l2_rop_latency", "-rop_latency")
 	if texOnly, o, ok := im.flag("-gpgpu_cache:dl2_texture_only"); ok {
 		d.L2.TextureOnly = texOnly
@@ -164,7 +172,7 @@ func (im *importer) sharedMemory() {
 		s.MaxSharedMemoryPerBlock = arch.Bytes(n)
 		im.note(written(o), "sm.max_shared_memory_per_block")
 	}
-	if s.MaxSharedMemoryPerBlock > s.SharedMemory {
+	if _, given := im.from["sm.max_shared_memory_per_block"]; !given && s.MaxSharedMemoryPerBlock > s.SharedMemory {
 		s.MaxSharedMemoryPerBlock = s.SharedMemory
 		im.note("base's limit, cut to sm.shared_memory", "sm.max_shared_memory_per_block")
 	}

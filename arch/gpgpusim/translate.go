@@ -35,10 +35,11 @@ type Ignored struct {
 
 // importer translates one file; errs collects every malformed value.
 type importer struct {
-	opts *Options
-	base *arch.Device
-	d    *arch.Device
-	used map[int]bool // indexes into opts.List
+	opts     *Options
+	base     *arch.Device
+	baseName string
+	d        *arch.Device
+	used     map[int]bool // indexes into opts.List
 	// skipped gives the reason an option read was not used.
 	skipped map[int]string
 	from    map[string]string
@@ -52,7 +53,7 @@ type importer struct {
 func Import(opts *Options, base *arch.Device, baseName, name string) (*Result, error) {
 	d := *base
 	d.Sources = nil
-	im := &importer{opts: opts, base: base, d: &d, used: map[int]bool{}, skipped: map[int]string{}, from: map[string]string{}}
+	im := &importer{opts: opts, base: base, baseName: baseName, d: &d, used: map[int]bool{}, skipped: map[int]string{}, from: map[string]string{}}
 	d.Name = name
 	d.Board = "GPGPU-Sim option file " + opts.File
 	d.Sources = []string{
@@ -76,7 +77,7 @@ func Import(opts *Options, base *arch.Device, baseName, name string) (*Result, e
 		return nil, errors.Join(im.errs...)
 	}
 	if err := d.Validate(); err != nil {
-		return nil, im.invalid(err, baseName)
+		return nil, im.invalid(err)
 	}
 	return &Result{Device: &d, File: opts.File, Base: baseName, From: im.from, Ignored: im.ignored()}, nil
 }
@@ -353,14 +354,14 @@ func (im *importer) clocks() {
 
 // invalid names, for each problem Validate found, the options the field
 // was translated from, or the base.
-func (im *importer) invalid(err error, baseName string) error {
+func (im *importer) invalid(err error) error {
 	list := []error{err}
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		list = j.Unwrap()
 	}
 	out := make([]error, len(list))
 	for i, e := range list {
-		from := "configs/" + baseName + ".yaml (no option sets it)"
+		from := "configs/" + im.baseName + ".yaml (no option sets it)"
 		var fe *arch.FieldError
 		if errors.As(e, &fe) {
 			for p := fe.Path; p != ""; p = p[:max(0, strings.LastIndexByte(p, '.'))] {
