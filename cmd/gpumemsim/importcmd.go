@@ -113,7 +113,11 @@ func readOptionFile(path string) ([]byte, error) {
 func writeFileAtomic(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
-		return fmt.Errorf("-o: %w", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the temporary name means nothing to the user
+		}
+		return fmt.Errorf("-o %s: cannot create a file in %s: %w", path, filepath.Dir(path), err)
 	}
 	_, werr := tmp.Write(data)
 	cerr := tmp.Close()
