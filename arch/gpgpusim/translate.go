@@ -52,7 +52,6 @@ type importer struct {
 // line; it refuses nothing for an option it ignores.
 func Import(opts *Options, base *arch.Device, baseName, name string) (*Result, error) {
 	d := *base
-	d.Sources = nil
 	im := &importer{opts: opts, base: base, baseName: baseName, d: &d, used: map[int]bool{}, skipped: map[int]string{}, from: map[string]string{}}
 	d.Name = name
 	d.Board = "GPGPU-Sim option file " + opts.File
@@ -82,9 +81,9 @@ func Import(opts *Options, base *arch.Device, baseName, name string) (*Result, e
 	return &Result{Device: &d, File: opts.File, Base: baseName, From: im.from, Ignored: im.ignored()}, nil
 }
 
-// get returns the last occurrence of the first of names given (an
-// option's current name first, then its GPGPU-Sim 3.x name), marking
-// every occurrence of all of them as read.
+// get returns the last occurrence of any of names (an option's current
+// name and its GPGPU-Sim 3.x name), marking every occurrence of all of
+// them as read.
 func (im *importer) get(names ...string) (Option, bool) {
 	var last Option
 	idx := -1
