@@ -37,7 +37,7 @@ func addSweepFlags(fs *flag.FlagSet) *sweepFlags {
 		spaces:  fs.String("spaces", "", "memory-space assignments separated by semicolons: `'A=texture;A=constant,B=texture'`; an empty item is the kernel file's"),
 		file:    fs.String("f", "", "a sweep `file` (YAML) giving the axes instead of the axis flags"),
 		maxWork: workFlag(fs),
-		workers: fs.Int("j", runtime.NumCPU(), "rows simulated at once"),
+		workers: fs.Int("j", 0, "rows simulated at once (default: the number of cores, runtime.NumCPU)"),
 		format:  fs.String("format", "csv", "output format: csv or json"),
 		out:     fs.String("o", "", "output `file`, written whole or not at all (default: stdout)"),
 		resume:  fs.String("resume", "", "a previous output `file` of the same sweep: its rows that ran are kept, not simulated again"),
@@ -103,8 +103,11 @@ func (f *sweepFlags) check(fs *flag.FlagSet) error {
 	if err := checkCap(*f.maxWork); err != nil {
 		return err
 	}
-	if *f.workers < 1 {
-		return fmt.Errorf("-j: want 1 or more rows at once; got %d", *f.workers)
+	if *f.workers < 0 {
+		return fmt.Errorf("-j: want 1 or more rows at once (or 0, the default: the number of cores); got %d", *f.workers)
+	}
+	if *f.workers == 0 {
+		*f.workers = runtime.NumCPU()
 	}
 	return nil
 }

@@ -61,12 +61,14 @@ type pending struct {
 func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done map[sweepParams]sweepRecord, stderr io.Writer) (*sweepTable, error) {
 	t := &sweepTable{}
 	var todo []*pending
+	kept := 0
 	for i, p := range rows {
 		if !sh.has(i) {
 			continue
 		}
 		if r, ok := done[p]; ok && r.Index == i {
 			t.Records = append(t.Records, r)
+			kept++
 			continue
 		}
 		rec := sweepRecord{ID: s.id, Index: i, Total: s.total, Params: p}
@@ -77,6 +79,9 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 			continue
 		}
 		todo = append(todo, &pending{rec, dev, l})
+	}
+	if done != nil {
+		fmt.Fprintf(stderr, "sweep: -resume: %d of %d rows kept, %d to simulate\n", kept, len(t.Records)+len(todo), len(todo))
 	}
 	finished, err := s.simulate(ctx, todo, stderr)
 	t.Records = mergeByIndex(t.Records, finished)
