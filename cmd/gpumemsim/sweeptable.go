@@ -205,7 +205,7 @@ func readSweepCSV(file string, data []byte) (*sweepTable, error) {
 func checkMetricNames(metrics []string) error {
 	for i, m := range metrics {
 		if m == "" || slices.Contains(fixedColumns(), m) {
-			return fmt.Errorf("column %d: want a metric name; got %q", len(fixedColumns())+i+1, m)
+			return fmt.Errorf("metric %q: want a metric's name, not empty nor one of %v", m, fixedColumns())
 		}
 		if i > 0 && metrics[i-1] >= m {
 			return fmt.Errorf("metric columns %s and %s: want the metrics sorted by name, each once", metrics[i-1], m)
@@ -261,6 +261,9 @@ func readSweepJSON(file string, data []byte) (*sweepTable, error) {
 	t := &sweepTable{}
 	for i, row := range rows {
 		r, err := row.record()
+		if err == nil {
+			err = checkMetricNames(slices.Sorted(maps.Keys(r.Values)))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: element %d: %v", file, i+1, err)
 		}
