@@ -62,7 +62,9 @@ func mergeFiles(files []string) (*sweepTable, string, error) {
 			if r.ID != from.ID || r.Total != from.Total {
 				return nil, "", fmt.Errorf("merge: %s is of sweep %s (%d rows), %s of sweep %s (%d rows); hint: merge the shards of one sweep, run with the same axes and flags", fromFile, from.ID, from.Total, file, r.ID, r.Total)
 			}
-			if prev, dup := fileOf[r.Index]; dup {
+			if prev, dup := fileOf[r.Index]; dup && prev == file {
+				return nil, "", fmt.Errorf("merge: %s is given twice", file)
+			} else if dup {
 				return nil, "", fmt.Errorf("merge: row %d is in %s and in %s; hint: give each shard's file once, and shards of one -shard i/n split", r.Index, prev, file)
 			}
 			byIndex[r.Index], fileOf[r.Index] = r, file

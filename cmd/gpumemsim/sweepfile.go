@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,6 +117,9 @@ func scalarList(n *yaml.Node, at atFunc, key string, emptyOK bool) ([]string, er
 		if v == "" && !emptyOK {
 			return nil, at(it, "%s: an empty value", key)
 		}
+		if slices.Contains(out, v) {
+			return nil, at(it, "%s: %q is given twice; a sweep runs each value once", key, v)
+		}
 		out = append(out, v)
 	}
 	return out, nil
@@ -143,13 +147,16 @@ func setAxes(n *yaml.Node, at atFunc) ([]setAxis, error) {
 		}
 		p := setAxis{Name: k.Value}
 		for j, s := range vals {
+			node := v
+			if v.Kind == yaml.SequenceNode {
+				node = v.Content[j]
+			}
 			x, err := strconv.ParseInt(s, 10, 64)
 			if err != nil {
-				node := v
-				if v.Kind == yaml.SequenceNode {
-					node = v.Content[j]
-				}
 				return nil, at(node, "set: %s: %q is not an integer", k.Value, s)
+			}
+			if slices.Contains(p.Values, x) {
+				return nil, at(node, "set: %s: %d is given twice; a sweep runs each value once", k.Value, x)
 			}
 			p.Values = append(p.Values, x)
 		}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -168,6 +169,9 @@ func splitOn(flagName, s, sep string, emptyOK bool) ([]string, error) {
 		if item == "" && !emptyOK {
 			return nil, fmt.Errorf("%s: item %d of %q is empty; hint: separate the values with %q", flagName, i+1, s, sep)
 		}
+		if slices.Contains(out, item) {
+			return nil, fmt.Errorf("%s: %q is given twice in %q; a sweep runs each value once", flagName, item, s)
+		}
 		out = append(out, item)
 	}
 	return out, nil
@@ -221,6 +225,9 @@ func parseSetAxis(v string) (setAxis, error) {
 		x, err := strconv.ParseInt(it, 10, 64)
 		if err != nil {
 			return setAxis{}, fmt.Errorf("%s=%s: the value must be an integer", name, it)
+		}
+		if slices.Contains(p.Values, x) {
+			return setAxis{}, fmt.Errorf("%s=%s is given twice; a sweep runs each value once", name, it)
 		}
 		p.Values = append(p.Values, x)
 	}
