@@ -86,6 +86,9 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := writeOutput(*f.out, stdout, func(w io.Writer) error { return t.write(w, *f.format) }); err != nil {
 		return err
 	}
+	if ie, ok := runErr.(*interrupted); ok {
+		ie.out = *f.out
+	}
 	if runErr != nil {
 		return runErr
 	}

@@ -86,7 +86,7 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 	finished, err := s.simulate(ctx, todo, stderr)
 	t.Records = mergeByIndex(t.Records, finished)
 	if err != nil {
-		return t, fmt.Errorf("sweep interrupted: %v; %d of %d rows are written; hint: run the same command with -o FILE -resume FILE to simulate only the rest", err, len(t.Records), len(t.Records)+len(todo)-len(finished))
+		return t, &interrupted{err: err, written: len(t.Records), rows: len(t.Records) + len(todo) - len(finished)}
 	}
 	return t, nil
 }
@@ -187,3 +187,20 @@ func mergeByIndex(a, b []sweepRecord) []sweepRecord {
 	}
 	return append(append(out, a...), b...)
 }
+
+// interrupted is the error of a sweep stopped before its rows finished.
+type interrupted struct {
+	err           error
+	written, rows int
+	out           string // -o, "" for stdout
+}
+
+func (e *interrupted) Error() string {
+	hint := "run the same command with -o FILE -resume FILE to simulate only the rest"
+	if e.out != "" {
+		hint = "run the same command with -resume " + e.out + " to simulate only the rest"
+	}
+	return fmt.Sprintf("sweep interrupted (%v); %d of %d rows are written; hint: %s", e.err, e.written, e.rows, hint)
+}
+
+func (e *interrupted) Unwrap() error { return e.err }

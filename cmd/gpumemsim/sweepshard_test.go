@@ -62,8 +62,8 @@ func TestSweepInterrupted(t *testing.T) {
 	args := append(append([]string{}, sweepArgs...), "-o", f)
 	var stdout, stderr strings.Builder
 	err := run(ctx, args, &stdout, &stderr)
-	if err == nil || !strings.Contains(err.Error(), "sweep interrupted") || !strings.Contains(err.Error(), "0 of 9 rows are written") {
-		t.Fatalf("a cancelled sweep: %v; want it interrupted with 0 of 9 rows written", err)
+	if err == nil || !strings.Contains(err.Error(), "sweep interrupted") || !strings.Contains(err.Error(), "0 of 9 rows are written") || !strings.Contains(err.Error(), "-resume "+f) {
+		t.Fatalf("a cancelled sweep: %v; want it interrupted with 0 of 9 rows written and -resume %s", err, f)
 	}
 	data, _ := os.ReadFile(f)
 	if strings.Count(string(data), "\n") != 1 {
