@@ -8,6 +8,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"gpumemsim/arch"
 )
 
 const sweepUsage = "[-device D1,D2] [-kernel K1,K2] [-map 'M1;M2'] [-blocks B1,B2] [-set NAME=V1,V2 ...] [-layout L1,L2] [-spaces 'S1;S2'] | -f SWEEP.yaml; [-cache-config C] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-metrics nvprof|ncu|gpgpusim] [-max-work N] [-j N] [-shard i/n | -shards n] [-resume FILE] [-format csv|json] [-o FILE]"
@@ -62,7 +64,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	f.bindSettings()
-	if err := f.check(fs); err != nil {
+	if err := f.check(); err != nil {
 		return err
 	}
 	axes, err := f.axes(fs)
@@ -96,9 +98,12 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // check checks the flags that are not axes.
-func (f *sweepFlags) check(fs *flag.FlagSet) error {
+func (f *sweepFlags) check() error {
 	if err := checkFormat(*f.format, "csv", "json"); err != nil {
 		return err
+	}
+	if _, err := arch.ParseCacheConfig(f.settings.CacheConfig); err != nil {
+		return fmt.Errorf("-cache-config: %v", err) // else every row would fail alike
 	}
 	if err := checkStyle(f.settings.Style); err != nil {
 		return err

@@ -272,6 +272,7 @@ func TestSweepErrors(t *testing.T) {
 		{"sweep-err-shard-and-shards", []string{"sweep", "-shard", "0/3", "-shards", "3"}},
 		{"sweep-err-shards-alone", []string{"sweep", "-shards", "3"}},
 		{"sweep-err-workers", []string{"sweep", "-j", "-1"}},
+		{"sweep-err-cache-config", []string{"sweep", "-cache-config", "prefer-l2"}},
 		{"sweep-err-format", []string{"sweep", "-format", "text"}},
 		{"sweep-err-empty-item", []string{"sweep", "-device", "fermi,,kepler"}},
 		{"sweep-err-set", []string{"sweep", "-set", "N=64,x"}},
