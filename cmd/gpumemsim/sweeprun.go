@@ -48,12 +48,20 @@ func (s *sweeper) resumed(path string) (map[sweepParams]sweepRecord, error) {
 	return done, nil
 }
 
-// pending is a row to simulate.
+// pending is a row to simulate: its record, its place among the rows
+// to simulate (its progress counter), and its device and launch while its
+// batch is bound.
 type pending struct {
 	rec    sweepRecord
+	slot   int
 	dev    *arch.Device
 	launch *traces.Launch
 }
+
+// batchPerWorker is how many rows per worker are bound at once: a bound
+// launch holds its index data and matrix, so a sweep of many rows binds
+// them a batch at a time, not all together.
+const batchPerWorker = 8
 
 // run simulates the rows of shard sh that done lacks and returns the
 // shard's table, done's rows and the new in the order of the sweep. When
@@ -61,6 +69,7 @@ type pending struct {
 func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done map[sweepParams]sweepRecord, stderr io.Writer) (*sweepTable, error) {
 	t := &sweepTable{}
 	var todo []*pending
+	var work workEstimate
 	kept := 0
 	for i, p := range rows {
 		if !sh.has(i) {
@@ -72,18 +81,21 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 			continue
 		}
 		rec := sweepRecord{ID: s.id, Index: i, Total: s.total, Params: p}
-		dev, l, err := s.prepare(p)
+		dev, l, err := s.prepare(p) // to refuse it now and estimate its work
 		if err != nil {
 			rec.Err = err.Error()
 			t.Records = append(t.Records, rec)
 			continue
 		}
-		todo = append(todo, &pending{rec, dev, l})
+		work = work.add(estimateOf(dev, l, s.maxWork))
+		todo = append(todo, &pending{rec: rec, slot: len(todo)})
 	}
 	if done != nil {
 		fmt.Fprintf(stderr, "sweep: -resume: %d of %d rows kept, %d to simulate\n", kept, len(t.Records)+len(todo), len(todo))
 	}
-	finished, err := s.simulate(ctx, todo, stderr)
+	bar := newProgress(stderr, "sweeping", work, s.workers)
+	finished, err := s.simulateBatches(ctx, todo, bar)
+	bar.finish()
 	t.Records = mergeByIndex(t.Records, finished)
 	if err != nil {
 		return t, &interrupted{err: err, written: len(t.Records), rows: len(t.Records) + len(todo) - len(finished)}
@@ -110,34 +122,55 @@ func (s *sweeper) prepare(p sweepParams) (*arch.Device, *traces.Launch, error) {
 	return dev, l, nil
 }
 
-// simulate runs the rows through sim.RunAll on s.workers goroutines
-// under a progress bar. A row whose simulation fails is recorded with
-// its error, and the rows not finished then are simulated again. It
-// returns the rows finished, in todo's order, and the context's error if
-// it was cancelled.
-func (s *sweeper) simulate(ctx context.Context, todo []*pending, stderr io.Writer) ([]sweepRecord, error) {
+// simulateBatches binds the rows a batch at a time, simulates each batch
+// and lets its launches go. It returns the rows finished, in index
+// order, and the context's error if it was cancelled.
+func (s *sweeper) simulateBatches(ctx context.Context, todo []*pending, bar *progress) ([]sweepRecord, error) {
+	var out []sweepRecord
+	size := batchPerWorker * s.workers
+	for start := 0; start < len(todo); start += size {
+		batch := todo[start:min(start+size, len(todo))]
+		var bound []*pending
+		for _, p := range batch {
+			var err error
+			if p.dev, p.launch, err = s.prepare(p.rec.Params); err != nil {
+				rec := p.rec // bound before; not expected to fail now
+				rec.Err = err.Error()
+				out = append(out, rec)
+				continue
+			}
+			bound = append(bound, p)
+		}
+		finished, err := s.simulate(ctx, bound, bar)
+		out = append(out, finished...)
+		for _, p := range batch {
+			p.dev, p.launch = nil, nil
+		}
+		if err != nil {
+			return sortedByIndex(out), err
+		}
+	}
+	return sortedByIndex(out), nil
+}
+
+// simulate runs bound rows through sim.RunAll on s.workers goroutines.
+// A row whose simulation fails is recorded with its error, and the rows
+// not finished then are simulated again. It returns the rows finished
+// and the context's error if it was cancelled.
+func (s *sweeper) simulate(ctx context.Context, todo []*pending, bar *progress) ([]sweepRecord, error) {
 	var out []sweepRecord
 	for len(todo) > 0 {
 		jobs := make([]sim.Job, len(todo))
-		var work workEstimate
 		for i, p := range todo {
-			work = work.add(estimateOf(p.dev, p.launch, s.maxWork))
-			jobs[i] = sim.Job{Device: p.dev, Source: p.launch}
-		}
-		bar := newProgress(stderr, "sweeping", work, s.workers)
-		for i := range jobs {
-			jobs[i].Options.Progress = bar.job(i)
+			jobs[i] = sim.Job{Device: p.dev, Source: p.launch, Options: sim.Options{Progress: bar.job(p.slot)}}
 		}
 		results, err := sim.RunAll(ctx, jobs, s.workers)
-		bar.finish()
 		var je *sim.JobError
 		failed := &sim.JobError{Index: -1}
 		if errors.As(err, &je) {
 			failed = je
 		} else if err != nil {
-			out = s.keep(out, todo, results, failed)
-			slices.SortFunc(out, func(a, b sweepRecord) int { return a.Index - b.Index })
-			return out, err
+			return s.keep(out, todo, results, failed), err
 		}
 		out = s.keep(out, todo, results, failed)
 		var rest []*pending
@@ -148,8 +181,13 @@ func (s *sweeper) simulate(ctx context.Context, todo []*pending, stderr io.Write
 		}
 		todo = rest
 	}
-	slices.SortFunc(out, func(a, b sweepRecord) int { return a.Index - b.Index })
 	return out, nil
+}
+
+// sortedByIndex sorts rows by their index.
+func sortedByIndex(rows []sweepRecord) []sweepRecord {
+	slices.SortFunc(rows, func(a, b sweepRecord) int { return a.Index - b.Index })
+	return rows
 }
 
 // keep appends to out the rows of todo that have a result, with their

@@ -75,3 +75,49 @@ func TestSweepInterrupted(t *testing.T) {
 		t.Errorf("resumed after the interruption, the file is not the whole sweep")
 	}
 }
+
+// A row whose simulation fails (past the checks before it: here a launch
+// bound for Fermi's 1024-thread blocks given to GT200, which runs 512)
+// is recorded with its error, and the others, cancelled by RunAll, are
+// simulated again: every row ends with metrics or an error, with one
+// worker or two.
+func TestSweepSimulationFailure(t *testing.T) {
+	s := &sweeper{settings: sweepSettings{Style: "nvprof"}, maxWork: 1e9}
+	fermi, good, err := s.prepare(sweepParams{Device: "fermi", Kernel: "vecadd", Block: "128", Set: "N=4096"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, big, err := s.prepare(sweepParams{Device: "fermi", Kernel: "vecadd", Block: "1024", Set: "N=4096"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gt200, _, err := s.prepare(sweepParams{Device: "gt200", Kernel: "vecadd", Set: "N=4096"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2} {
+		s.workers = workers
+		todo := []*pending{
+			{rec: sweepRecord{Index: 0}, dev: fermi, launch: good},
+			{rec: sweepRecord{Index: 1}, dev: gt200, launch: big},
+			{rec: sweepRecord{Index: 2}, dev: fermi, launch: good},
+			{rec: sweepRecord{Index: 3}, dev: fermi, launch: good},
+		}
+		out, err := s.simulate(context.Background(), todo, &progress{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = sortedByIndex(out)
+		if len(out) != 4 {
+			t.Fatalf("-j %d: %d rows back; want 4", workers, len(out))
+		}
+		for i, r := range out {
+			if bad := i == 1; bad != (r.Err != "") || bad == (r.Values != nil) {
+				t.Errorf("-j %d: row %d: error %q, %d metrics; want an error for row 1 only and metrics for the others", workers, i, r.Err, len(r.Values))
+			}
+		}
+		if !strings.Contains(out[1].Err, "512") {
+			t.Errorf("-j %d: row 1's error %q does not name GT200's 512 threads", workers, out[1].Err)
+		}
+	}
+}
