@@ -33,8 +33,11 @@ func (e *JobError) Unwrap() error { return e.Err }
 // the order in which jobs finish. The first failure cancels the jobs not
 // yet finished; RunAll then returns a *JobError, that of the job with the
 // lowest index among those that failed other than by the cancellation, or
-// the context's error when it was cancelled from outside. The jobs'
-// Progress callbacks may be called from several goroutines at once.
+// the context's error when it was cancelled from outside. With either
+// error it returns the results of the jobs that finished too, nil for the
+// others, so that a caller can keep them (gpumemsim sweep records a failed
+// row and simulates the rest again). The jobs' Progress callbacks may be
+// called from several goroutines at once.
 func RunAll(ctx context.Context, jobs []Job, workers int) ([]*Result, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -53,6 +56,7 @@ func RunAll(ctx context.Context, jobs []Job, workers int) ([]*Result, error) {
 			for i := range next {
 				results[i], errs[i] = Run(ctx, jobs[i].Device, jobs[i].Source, jobs[i].Options)
 				if errs[i] != nil {
+					results[i] = nil
 					cancel()
 				}
 			}
@@ -68,11 +72,11 @@ func RunAll(ctx context.Context, jobs []Job, workers int) ([]*Result, error) {
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, &JobError{Index: i, Err: err}
+			return results, &JobError{Index: i, Err: err}
 		}
 	}
 	if err := parent.Err(); err != nil {
-		return nil, err
+		return results, err
 	}
 	return results, nil
 }

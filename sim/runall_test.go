@@ -73,3 +73,27 @@ func TestRunAllErrors(t *testing.T) {
 		t.Errorf("RunAll of no jobs = %v, %v; want no results and no error", rs, err)
 	}
 }
+
+// With a failing job, RunAll returns the results of the jobs that
+// finished too: with one worker the jobs run in order, so those before
+// the failure finished and equal Run's, and the failed one and those
+// after it have none.
+func TestRunAllKeepsFinished(t *testing.T) {
+	dev, l := bind(t, "fermi", "vecadd", "", "", map[string]int64{"N": 4096})
+	bad := sim.Job{Device: dev, Source: l, Options: sim.Options{Smem: 64 * arch.KiB}}
+	good := sim.Job{Device: dev, Source: l}
+	rs, err := sim.RunAll(context.Background(), []sim.Job{good, good, bad, good}, 1)
+	var je *sim.JobError
+	if !errors.As(err, &je) || je.Index != 2 {
+		t.Fatalf("RunAll: %v; want a *JobError for job 2", err)
+	}
+	want := resultJSON(t, run(t, dev, l, sim.Options{}))
+	for i, r := range rs {
+		switch {
+		case i < 2 && (r == nil || resultJSON(t, r) != want):
+			t.Errorf("job %d finished before the failure: result %v, want Run's", i, r)
+		case i >= 2 && r != nil:
+			t.Errorf("job %d: a result after the failure with one worker", i)
+		}
+	}
+}

@@ -10,6 +10,8 @@
 //	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-remap-cost exclude|include] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-format text|json]
 //	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv]
+//	gpumemsim sweep [-device D1,D2] [-kernel K1,K2] [-map 'M1;M2'] [-blocks B1,B2] [-set N=V1,V2 ...] [-layout L1,L2] [-spaces 'S1;S2'] | -f SWEEP.yaml [-cache-config C] [-remap ...] [-data ...] [-matrix ...] [-metrics nvprof|ncu|gpgpusim] [-max-work N] [-j N] [-shard i/n | -shards n] [-resume FILE] [-format csv|json] [-o FILE]
+//	gpumemsim merge [-format csv|json] [-o FILE] FILE...
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
 // fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may
@@ -125,4 +127,44 @@
 // index's subscript, leaving out the index read the kernel does not
 // make), and refuse a tiled array's references by name, a tile's place
 // not being affine.
+//
+// sweep simulates the cartesian product of its lists, one row per run:
+// -device, -kernel, -blocks and -layout are comma lists; -map and -spaces
+// lists are separated by semicolons (a mapping or a spaces assignment
+// has commas of its own), an empty item standing for the kernel file's
+// own; -set N=1024,4096 gives one parameter its values, and -set
+// repeated multiplies parameters (-set N=1024,4096 -set M=64,128: four
+// sets, N slowest). -f FILE gives the same axes in YAML (devices,
+// kernels, maps, blocks, set: {N: [1024, 4096]}, layouts, spaces; strict
+// keys, errors at FILE:LINE:COL), instead of the axis flags. Rows are
+// nested devices › kernels › maps › blocks › set › layouts › spaces, the
+// device slowest, and bound as run binds its flags (a sequence of
+// launches is refused for its row). They run through sim.RunAll on -j
+// goroutines (default: the cores), with a progress bar and ETA on a
+// terminal; the output does not depend on -j. A row that cannot run (a
+// bind error, a block too large for the device, more than -max-work,
+// which applies per row) has its error in the error column and no
+// metrics; the others run, the failures are listed on stderr and the
+// exit status is 1. Output is CSV (default) or JSON (-format json: an
+// array of objects, one a line) to stdout or to -o FILE, which is
+// written whole (a temporary file renamed) or not at all. The columns
+// are sweep (an ID of the sweep's flags and rows), row (from 0), rows
+// (the sweep's), device, kernel, map, block, set, layout, spaces (as
+// given; empty: the kernel file's), error, then the metrics of -metrics
+// sorted by name, a row's cell empty where its device has no such
+// metric. -resume FILE keeps the rows of a previous output of the same
+// sweep (matched by their parameter columns; rows with an error run
+// again) and simulates the rest; an interrupted sweep (Ctrl-C, SIGTERM)
+// writes the rows it finished, for -resume to go on from.
+//
+// -shard i/n runs the rows whose index is i modulo n, shards counted
+// from 0. Without -shard, a Slurm array task's shard is (SLURM_ARRAY_TASK_ID
+// - SLURM_ARRAY_TASK_MIN) / SLURM_ARRAY_TASK_STEP of SLURM_ARRAY_TASK_COUNT
+// (or of -shards), and a Kubernetes Indexed Job pod's JOB_COMPLETION_INDEX
+// of -shards; flags win over the environment, and a malformed variable is
+// an error naming it. merge joins shard outputs (CSV or JSON, in any
+// order) into the bytes of the unsharded sweep, in the first file's
+// format unless -format says; it refuses rows of different sweeps, a row
+// given twice and missing rows. docs/slurm-sweep.sh and
+// docs/k8s-sweep.yaml run a sweep this way.
 package main

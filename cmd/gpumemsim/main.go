@@ -6,10 +6,13 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGTERM too: Slurm and Kubernetes stop a job with it, and an
+	// interrupted sweep writes the rows it finished.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	if err != nil {
@@ -32,6 +35,8 @@ func commands() []command {
 		{"run", "simulate a kernel and print profiler metrics and cycles", cmdRun},
 		{"estimate", "static cost models (Jang, Peng) and closed-form counts of a kernel", cmdEstimate},
 		{"validate", "rank launch configurations statically and by simulation, and compare", cmdValidate},
+		{"sweep", "simulate every combination of devices, kernels, mappings, blocks, params, layouts and spaces", cmdSweep},
+		{"merge", "join the outputs of a sweep's shards into the whole sweep's", cmdMerge},
 		{"trace", "a kernel's warp instructions, their coalescing, and the profiler's counts", cmdTrace},
 	}
 }
