@@ -32,6 +32,7 @@ func commands() []command {
 		{"run", "simulate a kernel and print profiler metrics and cycles", cmdRun},
 		{"estimate", "static cost models (Jang, Peng) and closed-form counts of a kernel", cmdEstimate},
 		{"validate", "rank launch configurations statically and by simulation, and compare", cmdValidate},
+		{"plot", "draw validate's or run's -format json output as SVG: heat map, rank scatter, bars, curve", cmdPlot},
 		{"trace", "a kernel's warp instructions, their coalescing, and the profiler's counts", cmdTrace},
 	}
 }
