@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gpumemsim/internal/svgtest"
 )
 
 // Each point sits where the ticks of its ranks are; the title carries ρ;
@@ -13,29 +15,29 @@ func TestRankScatterPoints(t *testing.T) {
 	pts := []RankPoint{{"32x16", 1, 3}, {"16x32", 1, 3}, {"16x16", 2, 1}, {"256x2", 4, 4}, {"8x8", 3, 2}}
 	r := &RankScatter{Title: "J14", XLabel: "static rank", YLabel: "simulated rank", Rho: 0.9, Points: pts}
 	_, svg := render(t, r)
-	if got := svg.all("text", "title")[0].text; !strings.Contains(got, "ρ = 0.900") || !strings.Contains(got, "n = 5") {
+	if got := svg.All("text", "title")[0].Text; !strings.Contains(got, "ρ = 0.900") || !strings.Contains(got, "n = 5") {
 		t.Errorf("title %q; want ρ = 0.900 and n = 5 in it", got)
 	}
 	tickX := map[string]float64{}
-	for _, tk := range svg.all("text", "x-tick") {
-		tickX[tk.text] = tk.num(t, "x")
+	for _, tk := range svg.All("text", "x-tick") {
+		tickX[tk.Text] = tk.Num(t, "x")
 	}
 	tickY := map[string]float64{}
-	for _, tk := range svg.all("text", "y-tick") {
-		tickY[tk.text] = tk.num(t, "y") - 4 // the label's baseline sits 4 below its tick
+	for _, tk := range svg.All("text", "y-tick") {
+		tickY[tk.Text] = tk.Num(t, "y") - 4 // the label's baseline sits 4 below its tick
 	}
-	circles := svg.all("circle", "point")
+	circles := svg.All("circle", "point")
 	if len(circles) != len(pts) {
 		t.Fatalf("%d points; want %d", len(circles), len(pts))
 	}
 	for i, c := range circles {
 		p := pts[i]
 		sx, sy := strconv.Itoa(int(p.Static)), strconv.Itoa(int(p.Simulated))
-		if c.num(t, "cx") != tickX[sx] || c.num(t, "cy") != tickY[sy] {
-			t.Errorf("%s at (%v, %v); want the ticks of static %s and simulated %s at (%v, %v)", p.Label, c.num(t, "cx"), c.num(t, "cy"), sx, sy, tickX[sx], tickY[sy])
+		if c.Num(t, "cx") != tickX[sx] || c.Num(t, "cy") != tickY[sy] {
+			t.Errorf("%s at (%v, %v); want the ticks of static %s and simulated %s at (%v, %v)", p.Label, c.Num(t, "cx"), c.Num(t, "cy"), sx, sy, tickX[sx], tickY[sy])
 		}
 	}
-	labels := texts(svg.all("text", "point-label"))
+	labels := svgtest.Texts(svg.All("text", "point-label"))
 	if labels[0] != "32x16, 16x32" || labels[1] != "" {
 		t.Errorf("the tied points' labels %q, %q; want %q on the first and none on the second", labels[0], labels[1], "32x16, 16x32")
 	}
@@ -49,22 +51,22 @@ func TestBarsHeights(t *testing.T) {
 	b := &Bars{Title: "refs", YLabel: "count", Groups: []string{"A[i]", "B[j]"}, Series: []string{"requests", "transactions", "x"},
 		Values: [][]float64{{100, 400, 0}, {50, 800, 25}}}
 	_, svg := render(t, b)
-	bars := svg.all("rect", "bar")
+	bars := svg.All("rect", "bar")
 	if len(bars) != 6 {
 		t.Fatalf("%d bars; want 6", len(bars))
 	}
-	base := bars[0].num(t, "y") + bars[0].num(t, "height")
-	unit := bars[0].num(t, "height") / 100 // page units per count
+	base := bars[0].Num(t, "y") + bars[0].Num(t, "height")
+	unit := bars[0].Num(t, "height") / 100 // page units per count
 	for i, v := range []float64{100, 400, 0, 50, 800, 25} {
-		h := bars[i].num(t, "height")
-		if math.Abs(h-v*unit) > 0.02 || math.Abs(bars[i].num(t, "y")+h-base) > 0.02 {
-			t.Errorf("bar %d (%v): height %v bottom %v; want %v and %v", i, v, h, bars[i].num(t, "y")+h, v*unit, base)
+		h := bars[i].Num(t, "height")
+		if math.Abs(h-v*unit) > 0.02 || math.Abs(bars[i].Num(t, "y")+h-base) > 0.02 {
+			t.Errorf("bar %d (%v): height %v bottom %v; want %v and %v", i, v, h, bars[i].Num(t, "y")+h, v*unit, base)
 		}
 	}
-	if got := texts(svg.all("text", "x-label")); got[0] != "A[i]" || got[1] != "B[j]" {
+	if got := svgtest.Texts(svg.All("text", "x-label")); got[0] != "A[i]" || got[1] != "B[j]" {
 		t.Errorf("group labels %v", got)
 	}
-	if got := texts(svg.all("text", "legend-entry")); strings.Join(got, ",") != "requests,transactions,x" {
+	if got := svgtest.Texts(svg.All("text", "legend-entry")); strings.Join(got, ",") != "requests,transactions,x" {
 		t.Errorf("legend %v", got)
 	}
 	if err := Write(&strings.Builder{}, &Bars{Groups: []string{"a"}, Series: []string{"s"}, Values: [][]float64{{-1}}}); err == nil {
@@ -81,24 +83,24 @@ func TestLinesLog2(t *testing.T) {
 	}
 	l := &Lines{Title: "probe", XLabel: "F (bytes)", YLabel: "cycles per load", Log2X: true, Series: []Series{s}}
 	_, svg := render(t, l)
-	pts := svg.all("circle", "point")
+	pts := svg.All("circle", "point")
 	if len(pts) != 4 {
 		t.Fatalf("%d points; want 4", len(pts))
 	}
-	step := pts[1].num(t, "cx") - pts[0].num(t, "cx")
+	step := pts[1].Num(t, "cx") - pts[0].Num(t, "cx")
 	for i := 1; i < 4; i++ {
-		if d := pts[i].num(t, "cx") - pts[i-1].num(t, "cx"); math.Abs(d-step) > 0.02 || step <= 0 {
+		if d := pts[i].Num(t, "cx") - pts[i-1].Num(t, "cx"); math.Abs(d-step) > 0.02 || step <= 0 {
 			t.Errorf("points %d and %d are %v apart; want %v (doubling x, even steps)", i-1, i, d, step)
 		}
-		dy := pts[i-1].num(t, "cy") - pts[i].num(t, "cy")
-		if math.Abs(dy-(pts[0].num(t, "cy")-pts[1].num(t, "cy"))) > 0.02 || dy <= 0 {
+		dy := pts[i-1].Num(t, "cy") - pts[i].Num(t, "cy")
+		if math.Abs(dy-(pts[0].Num(t, "cy")-pts[1].Num(t, "cy"))) > 0.02 || dy <= 0 {
 			t.Errorf("y steps uneven or not upward: %v", dy)
 		}
 	}
-	if got := texts(svg.all("text", "x-tick")); strings.Join(got, ",") != "1Ki,2Ki,4Ki,8Ki" {
+	if got := svgtest.Texts(svg.All("text", "x-tick")); strings.Join(got, ",") != "1Ki,2Ki,4Ki,8Ki" {
 		t.Errorf("x ticks %v; want 1Ki,2Ki,4Ki,8Ki", got)
 	}
-	if n := len(strings.Fields(svg.all("polyline", "series")[0].attrs["points"])); n != 4 {
+	if n := len(strings.Fields(svg.All("polyline", "series")[0].Attrs["points"])); n != 4 {
 		t.Errorf("polyline of %d points; want 4", n)
 	}
 	if err := Write(&strings.Builder{}, &Lines{Log2X: true, Series: []Series{{Name: "s", Points: []Point{{0, 1}}}}}); err == nil {
@@ -114,15 +116,15 @@ func TestWriteTwoPanels(t *testing.T) {
 	_, svg := render(t, hm, r)
 	w1, _ := hm.Size()
 	w2, h2 := r.Size()
-	if got, want := svg.num(t, "width"), w1+gap+w2; got != want {
+	if got, want := svg.Num(t, "width"), w1+gap+w2; got != want {
 		t.Errorf("width %v; want %v", got, want)
 	}
-	if got := svg.num(t, "height"); got < h2 {
+	if got := svg.Num(t, "height"); got < h2 {
 		t.Errorf("height %v; want at least %v", got, h2)
 	}
-	gs := svg.all("g", "")
-	if len(gs) != 2 || gs[1].attrs["transform"] != "translate("+f(w1+gap)+",0)" {
-		t.Errorf("panels %d, second at %q", len(gs), gs[len(gs)-1].attrs["transform"])
+	gs := svg.All("g", "")
+	if len(gs) != 2 || gs[1].Attrs["transform"] != "translate("+f(w1+gap)+",0)" {
+		t.Errorf("panels %d, second at %q", len(gs), gs[len(gs)-1].Attrs["transform"])
 	}
 }
 

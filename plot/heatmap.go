@@ -3,7 +3,6 @@ package plot
 import (
 	"fmt"
 	"math"
-	"slices"
 )
 
 // HeatMap is a metric over two categorical parameters: one cell per
@@ -60,9 +59,19 @@ func (h *HeatMap) draw(c *canvas) error {
 	}
 	xs, ys := h.axes()
 	c.text(10, 24, 14, "start", "title", h.Title, "font-weight=\"bold\"")
+	at := make(map[[2]string]int, len(h.Cells)) // looked up, never iterated
+	for k, cl := range h.Cells {
+		if _, dup := at[[2]string{cl.X, cl.Y}]; dup {
+			return fmt.Errorf("plot: heat map %q has two cells at %s=%s, %s=%s", h.Title, h.XLabel, cl.X, h.YLabel, cl.Y)
+		}
+		at[[2]string{cl.X, cl.Y}] = k
+	}
 	for j, y := range ys {
 		for i, x := range xs {
-			k := slices.IndexFunc(h.Cells, func(cl Cell) bool { return cl.X == x && cl.Y == y })
+			k, ok := at[[2]string{x, y}]
+			if !ok {
+				k = -1
+			}
 			h.drawCell(c, heatLeft+float64(i)*cellW, heatTop+float64(j)*cellH, x, y, k, lo, hi)
 		}
 		c.text(heatLeft-6, heatTop+(float64(j)+0.5)*cellH+4, 12, "end", "y-label", y)

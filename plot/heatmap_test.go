@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"gpumemsim/internal/svgtest"
 )
 
 // A 3 × 4 heat map: 12 cells; the x labels in numeric order although the
@@ -36,53 +38,53 @@ func TestHeatMapCells(t *testing.T) {
 	hm.Title = "t"
 	_, svg := render(t, hm)
 
-	xl, yl := svg.all("text", "x-label"), svg.all("text", "y-label")
-	if got, want := texts(xl), []string{"16", "32", "64"}; !slices.Equal(got, want) {
+	xl, yl := svg.All("text", "x-label"), svg.All("text", "y-label")
+	if got, want := svgtest.Texts(xl), []string{"16", "32", "64"}; !slices.Equal(got, want) {
 		t.Errorf("x labels %v; want %v", got, want)
 	}
-	if got, want := texts(yl), []string{"2", "4", "8", "16"}; !slices.Equal(got, want) {
+	if got, want := svgtest.Texts(yl), []string{"2", "4", "8", "16"}; !slices.Equal(got, want) {
 		t.Errorf("y labels %v; want %v", got, want)
 	}
-	cells := svg.all("rect", "cell")
+	cells := svg.All("rect", "cell")
 	if len(cells) != 12 {
 		t.Fatalf("%d cells; want 12", len(cells))
 	}
 	labelX := map[string]float64{}
 	for _, l := range xl {
-		labelX[l.text] = l.num(t, "x")
+		labelX[l.Text] = l.Num(t, "x")
 	}
 	labelY := map[string]float64{}
 	for _, l := range yl {
-		labelY[l.text] = l.num(t, "y")
+		labelY[l.Text] = l.Num(t, "y")
 	}
-	values := svg.all("text", "value")
+	values := svg.All("text", "value")
 	for k, c := range cells {
-		x, y := c.attrs["data-x"], c.attrs["data-y"]
-		mid := c.num(t, "x") + c.num(t, "width")/2
+		x, y := c.Attrs["data-x"], c.Attrs["data-y"]
+		mid := c.Num(t, "x") + c.Num(t, "width")/2
 		if mid != labelX[x] {
 			t.Errorf("cell %s,%s centred at x = %v; its label at %v", x, y, mid, labelX[x])
 		}
-		top, bottom := c.num(t, "y"), c.num(t, "y")+c.num(t, "height")
+		top, bottom := c.Num(t, "y"), c.Num(t, "y")+c.Num(t, "height")
 		if labelY[y] < top || labelY[y] > bottom {
 			t.Errorf("cell %s,%s spans y %v..%v; its label at %v", x, y, top, bottom, labelY[y])
 		}
 		want := strconv.Itoa(int(value[[2]string{x, y}]))
-		if values[k].text != want {
-			t.Errorf("cell %s,%s prints %q; want %q", x, y, values[k].text, want)
+		if values[k].Text != want {
+			t.Errorf("cell %s,%s prints %q; want %q", x, y, values[k].Text, want)
 		}
 	}
 	byValue := slices.Clone(cells)
 	sort.Slice(byValue, func(a, b int) bool {
-		return value[[2]string{byValue[a].attrs["data-x"], byValue[a].attrs["data-y"]}] < value[[2]string{byValue[b].attrs["data-x"], byValue[b].attrs["data-y"]}]
+		return value[[2]string{byValue[a].Attrs["data-x"], byValue[a].Attrs["data-y"]}] < value[[2]string{byValue[b].Attrs["data-x"], byValue[b].Attrs["data-y"]}]
 	})
 	for k := 1; k < len(byValue); k++ {
-		lo, hi := luminance(t, byValue[k-1].attrs["fill"]), luminance(t, byValue[k].attrs["fill"])
+		lo, hi := svgtest.Luminance(t, byValue[k-1].Attrs["fill"]), svgtest.Luminance(t, byValue[k].Attrs["fill"])
 		if !(lo < hi) {
-			t.Errorf("fill %s (luminance %.1f) of a lower value is not darker than %s (%.1f)", byValue[k-1].attrs["fill"], lo, byValue[k].attrs["fill"], hi)
+			t.Errorf("fill %s (luminance %.1f) of a lower value is not darker than %s (%.1f)", byValue[k-1].Attrs["fill"], lo, byValue[k].Attrs["fill"], hi)
 		}
 	}
-	if l := svg.all("text", "legend-tick"); len(l) != 3 || l[0].text != "12000" || l[1].text != "6500" || l[2].text != "1000" {
-		t.Errorf("legend ticks %v; want 12000, 6500, 1000 (the highest, the middle, the lowest)", texts(l))
+	if l := svg.All("text", "legend-tick"); len(l) != 3 || l[0].Text != "12000" || l[1].Text != "6500" || l[2].Text != "1000" {
+		t.Errorf("legend ticks %v; want 12000, 6500, 1000 (the highest, the middle, the lowest)", svgtest.Texts(l))
 	}
 }
 
@@ -100,7 +102,7 @@ func TestHeatMapMissingCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, svg := render(t, hm)
-	if c, e := len(svg.all("rect", "cell")), len(svg.all("rect", "empty")); c != 12 || e != 25-12 {
+	if c, e := len(svg.All("rect", "cell")), len(svg.All("rect", "empty")); c != 12 || e != 25-12 {
 		t.Errorf("%d cells and %d empty; want 12 and 13", c, e)
 	}
 }
@@ -127,7 +129,7 @@ func TestTableErrors(t *testing.T) {
 func TestEscapingDeterminismRefusal(t *testing.T) {
 	hm := &HeatMap{Title: `a<b & "c"`, XLabel: "x", YLabel: "y", Metric: "m<1>", Cells: []Cell{{"1", "<2>", 3.5}, {"2", "<2>", 1e-3}}}
 	doc, svg := render(t, hm)
-	if got := svg.all("text", "title")[0].text; got != `a<b & "c"` {
+	if got := svg.All("text", "title")[0].Text; got != `a<b & "c"` {
 		t.Errorf("title %q after parsing; want the original", got)
 	}
 	again, _ := render(t, hm)

@@ -63,8 +63,10 @@ func (t *Table) HeatMap(x, y string) (*HeatMap, error) {
 // are numbers, else in the order of first appearance.
 func categories(vals []string) []string {
 	var out []string
+	seen := map[string]bool{} // looked up, never iterated
 	for _, v := range vals {
-		if !slices.Contains(out, v) {
+		if !seen[v] {
+			seen[v] = true
 			out = append(out, v)
 		}
 	}

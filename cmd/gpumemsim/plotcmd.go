@@ -68,8 +68,11 @@ func readInput(path string) (name string, data []byte, err error) {
 // checkPlotPath checks, before any work, that path names an .svg file in
 // a directory that exists; "-" (standard output) only for plot -o.
 func checkPlotPath(flagName, path string) error {
-	if path == "-" && flagName == "-o" {
-		return nil
+	if path == "-" {
+		if flagName == "-o" {
+			return nil
+		}
+		return fmt.Errorf("%s: want a FILE.svg; standard output holds the table; hint: -format json | gpumemsim plot -i - -o -", flagName)
 	}
 	if !strings.EqualFold(filepath.Ext(path), ".svg") {
 		return fmt.Errorf("%s: want a FILE.svg; got %q", flagName, path)

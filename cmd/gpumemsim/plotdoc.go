@@ -121,13 +121,13 @@ func classify(src string, r record) (*plotDoc, error) {
 
 // jsonError places a decoding error at file:line:col: a syntax error
 // where the decoder stopped (its offset counts from the start of the
-// data), any other at the start of the document at base.
+// data, past the bad byte), any other at the start of the document at base.
 func jsonError(name string, data []byte, base int64, err error) error {
 	off := base
 	var se *json.SyntaxError
 	switch {
 	case errors.As(err, &se):
-		off = se.Offset
+		off = se.Offset - 1 // the decoder read the bad byte
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		off = int64(len(data))
 	}
