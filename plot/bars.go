@@ -61,7 +61,7 @@ func (b *Bars) draw(c *canvas) error {
 	fr := frame{
 		x:      linear{lo: 0, hi: float64(len(b.Groups)), a: xyLeft, b: xyLeft + w},
 		y:      linear{lo: 0, hi: ticks[len(ticks)-1], a: xyTop + xyH, b: xyTop},
-		yTicks: ticks, xFmt: Number, yFmt: Number, yName: b.YLabel,
+		yTicks: ticks, xFmt: numberText, yFmt: numberText, yName: b.YLabel,
 	}
 	c.text(10, 24, 14, "start", "title", b.Title, "font-weight=\"bold\"")
 	fr.draw(c)
@@ -73,8 +73,8 @@ func (b *Bars) draw(c *canvas) error {
 			top := fr.y.at(v)
 			c.printf("<rect class=\"bar\" x=\"%s\" y=\"%s\" width=\"%s\" height=\"%s\" fill=\"%s\" %s %s %s><title>%s</title></rect>\n",
 				f(x0+float64(s)*barW), f(top), f(barW-1), f(fr.y.a-top), seriesColour(s),
-				attr("data-group", name), attr("data-series", b.Series[s]), attr("data-value", Number(v)),
-				esc(fmt.Sprintf("%s, %s: %s", name, b.Series[s], Number(v))))
+				attr("data-group", name), attr("data-series", b.Series[s]), attr("data-value", numberText(v)),
+				esc(fmt.Sprintf("%s, %s: %s", name, b.Series[s], numberText(v))))
 		}
 		c.text(xyLeft+(float64(g)+0.5)*slot, fr.y.a+16, 11, "middle", "x-label", name)
 	}

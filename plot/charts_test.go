@@ -133,8 +133,8 @@ func TestNumberAndTicks(t *testing.T) {
 		v    float64
 		want string
 	}{{3990, "3990"}, {0.5, "0.5"}, {66.666666, "66.7"}, {1234.56, "1234.6"}, {-2, "-2"}, {0.000123456, "0.000123"}} {
-		if got := Number(c.v); got != c.want {
-			t.Errorf("Number(%v) = %q; want %q", c.v, got, c.want)
+		if got := numberText(c.v); got != c.want {
+			t.Errorf("numberText(%v) = %q; want %q", c.v, got, c.want)
 		}
 	}
 	if got := niceTicks(0, 9943, 5); len(got) != 6 || got[5] != 10000 || got[1] != 2000 {

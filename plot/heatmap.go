@@ -100,13 +100,13 @@ func (h *HeatMap) drawCell(c *canvas, px, py float64, x, y string, k int, lo, hi
 		t = (v - lo) / (hi - lo)
 	}
 	c.printf("<rect class=\"cell\" x=\"%s\" y=\"%s\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\" %s %s %s><title>%s</title></rect>\n",
-		f(px), f(py), cellW, cellH, colour(t), attr("data-x", x), attr("data-y", y), attr("data-value", Number(v)),
-		esc(fmt.Sprintf("%s=%s, %s=%s: %s %s", h.XLabel, x, h.YLabel, y, h.Metric, Number(v))))
+		f(px), f(py), cellW, cellH, colour(t), attr("data-x", x), attr("data-y", y), attr("data-value", numberText(v)),
+		esc(fmt.Sprintf("%s=%s, %s=%s: %s %s", h.XLabel, x, h.YLabel, y, h.Metric, numberText(v))))
 	ink := "#000000"
 	if dark(t) {
 		ink = "#ffffff"
 	}
-	c.text(px+cellW/2, py+cellH/2+4, 11, "middle", "value", Number(v), "fill=\""+ink+"\"")
+	c.text(px+cellW/2, py+cellH/2+4, 11, "middle", "value", numberText(v), "fill=\""+ink+"\"")
 }
 
 // drawLegend draws the colour scale: a bar from the highest value (top)
@@ -129,6 +129,6 @@ func (h *HeatMap) drawLegend(c *canvas, x, lo, hi float64) {
 	}{{0, hi}, {0.5, (lo + hi) / 2}, {1, lo}} {
 		y := top + tick.frac*barH
 		c.line(x+barW, y, x+barW+4, y, "#444444")
-		c.text(x+barW+7, y+4, 11, "start", "legend-tick", Number(tick.v))
+		c.text(x+barW+7, y+4, 11, "start", "legend-tick", numberText(tick.v))
 	}
 }

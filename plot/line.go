@@ -63,7 +63,7 @@ func (l *Lines) draw(c *canvas) error {
 	yt := niceTicks(min(0, ylo), yhi, 5)
 	fr := frame{
 		y:      linear{lo: yt[0], hi: yt[len(yt)-1], a: xyTop + xyH, b: xyTop},
-		yTicks: yt, xFmt: Number, yFmt: Number, xName: l.XLabel, yName: l.YLabel,
+		yTicks: yt, xFmt: numberText, yFmt: numberText, xName: l.XLabel, yName: l.YLabel,
 	}
 	if l.Log2X {
 		fr.xTicks, fr.xFmt = log2Ticks(xlo, xhi), binaryNumber
@@ -87,8 +87,8 @@ func (l *Lines) draw(c *canvas) error {
 		c.printf("<polyline class=\"series\" %s points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>\n", attr("data-series", s.Name), pts, col)
 		for _, p := range s.Points {
 			c.printf("<circle class=\"point\" cx=\"%s\" cy=\"%s\" r=\"3\" fill=\"%s\" %s %s><title>%s</title></circle>\n",
-				f(fr.x.at(p.X)), f(fr.y.at(p.Y)), col, attr("data-x", Number(p.X)), attr("data-y", Number(p.Y)),
-				esc(fmt.Sprintf("%s: %s = %s, %s = %s", s.Name, l.XLabel, Number(p.X), l.YLabel, Number(p.Y))))
+				f(fr.x.at(p.X)), f(fr.y.at(p.Y)), col, attr("data-x", numberText(p.X)), attr("data-y", numberText(p.Y)),
+				esc(fmt.Sprintf("%s: %s = %s, %s = %s", s.Name, l.XLabel, numberText(p.X), l.YLabel, numberText(p.Y))))
 		}
 	}
 	legend(c, xyLeft+xyW+16, xyTop, names)

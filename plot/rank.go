@@ -57,7 +57,7 @@ func (r *RankScatter) draw(c *canvas) error {
 	fr := frame{
 		x:      linear{lo: 0.5, hi: top + 0.5, a: xyLeft, b: xyLeft + xyW},
 		y:      linear{lo: 0.5, hi: top + 0.5, a: xyTop + xyH, b: xyTop},
-		xTicks: ticks, yTicks: ticks, xFmt: Number, yFmt: Number,
+		xTicks: ticks, yTicks: ticks, xFmt: numberText, yFmt: numberText,
 		xName: r.XLabel, yName: r.YLabel,
 	}
 	c.text(10, 24, 14, "start", "title", r.title(), "font-weight=\"bold\"")
@@ -66,8 +66,8 @@ func (r *RankScatter) draw(c *canvas) error {
 	for i, p := range r.Points {
 		px, py := fr.x.at(p.Static), fr.y.at(p.Simulated)
 		c.printf("<circle class=\"point\" cx=\"%s\" cy=\"%s\" r=\"5\" fill=\"%s\" fill-opacity=\"0.8\" %s %s %s><title>%s</title></circle>\n",
-			f(px), f(py), seriesColour(0), attr("data-label", p.Label), attr("data-static", Number(p.Static)), attr("data-simulated", Number(p.Simulated)),
-			esc(fmt.Sprintf("%s: static %s, simulated %s", p.Label, Number(p.Static), Number(p.Simulated))))
+			f(px), f(py), seriesColour(0), attr("data-label", p.Label), attr("data-static", numberText(p.Static)), attr("data-simulated", numberText(p.Simulated)),
+			esc(fmt.Sprintf("%s: static %s, simulated %s", p.Label, numberText(p.Static), numberText(p.Simulated))))
 		c.text(px+7, py-5, 10, "start", "point-label", r.labelAt(i))
 	}
 	return nil

@@ -80,10 +80,10 @@ func binaryNumber(v float64) string {
 		n float64
 	}{{"Gi", 1 << 30}, {"Mi", 1 << 20}, {"Ki", 1 << 10}} {
 		if v >= u.n && math.Mod(v, u.n) == 0 {
-			return Number(v/u.n) + u.s
+			return numberText(v/u.n) + u.s
 		}
 	}
-	return Number(v)
+	return numberText(v)
 }
 
 // viridis are nine stops of matplotlib's viridis colour map (van der

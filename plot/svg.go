@@ -108,10 +108,10 @@ func esc(s string) string {
 // attr is one escaped attribute, name="value".
 func attr(name, value string) string { return name + "=\"" + esc(value) + "\"" }
 
-// Number formats a value for a label: integers as integers (up to 10
+// numberText formats a value for a label: integers as integers (up to 10
 // digits), other values with three significant digits, or fixed-point
 // with one decimal from 100 up.
-func Number(v float64) string {
+func numberText(v float64) string {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return strconv.FormatFloat(v, 'f', -1, 64)

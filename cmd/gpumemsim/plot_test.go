@@ -225,3 +225,25 @@ func TestPlotCurveProbe(t *testing.T) {
 		t.Errorf("x axis %q; want F, the parameter that varies", got)
 	}
 }
+
+// docs/j14-table1-heatmap.svg is what plot draws from docs/j14-table1.json
+// (validate -format json of J14 Table 1's shapes at 512³; docs/design.md,
+// Plots), and its axes are Table 1's widths and heights.
+func TestDocsJ14Table1(t *testing.T) {
+	want, err := os.ReadFile("../../docs/j14-table1-heatmap.svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := runCmd(t, "plot", "-i", "../../docs/j14-table1.json", "-o", "-")
+	if !bytes.Equal(got, want) {
+		t.Error("docs/j14-table1-heatmap.svg differs from what plot draws from docs/j14-table1.json; redraw it with the command in docs/design.md, Plots")
+	}
+	svg := svgtest.Parse(t, got)
+	// Table 1 lists WGS as ty×tx: 2×256 ... 8×16; tx takes 16..256 and ty 2..32.
+	if x, y := svgtest.Texts(svg.All("text", "x-label")), svgtest.Texts(svg.All("text", "y-label")); strings.Join(x, " ") != "16 32 64 128 256" || strings.Join(y, " ") != "2 4 8 16 32" {
+		t.Errorf("axes %v × %v; want Table 1's widths and heights", x, y)
+	}
+	if n := len(svg.All("rect", "cell")); n != 12 {
+		t.Errorf("%d cells; want Table 1's 12 shapes", n)
+	}
+}
