@@ -129,7 +129,9 @@
 // probe's cycles per load). A metric is a numeric field of the rows or
 // references, a profiler metric, a per-reference rate
 // (transactions_per_request, l1_hit_rate, l2_hit_rate, tex_hit_rate,
-// const_hit_rate; 0 where nothing was accessed), or A/B of two. -i - reads
+// const_hit_rate; 0 where nothing was accessed), or A/B of two (0/0 is
+// 0). A flag the chosen plot would not use (-x off a curve, -metric on
+// the rank scatter) is an error. -i - reads
 // standard input and -o - writes standard output. See docs/design.md,
 // Plots.
 package main

@@ -79,3 +79,17 @@ func TestPlotAutoKinds(t *testing.T) {
 		t.Errorf("-layouts: series %v", got)
 	}
 }
+
+// Flags the chosen plot would not use are errors, not ignored.
+func TestPlotUnusedFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"plot", "-x", "F", "-i", "testdata/plot/run-matmul.json", "-o", "-"},
+		{"plot", "-kind", "rank", "-metric", "sim_cycles", "-i", "testdata/plot/table1-small.json", "-o", "-"},
+		{"plot", "-metric", "sim_cycles", "-i", "testdata/plot/maps-all.json", "-o", "-"},
+	} {
+		var stdout, stderr bytes.Buffer
+		if err := run(context.Background(), args, &stdout, &stderr); err == nil || stdout.Len() != 0 {
+			t.Errorf("%s: err = %v, %d bytes out; want an error and nothing drawn", strings.Join(args, " "), err, stdout.Len())
+		}
+	}
+}

@@ -37,6 +37,13 @@ type plotOptions struct {
 // (-layouts), a run's references as bars, or several runs as a curve.
 func chartsOf(docs []*plotDoc, opts plotOptions) ([]plot.Chart, error) {
 	d := docs[0]
+	curve := opts.kind == kindCurve || opts.kind == kindAuto && len(docs) > 1
+	if opts.x != "" && !curve {
+		return nil, fmt.Errorf("-x: only a curve (-kind curve, or several runs) has a parameter along x")
+	}
+	if opts.metric != "" && (opts.kind == kindRank || opts.kind == kindAuto && d.kind == docBlocks && !d.shapesGrid()) {
+		return nil, fmt.Errorf("-metric: the rank scatter draws ranks and takes no metric; hint: -kind bars draws a metric per row")
+	}
 	if opts.kind != kindCurve && len(docs) > 1 {
 		if opts.kind != kindAuto || d.kind != docRun {
 			return nil, fmt.Errorf("%s: %d JSON documents; -kind %s draws one; hint: -kind curve draws several runs", docs[1].src, len(docs), opts.kind)
