@@ -9,9 +9,10 @@
 //	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config C] [-warps N] [-format text|json]
 //	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-remap-cost exclude|include] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-format text|json]
-//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv]
+//	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv] [-plot FILE.svg]
 //	gpumemsim sweep [-device D1,D2] [-kernel K1,K2] [-map 'M1;M2'] [-blocks B1,B2] [-set N=V1,V2 ...] [-layout L1,L2] [-spaces 'S1;S2'] | -f SWEEP.yaml [-cache-config C] [-remap ...] [-data ...] [-matrix ...] [-metrics nvprof|ncu|gpgpusim] [-max-work N] [-j N] [-shard i/n | -shards n] [-resume FILE] [-format csv|json] [-o FILE]
 //	gpumemsim merge [-format csv|json] [-o FILE] FILE...
+//	gpumemsim plot -i FILE.json -o FILE.svg [-kind auto|heatmap|rank|bars|curve] [-metric NAME[,NAME...]] [-x PARAM]
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
 // fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may
@@ -167,4 +168,29 @@
 // format unless -format says; it refuses rows of different sweeps, a row
 // given twice and missing rows. docs/slurm-sweep.sh and
 // docs/k8s-sweep.yaml run a sweep this way.
+//
+// validate -plot FILE.svg also draws the result as SVG: over block shapes
+// of one mapping, a heat map of simulated cycles over block width ×
+// height beside the scatter of static against simulated rank (Spearman ρ
+// in its title); with -maps all or 3-D blocks the scatter alone; with
+// -layouts bars of each layout's gld and gst transactions beside the
+// scatter. The file is written whole (a temporary file renamed) and its
+// path checked before simulating. plot draws what validate or run wrote
+// with -format json, without simulating: -kind auto draws what validate
+// -plot draws (the same bytes), or a run's references as bars, or several
+// runs as a curve; heatmap takes validate's rows (-metric, default
+// sim_cycles); rank the static and simulated ranks; bars a comma list of
+// -metric per row or reference (run: requests,transactions; layouts:
+// gld_transactions,gst_transactions); curve several run documents,
+// concatenated or in an array, over the kernel parameter -x (default:
+// the one that varies), one line per device and other varying parameter,
+// -metric default sim_cycles/inst_executed_global_loads (the latency
+// probe's cycles per load). A metric is a numeric field of the rows or
+// references, a profiler metric, a per-reference rate
+// (transactions_per_request, l1_hit_rate, l2_hit_rate, tex_hit_rate,
+// const_hit_rate; 0 where nothing was accessed), or A/B of two (0/0 is
+// 0). A flag the chosen plot would not use (-x off a curve, -metric on
+// the rank scatter) is an error. -i - reads
+// standard input and -o - writes standard output. See docs/design.md,
+// Plots.
 package main

@@ -75,7 +75,10 @@ func cmdDevicesImport(args []string, stdout, stderr io.Writer) error {
 		_, err := stdout.Write(y)
 		return err
 	}
-	return writeFileAtomic(*out, y)
+	if err := writeFileAtomic(*out, y); err != nil {
+		return fmt.Errorf("-o %s: %w", *out, err)
+	}
+	return nil
 }
 
 // importName is the default device name: the directory of a file called
@@ -105,29 +108,4 @@ func readOptionFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("devices import: %w", err)
 	}
 	return data, nil
-}
-
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory and a rename, so that path holds either its old contents or
-// all of data.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // the temporary name means nothing to the user
-		}
-		return fmt.Errorf("-o %s: cannot create a file in %s: %w", path, filepath.Dir(path), err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("-o %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("-o: %w", err)
-	}
-	return nil
 }

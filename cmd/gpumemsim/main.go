@@ -37,6 +37,7 @@ func commands() []command {
 		{"validate", "rank launch configurations statically and by simulation, and compare", cmdValidate},
 		{"sweep", "simulate every combination of devices, kernels, mappings, blocks, params, layouts and spaces", cmdSweep},
 		{"merge", "join the outputs of a sweep's shards into the whole sweep's", cmdMerge},
+		{"plot", "draw validate's or run's -format json output as SVG: heat map, rank scatter, bars, curve", cmdPlot},
 		{"trace", "a kernel's warp instructions, their coalescing, and the profiler's counts", cmdTrace},
 	}
 }

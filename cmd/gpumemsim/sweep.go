@@ -157,39 +157,16 @@ func (f *sweepFlags) axes(fs *flag.FlagSet) (sweepAxes, error) {
 	return a, nil
 }
 
-// writeOutput writes to path, whole or not at all (a temporary file in
-// its directory, renamed), or to stdout when path is "".
+// writeOutput writes to path, whole or not at all (writeAtomic), or to
+// stdout when path is "".
 func writeOutput(path string, stdout io.Writer, write func(io.Writer) error) error {
 	if path == "" {
 		return write(stdout)
 	}
-	tmp, err := os.CreateTemp(dirOf(path), ".gpumemsim-*.tmp")
-	if err != nil {
-		return fmt.Errorf("-o: %v", err)
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	err = write(tmp)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
+	if err := writeAtomic(path, write); err != nil {
 		return fmt.Errorf("-o %s: %v; nothing written", path, err)
 	}
 	return nil
-}
-
-// dirOf is the directory of path, "." for a bare name.
-func dirOf(path string) string {
-	if i := strings.LastIndexAny(path, `/\`); i >= 0 {
-		return path[:i+1]
-	}
-	return "."
 }
 
 // failureSummary lists the failed rows on stderr and returns an error,

@@ -36,8 +36,9 @@ type config struct {
 func (c *config) mappingName() string { return mappingName(c.mapping, c.perThread) }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample] [-format text|json|csv]", stderr)
+	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample] [-format text|json|csv] [-plot FILE.svg]", stderr)
 	lf := addLaunchFlags(fs)
+	plotPath := plotFlag(fs)
 	blocks := fs.String("blocks", "jang", "candidate blocks: `jang` (Algorithm 2's) or a list such as 32x8,16x16")
 	maps := fs.String("maps", "", "`all`: every assignment of the mapped loops to thread dimensions")
 	layouts := fs.String("layouts", "", "`all` or a list of the kernel file's layouts: rank them by Peng et al.'s cost against simulated cycles, at one mapping and block")
@@ -51,11 +52,16 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	if *plotPath != "" {
+		if err := checkPlotPath("-plot", *plotPath); err != nil {
+			return err
+		}
+	}
 	if *layouts != "" {
 		if err := checkLayoutsFlags(fs, lf); err != nil {
 			return err
 		}
-		return validateLayouts(ctx, lf, *layouts, *format, *maxWork, *sample, stdout, stderr)
+		return validateLayouts(ctx, lf, *layouts, *format, *plotPath, *maxWork, *sample, stdout, stderr)
 	}
 	dev, base, err := lf.load()
 	if err != nil {
@@ -91,6 +97,9 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	cmp, err := validate.Compare(static, simulated)
 	if err != nil {
+		return err
+	}
+	if err := plotValidate(*plotPath, validateJSON(dev, base, runs, skipped, cmp)); err != nil {
 		return err
 	}
 	switch *format {

@@ -35,7 +35,7 @@ type layoutRun struct {
 // al.'s cost model and simulated at the one mapping and block the flags
 // give; the layouts are ranked by Peng's cost vector and by simulated
 // cycles, and the ranks compared.
-func validateLayouts(ctx context.Context, lf *launchFlags, list, format string, maxWork float64, sample bool, stdout, stderr io.Writer) error {
+func validateLayouts(ctx context.Context, lf *launchFlags, list, format, plotPath string, maxWork float64, sample bool, stdout, stderr io.Writer) error {
 	a, err := lf.parse()
 	if err != nil {
 		return err
@@ -71,6 +71,9 @@ func validateLayouts(ctx context.Context, lf *launchFlags, list, format string, 
 	}
 	cmp, err := validate.Compare(static, simulated)
 	if err != nil {
+		return err
+	}
+	if err := plotValidate(plotPath, layoutsJSON(a.dev, runs, cmp)); err != nil {
 		return err
 	}
 	switch format {
