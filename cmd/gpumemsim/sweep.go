@@ -24,6 +24,7 @@ type sweepFlags struct {
 	maxWork                                         *float64
 	workers                                         *int
 	format, out, resume, shard                      *string
+	plot, plotMetric                                *string
 	shards                                          *int
 	// bindSettings reads the shared flags into settings, once parsed.
 	bindSettings func()
@@ -31,20 +32,22 @@ type sweepFlags struct {
 
 func addSweepFlags(fs *flag.FlagSet) *sweepFlags {
 	f := &sweepFlags{
-		devices: fs.String("device", "", "devices, a comma `list` of names or YAML files: gt200,fermi,kepler (default fermi)"),
-		kernels: fs.String("kernel", "", "kernels, a comma `list` of shipped examples or files (default matmul)"),
-		maps:    fs.String("map", "", "mappings separated by semicolons: `'i1=ty,i2=tx;i1=tx,i2=ty'`; an empty item is the kernel file's (default: the kernel file's)"),
-		blocks:  fs.String("blocks", "", "block shapes, a comma `list`: 64,128,16x16 (default: the kernel file's)"),
-		layouts: fs.String("layout", "", "layouts of the kernel's struct arrays, a comma `list` (default: the kernel file's first)"),
-		spaces:  fs.String("spaces", "", "memory-space assignments separated by semicolons: `'A=texture;A=constant,B=texture'`; an empty item is the kernel file's"),
-		file:    fs.String("f", "", "a sweep `file` (YAML) giving the axes instead of the axis flags"),
-		maxWork: workFlag(fs),
-		workers: fs.Int("j", 0, "rows simulated at once (default: the number of cores, runtime.NumCPU)"),
-		format:  fs.String("format", "csv", "output format: csv or json"),
-		out:     fs.String("o", "", "output `file`, written whole or not at all (default: stdout)"),
-		resume:  fs.String("resume", "", "a previous output `file` of the same sweep: its rows that ran are kept, not simulated again"),
-		shard:   fs.String("shard", "", "run shard `i/n` only: the rows whose index (from 0) is i modulo n; shards count from 0"),
-		shards:  fs.Int("shards", 0, "the number of shards, with the shard index read from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"),
+		devices:    fs.String("device", "", "devices, a comma `list` of names or YAML files: gt200,fermi,kepler (default fermi)"),
+		kernels:    fs.String("kernel", "", "kernels, a comma `list` of shipped examples or files (default matmul)"),
+		maps:       fs.String("map", "", "mappings separated by semicolons: `'i1=ty,i2=tx;i1=tx,i2=ty'`; an empty item is the kernel file's (default: the kernel file's)"),
+		blocks:     fs.String("blocks", "", "block shapes, a comma `list`: 64,128,16x16 (default: the kernel file's)"),
+		layouts:    fs.String("layout", "", "layouts of the kernel's struct arrays, a comma `list` (default: the kernel file's first)"),
+		spaces:     fs.String("spaces", "", "memory-space assignments separated by semicolons: `'A=texture;A=constant,B=texture'`; an empty item is the kernel file's"),
+		file:       fs.String("f", "", "a sweep `file` (YAML) giving the axes instead of the axis flags"),
+		maxWork:    workFlag(fs),
+		workers:    fs.Int("j", 0, "rows simulated at once (default: the number of cores, runtime.NumCPU)"),
+		format:     fs.String("format", "csv", "output format: csv or json"),
+		out:        fs.String("o", "", "output `file`, written whole or not at all (default: stdout)"),
+		resume:     fs.String("resume", "", "a previous output `file` of the same sweep: its rows that ran are kept, not simulated again"),
+		shard:      fs.String("shard", "", "run shard `i/n` only: the rows whose index (from 0) is i modulo n; shards count from 0"),
+		shards:     fs.Int("shards", 0, "the number of shards, with the shard index read from SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX"),
+		plot:       fs.String("plot", "", "also draw a heat map of -plot-metric over the sweep's two varying axes (a 2-D block's width and height count as two) into `FILE.svg`"),
+		plotMetric: fs.String("plot-metric", "sim_cycles", "the `metric` -plot draws"),
 	}
 	fs.Var(&f.sets, "set", "a parameter and its values `NAME=V1,V2`; repeat -set for more parameters (the sweep takes the product)")
 	cc := cacheConfigFlag(fs)
@@ -67,6 +70,7 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := f.check(); err != nil {
 		return err
 	}
+
 	axes, err := f.axes(fs)
 	if err != nil {
 		return err
@@ -74,6 +78,15 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rows, err := axes.withDefaults().rows()
 	if err != nil {
 		return fmt.Errorf("sweep: %v", err)
+	}
+	var sp *sweepPlot
+	if *f.plot != "" {
+		if err := checkPlotPath("-plot", *f.plot); err != nil {
+			return err
+		}
+		if sp, err = newSweepPlot(*f.plotMetric, rows); err != nil {
+			return err
+		}
 	}
 	sh, err := resolveShard(*f.shard, *f.shards, os.Getenv)
 	if err != nil {
@@ -93,6 +106,11 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if runErr != nil {
 		return runErr
+	}
+	if sp != nil {
+		if err := sp.draw(*f.plot, t); err != nil {
+			return err
+		}
 	}
 	return failureSummary(t, stderr)
 }

@@ -3,10 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"gpumemsim/internal/svgtest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -332,4 +335,54 @@ func writeTemp(t *testing.T, name, data string) string {
 		t.Fatal(err)
 	}
 	return f
+}
+
+// TestSweepPlot: sweep -plot draws a heat map of the rows' metric over the
+// two varying axes, a 2-D block's width and height: one cell per row,
+// each holding the row's sim_cycles as the CSV written beside it gives
+// it, the axes the shapes' extents. A sweep with three varying axes is
+// refused before simulating, and so is a metric the rows do not have.
+func TestSweepPlot(t *testing.T) {
+	dir := t.TempDir()
+	svgPath, csvPath := filepath.Join(dir, "shapes.svg"), filepath.Join(dir, "shapes.csv")
+	mustRun(t, "sweep", "-device", "gt200", "-kernel", "matmul-tiled", "-set", "M=32", "-set", "N=32", "-set", "P=32",
+		"-blocks", "16x16,32x8,8x32", "-plot", svgPath, "-o", csvPath)
+	data, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := slices.Index(recs[0], "sim_cycles")
+	var want []string
+	for _, r := range recs[1:] {
+		want = append(want, r[col])
+	}
+	doc, err := os.ReadFile(svgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg := svgtest.Parse(t, doc)
+	got := svgtest.Texts(svg.All("text", "value"))
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("cells %v; want the rows' sim_cycles %v", got, want)
+	}
+	if x := svgtest.Texts(svg.All("text", "x-label")); strings.Join(x, " ") != "8 16 32" {
+		t.Errorf("x labels %v; want the widths 8 16 32", x)
+	}
+	if y := svgtest.Texts(svg.All("text", "y-label")); strings.Join(y, " ") != "8 16 32" {
+		t.Errorf("y labels %v; want the heights 8 16 32", y)
+	}
+	for _, c := range []struct{ args []string }{
+		{[]string{"sweep", "-device", "gt200,fermi", "-kernel", "vecadd", "-blocks", "64x2,128x2", "-set", "N=1024,2048", "-plot", svgPath}},
+		{[]string{"sweep", "-device", "gt200", "-kernel", "vecadd", "-blocks", "64,128", "-set", "N=1024", "-plot", svgPath, "-plot-metric", "no_such_metric"}},
+	} {
+		if _, _, err := runCmd(t, c.args...); err == nil {
+			t.Errorf("gpumemsim %s: no error", strings.Join(c.args, " "))
+		}
+	}
 }
