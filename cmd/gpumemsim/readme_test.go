@@ -60,6 +60,13 @@ func TestReadmeCommands(t *testing.T) {
 		if args[0] != "gpumemsim" {
 			t.Fatalf("README command %q does not start with gpumemsim", line)
 		}
+		// The README's paths are the repository root's; the test runs in
+		// cmd/gpumemsim.
+		for i, a := range args {
+			if _, err := os.Stat(filepath.Join("../..", a)); strings.Contains(a, "/") && err == nil {
+				args[i] = filepath.Join("../..", a)
+			}
+		}
 		var out bytes.Buffer
 		if err := run(context.Background(), args[1:], &out, &out); err != nil {
 			t.Errorf("README: %s: %v", line, err)
