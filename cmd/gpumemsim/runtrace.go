@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -279,29 +278,7 @@ func writeTraceCSV(w io.Writer, dev *arch.Device, t *accelsim.Trace, seq *sim.Se
 		for end < len(t.Kernels) && t.Kernels[end].Name == t.Kernels[start].Name {
 			end++
 		}
-		for _, m := range total {
-			// Launches of one kernel may differ in their metrics (a generic
-			// access that reached shared memory in one): match by name.
-			lo, hi, avg := m, m, m
-			lo.Value, hi.Value, avg.Value = math.Inf(1), math.Inf(-1), 0
-			n := 0
-			for _, ms := range per[start:end] {
-				if i := slices.IndexFunc(ms, func(x sim.Metric) bool { return x.Name == m.Name }); i >= 0 {
-					v := ms[i].Value
-					lo.Value, hi.Value, avg.Value = min(lo.Value, v), max(hi.Value, v), avg.Value+v
-					n++
-				}
-			}
-			if n == 0 {
-				continue
-			}
-			avg.Value /= float64(n)
-			row := []string{deviceColumn(dev), t.Kernels[start].Name, strconv.Itoa(end - start), m.Name, m.Description, formatValue(lo), formatValue(hi), formatValue(avg)}
-			if sampled {
-				row = append(row, formatCI(m))
-			}
-			cw.Write(row)
-		}
+		writeInvocationsCSV(cw, deviceColumn(dev), t.Kernels[start].Name, total, per[start:end], sampled)
 		start = end
 	}
 	cw.Flush()
