@@ -1,7 +1,7 @@
 # gpumemsim — build, test and run targets. `make test` is what CI runs.
 GO        ?= go
 # Packages cheap enough to run under the race detector on every test run.
-RACE_PKGS ?= ./arch/... ./configs/... ./cmd/...
+RACE_PKGS ?= ./arch/... ./configs/... ./cmd/... ./traces/accelsim/...
 FUZZTIME  ?= 20s
 # Minimizing a new input may not eat a target's whole budget.
 FUZZMINTIME ?= 10s

@@ -9,7 +9,8 @@ import (
 
 // L1Shared is the on-chip memory of an SM that Fermi and Kepler divide
 // between shared memory and the L1 data cache, chosen per kernel with
-// cudaFuncSetCacheConfig. The config as loaded (its sm and l1 sections)
+// cudaFuncSetCacheConfig (A100 too, among more carveouts than the two or
+// three splits kept here). The config as loaded (its sm and l1 sections)
 // is one of the splits; WithCacheConfig gives another. A device whose L1
 // and shared memory are fixed has none: the zero value.
 type L1Shared struct {

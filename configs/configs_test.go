@@ -22,7 +22,7 @@ func mustLoad(t *testing.T, name string) *arch.Device {
 }
 
 func TestShippedConfigsLoad(t *testing.T) {
-	want := []string{"fermi", "fermi-l1-48k", "fermi-m2050", "g80", "gt200", "kepler", "maxwell"}
+	want := []string{"a100", "fermi", "fermi-l1-48k", "fermi-m2050", "g80", "gt200", "kepler", "maxwell"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("Names() = %v; want %v", got, want)
 	}
@@ -51,6 +51,7 @@ func TestPeakDRAMBandwidth(t *testing.T) {
 		{"fermi-m2050", 148.4},  // Tesla M2050
 		{"kepler", 208},         // Tesla K20c
 		{"maxwell", 224},        // GeForce GTX 980
+		{"a100", 1555},          // A100-SXM4-40GB (A100 whitepaper: 1555 GB/s)
 	} {
 		got := mustLoad(t, tc.name).PeakDRAMBandwidth() / 1e9
 		if math.Abs(got-tc.gbps)/tc.gbps > 0.01 {
@@ -121,6 +122,30 @@ func TestJ14Occupancy(t *testing.T) {
 		{2, 32, 8, 50}, {4, 16, 8, 50}, {2, 16, 8, 25},
 	} {
 		checkOccupancy(t, d, "J14 Table 5", shape(r.ty, r.tx), 15, occRow{blocks: r.awg, occPct: r.oc})
+	}
+}
+
+// A100 against the CC 8.0 limits (PG-8x; 255 registers, per-warp
+// allocation in units of 256, shared memory in units of 128 bytes), worked
+// by hand: the sm_80 vectorAdd trace's 256 threads with 12 registers fill
+// the SM's 64 warps with 8 blocks; 64 registers allow 32 warps; 32 blocks
+// of 64 threads are the block limit (50%); 48 KiB of shared memory a
+// block leaves 3 blocks in 164 KiB.
+func TestA100Occupancy(t *testing.T) {
+	d := mustLoad(t, "a100")
+	for _, r := range []struct {
+		threads, regs int
+		smem          arch.Bytes
+		blocks        int
+		pct           float64
+	}{
+		{256, 12, 0, 8, 100}, {1024, 64, 0, 1, 50}, {64, 16, 0, 32, 100}, {32, 16, 0, 32, 50},
+		{256, 32, 48 * arch.KiB, 3, 37.5}, {128, 255, 0, 2, 12.5},
+	} {
+		o, err := d.Occupancy(arch.Dim3{X: r.threads, Y: 1, Z: 1}, r.regs, r.smem)
+		if err != nil || o.ActiveBlocks != r.blocks || 100*o.Occupancy != r.pct {
+			t.Errorf("a100: block %d, %d registers, %v shared: %d blocks, %.4g%%, %v; want %d, %g%%", r.threads, r.regs, r.smem, o.ActiveBlocks, 100*o.Occupancy, err, r.blocks, r.pct)
+		}
 	}
 }
 

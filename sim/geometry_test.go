@@ -59,3 +59,29 @@ func TestGeometryHonoured(t *testing.T) {
 		}
 	}
 }
+
+// An L1 under the cc50 rule gets one 32-byte transaction per sector of a
+// warp's request, so the second sector of a line whose first is in flight
+// is a miss of its own, fetched from the L2; it once merged into the
+// first's MSHR entry, and a coalesced vecadd read a quarter of its data
+// from DRAM. Every sector vecadd reads is read once: the L2 and DRAM see
+// every one.
+func TestSectoredL1FetchesEverySector(t *testing.T) {
+	const n = 1 << 14
+	path := filepath.Join(t.TempDir(), "maxwell-ca.yaml")
+	if err := os.WriteFile(path, []byte("base: maxwell\nname: maxwell-ca\ncoalescer: {cache_global_loads: true}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{path, "a100"} {
+		dev, err := configs.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := run(t, dev, bindOn(t, dev, "vecadd", "", "", map[string]int64{"N": n}), sim.Options{})
+		const sectors = 2 * n * 4 / 32
+		if r.Loads.Sectors != sectors || r.L1.MSHRMerges != 0 || r.L2.ReadSectors != sectors || r.DRAM.ReadSectors != sectors {
+			t.Errorf("%s: %d load sectors, %d L1 MSHR merges, L2 read sectors %d, DRAM read sectors %d; want %d, 0, %d, %d",
+				dev.Name, r.Loads.Sectors, r.L1.MSHRMerges, r.L2.ReadSectors, r.DRAM.ReadSectors, sectors, sectors, sectors)
+		}
+	}
+}

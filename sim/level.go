@@ -12,12 +12,13 @@ type levelSpec struct {
 	line   uint64 // bytes
 	sector uint64 // the cache's sector bytes (its fill granularity)
 	hit    int64  // hit latency in core cycles
-	// inFlight is the bytes an MSHR entry tracks: the line for the L1,
-	// whose loads ask for all the sectors they need in one lookup; the
-	// sector for the read-only caches, whose lookups ask for one 32-byte
-	// sector each, so that a lookup of another sector of a line in flight
-	// is a miss of its own (as GPGPU-Sim's sector caches key their MSHRs
-	// by sector, mshr_addr).
+	// inFlight is the bytes an MSHR entry tracks: the line for an L1
+	// whose loads ask for all the sectors they need in one lookup (the
+	// cc20 and cc30 rules); the sector for the read-only caches and for
+	// the L1 of the cc50 rule, whose lookups ask for one 32-byte sector
+	// each, so that a lookup of another sector of a line in flight is a
+	// miss of its own (as GPGPU-Sim's sector caches key their MSHRs by
+	// sector, mshr_addr).
 	inFlight uint64
 }
 

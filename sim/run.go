@@ -209,6 +209,14 @@ func (s *sm) build(dev *arch.Device, src traces.Source, occ arch.Occupancy) erro
 	if err != nil {
 		return fmt.Errorf("device %s: l1: %w", dev.Name, err)
 	}
+	if dev.Coalescer.Rule == arch.RuleCC50 {
+		// The cc50 rule sends the L1 one 32-byte transaction per sector, not
+		// a line's worth of sectors in one lookup, so an MSHR entry tracks
+		// a sector (as GPGPU-Sim's sector caches key theirs): a lookup of
+		// another sector of a line in flight is a miss of its own, which
+		// fetches that sector, not a merge into a fetch without it.
+		lv.inFlight = lv.sector
+	}
 	s.l1 = lv
 	return nil
 }

@@ -7,6 +7,7 @@
 //	gpumemsim devices import FILE [-o device.yaml] [-name NAME] [-base NAME]
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
 //	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config C] [-warps N] [-format text|json]
+//	gpumemsim run -device D -trace FILE [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-remap-cost exclude|include] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-format text|json]
 //	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv] [-plot FILE.svg]
@@ -15,7 +16,7 @@
 //	gpumemsim plot -i FILE.json -o FILE.svg [-kind auto|heatmap|rank|bars|curve] [-metric NAME[,NAME...]] [-x PARAM]
 //
 // Devices are named by an embedded config (g80, gt200, fermi, fermi-m2050,
-// fermi-l1-48k, kepler, maxwell) or by the path of a YAML file, which may
+// fermi-l1-48k, kepler, maxwell, a100) or by the path of a YAML file, which may
 // start from an embedded config with "base: fermi". Kernels are named by a
 // shipped example or by the path of a kernel file. Errors are printed as
 // "gpumemsim: ..." and exit with status 1.
@@ -39,8 +40,28 @@
 // -cache-config C picks the L1/shared split a kernel would ask for with
 // cudaFuncSetCacheConfig, on devices that have one (Fermi: prefer-shared,
 // the default 48 KiB shared memory + 16 KiB L1, or prefer-l1, 16 + 48;
-// Kepler also prefer-equal, 32 + 32): occupancy, the per-block shared
-// memory limit and the simulated L1 follow it, and the output names it.
+// Kepler also prefer-equal, 32 + 32; A100 prefer-shared, 164 KiB + 28 KiB,
+// or prefer-l1, 8 + 184, the ends of its carveouts): occupancy, the
+// per-block shared memory limit and the simulated L1 follow it, and the
+// output names it.
+//
+// run -trace FILE replays an Accel-Sim trace of a real GPU run (SASS
+// recorded with NVBit): FILE is the kernelslist.g of the traced program
+// (MemcpyHtoD lines are reported, not simulated; kernel files are
+// relative to its directory) or one kernel's .traceg (tracer versions 3
+// to 5, post-processed; .xz and raw .trace files are refused with a
+// hint). Each kernel runs with the trace's grid, block, registers and
+// shared memory (-regs overrides the registers), its warps' instructions
+// in their recorded order; several kernels run one after the other as a
+// sequence does. The output is run's: the metrics, the references (a
+// memory instruction's PC and opcode, "LDG.E @0x00a0"; "2: ..." for the
+// second kernel of several) and, above them, the trace's own counts: its
+// blocks, warps and instructions, and the global requests and distinct
+// 32-byte sectors its addresses give, to set beside the simulated ones.
+// -trace is exclusive with -kernel and the flags of a kernel file's
+// launch (-map, -block, -grid, -set, -spaces, ...). An error in a trace
+// names its file and line. See docs/design.md, "Accel-Sim trace replay",
+// for how opcodes map to memory spaces and what is not modelled.
 //
 // -layout L lays the kernel's struct arrays out as its file's layout L
 // (one of those under layouts:; the first by default). validate -layouts

@@ -19,7 +19,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D (-kernel K | -trace FILE) [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
@@ -30,8 +30,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	maxWork := workFlag(fs)
 	remapCost := remapCostFlag(fs)
 	show := fs.Bool("show-kernel", false, "print the kernel file that would be simulated (with -spaces jang, the rewritten CUDA-form kernel) and exit")
+	trace := fs.String("trace", "", "replay an Accel-Sim trace `FILE` of a real GPU run instead of a kernel: its kernelslist.g, or one kernel's .traceg")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
+	}
+	if *trace != "" {
+		if err := traceConflict(fs); err != nil {
+			return err
+		}
 	}
 	if *show {
 		return showKernel(lf, stdout)
@@ -50,6 +56,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	if *regs < 0 {
 		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
+	}
+	if *trace != "" {
+		return runTrace(ctx, traceRun{path: *trace, device: *lf.device, split: *lf.cacheConfig, regs: *regs, sample: *sample, maxWork: *maxWork,
+			out: runOutput{*format, *style, *describe}}, stdout, stderr)
 	}
 	dev, ls, err := lf.loadSequence()
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"text/tabwriter"
 
@@ -184,17 +185,35 @@ func writeSequenceCSV(w io.Writer, dev *arch.Device, ls []*traces.Launch, seq *s
 // writeKernelCSV writes the rows of l's kernel, invoked once for each of
 // per, the metrics of its launches, named as total names them.
 func writeKernelCSV(cw *csv.Writer, dev *arch.Device, l *traces.Launch, total []sim.Metric, per [][]sim.Metric) {
-	kernel := fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, l.Mapping.String(), dimText(l.Block))
-	for j, m := range total {
-		// Every launch has the same metrics, in the same order: one
-		// device.
+	writeInvocationsCSV(cw, deviceColumn(dev), fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, l.Mapping.String(), dimText(l.Block)), total, per, false)
+}
+
+// writeInvocationsCSV writes nvprof's rows of a kernel invoked once for
+// each of per, the metrics of its launches: each of total's metrics with
+// its minimum, maximum and mean over the launches that have it (matched
+// by name: launches of one kernel may differ in their metrics, as a
+// traced generic access reaches shared memory in one and not another),
+// and with sampled the CI95 column.
+func writeInvocationsCSV(cw *csv.Writer, device, kernel string, total []sim.Metric, per [][]sim.Metric, sampled bool) {
+	for _, m := range total {
 		lo, hi, avg := m, m, m
 		lo.Value, hi.Value, avg.Value = math.Inf(1), math.Inf(-1), 0
-		for i := range per {
-			v := per[i][j].Value
-			lo.Value, hi.Value, avg.Value = min(lo.Value, v), max(hi.Value, v), avg.Value+v
+		n := 0
+		for _, ms := range per {
+			if i := slices.IndexFunc(ms, func(x sim.Metric) bool { return x.Name == m.Name }); i >= 0 {
+				v := ms[i].Value
+				lo.Value, hi.Value, avg.Value = min(lo.Value, v), max(hi.Value, v), avg.Value+v
+				n++
+			}
 		}
-		avg.Value /= float64(len(per))
-		cw.Write([]string{deviceColumn(dev), kernel, strconv.Itoa(len(per)), m.Name, m.Description, formatValue(lo), formatValue(hi), formatValue(avg)})
+		if n == 0 {
+			continue
+		}
+		avg.Value /= float64(n)
+		row := []string{device, kernel, strconv.Itoa(len(per)), m.Name, m.Description, formatValue(lo), formatValue(hi), formatValue(avg)}
+		if sampled {
+			row = append(row, formatCI(m))
+		}
+		cw.Write(row)
 	}
 }
