@@ -54,6 +54,9 @@ func RunAll(ctx context.Context, jobs []Job, workers int) ([]*Result, error) {
 		go func() {
 			defer wg.Done()
 			for i := range next {
+				if errs[i] = ctx.Err(); errs[i] != nil {
+					continue // a job failed while i waited to be handed over
+				}
 				results[i], errs[i] = Run(ctx, jobs[i].Device, jobs[i].Source, jobs[i].Options)
 				if errs[i] != nil {
 					results[i] = nil
