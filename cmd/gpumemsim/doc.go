@@ -11,7 +11,7 @@
 //	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-remap-cost exclude|include] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-format text|json]
 //	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv] [-plot FILE.svg]
-//	gpumemsim sweep [-device D1,D2] [-kernel K1,K2] [-map 'M1;M2'] [-blocks B1,B2] [-set N=V1,V2 ...] [-layout L1,L2] [-spaces 'S1;S2'] | -f SWEEP.yaml [-cache-config C] [-remap ...] [-data ...] [-matrix ...] [-metrics nvprof|ncu|gpgpusim] [-max-work N] [-j N] [-shard i/n | -shards n] [-resume FILE] [-format csv|json] [-o FILE]
+//	gpumemsim sweep [-device D1,D2] [-kernel K1,K2] [-map 'M1;M2'] [-blocks B1,B2] [-set N=V1,V2 ...] [-layout L1,L2] [-spaces 'S1;S2'] | -f SWEEP.yaml [-cache-config C] [-remap ...] [-data ...] [-matrix ...] [-metrics nvprof|ncu|gpgpusim] [-max-work N] [-j N] [-shard i/n | -shards n] [-resume FILE] [-format csv|json] [-o FILE] [-plot FILE.svg [-plot-metric M]]
 //	gpumemsim merge [-format csv|json] [-o FILE] FILE...
 //	gpumemsim plot -i FILE.json -o FILE.svg [-kind auto|heatmap|rank|bars|curve] [-metric NAME[,NAME...]] [-x PARAM]
 //
@@ -177,7 +177,11 @@
 // metric. -resume FILE keeps the rows of a previous output of the same
 // sweep (matched by their parameter columns; rows with an error run
 // again) and simulates the rest; an interrupted sweep (Ctrl-C, SIGTERM)
-// writes the rows it finished, for -resume to go on from.
+// writes the rows it finished, for -resume to go on from. -plot FILE.svg
+// also draws a heat map of -plot-metric (default sim_cycles) over the
+// sweep's two varying axes, a 2-D block's width and height counting as
+// two (J14's Fig. 2 from a sweep of block shapes); a sweep with more than
+// two varying axes is refused before simulating.
 //
 // -shard i/n runs the rows whose index is i modulo n, shards counted
 // from 0. Without -shard, a Slurm array task's shard is (SLURM_ARRAY_TASK_ID

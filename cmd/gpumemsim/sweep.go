@@ -12,7 +12,7 @@ import (
 	"gpumemsim/arch"
 )
 
-const sweepUsage = "[-device D1,D2] [-kernel K1,K2] [-map 'M1;M2'] [-blocks B1,B2] [-set NAME=V1,V2 ...] [-layout L1,L2] [-spaces 'S1;S2'] | -f SWEEP.yaml; [-cache-config C] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-metrics nvprof|ncu|gpgpusim] [-max-work N] [-j N] [-shard i/n | -shards n] [-resume FILE] [-format csv|json] [-o FILE]"
+const sweepUsage = "[-device D1,D2] [-kernel K1,K2] [-map 'M1;M2'] [-blocks B1,B2] [-set NAME=V1,V2 ...] [-layout L1,L2] [-spaces 'S1;S2'] | -f SWEEP.yaml; [-cache-config C] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-metrics nvprof|ncu|gpgpusim] [-max-work N] [-j N] [-shard i/n | -shards n] [-resume FILE] [-format csv|json] [-o FILE] [-plot FILE.svg [-plot-metric M]]"
 
 // sweepFlags are sweep's flags, as given.
 type sweepFlags struct {
