@@ -199,7 +199,7 @@ func writeRunCSV(w io.Writer, dev *arch.Device, l *traces.Launch, ms []sim.Metri
 		header = append(header, "CI95")
 	}
 	cw.Write(header)
-	kernel := fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, l.Mapping.String(), dimText(l.Block))
+	kernel := kernelColumn(l)
 	for _, m := range ms {
 		v := formatValue(m)
 		row := []string{deviceColumn(dev), kernel, "1", m.Name, m.Description, v, v, v}

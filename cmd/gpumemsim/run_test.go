@@ -23,6 +23,8 @@ func TestRunGolden(t *testing.T) {
 		{"run-matmul-fermi", []string{"run", "-device", "fermi", "-kernel", "matmul", "-set", small}},
 		{"run-matmul-gt200-alpha", []string{"run", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-set", small}},
 		{"run-vecadd-maxwell-csv", []string{"run", "-device", "maxwell", "-kernel", "vecadd", "-set", "N=65536", "-format", "csv"}},
+		// A per-thread kernel has no mapping: the Kernel column names its block alone.
+		{"run-transpose-shared-fermi-csv", []string{"run", "-device", "fermi", "-kernel", "transpose-shared", "-set", "N=64", "-format", "csv"}},
 		{"run-vecadd-kepler-ncu", []string{"run", "-device", "kepler", "-kernel", "vecadd", "-set", "N=65536", "-metrics", "ncu"}},
 		{"run-vecadd-fermi-describe", []string{"run", "-device", "fermi", "-kernel", "vecadd", "-set", "N=65536", "-describe"}},
 		{"run-vecadd-fermi-gpgpusim", []string{"run", "-device", "fermi", "-kernel", "vecadd", "-set", "N=65536", "-metrics", "gpgpusim"}},

@@ -185,7 +185,17 @@ func writeSequenceCSV(w io.Writer, dev *arch.Device, ls []*traces.Launch, seq *s
 // writeKernelCSV writes the rows of l's kernel, invoked once for each of
 // per, the metrics of its launches, named as total names them.
 func writeKernelCSV(cw *csv.Writer, dev *arch.Device, l *traces.Launch, total []sim.Metric, per [][]sim.Metric) {
-	writeInvocationsCSV(cw, deviceColumn(dev), fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, l.Mapping.String(), dimText(l.Block)), total, per, false)
+	writeInvocationsCSV(cw, deviceColumn(dev), kernelColumn(l), total, per, false)
+}
+
+// kernelColumn is the CSV's Kernel column: the kernel, its mapping and
+// block, "matmul (i1=ty,i2=tx, 16x16)"; a per-thread kernel, which has no
+// mapping, its block alone, "transpose-shared (32x8)".
+func kernelColumn(l *traces.Launch) string {
+	if m := l.Mapping.String(); m != "" {
+		return fmt.Sprintf("%s (%s, %s)", l.Kernel.Name, m, dimText(l.Block))
+	}
+	return fmt.Sprintf("%s (%s)", l.Kernel.Name, dimText(l.Block))
 }
 
 // writeInvocationsCSV writes nvprof's rows of a kernel invoked once for
