@@ -45,6 +45,25 @@ func importFile(t *testing.T, name string) *Result {
 }
 
 // check compares named numbers.
+// importText imports option file text src, named f, on the shipped
+// config base, failing the test on an error.
+func importText(t *testing.T, src, base string) *Result {
+	t.Helper()
+	opts, err := Parse("f", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := configs.Load(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Import(opts, b, base, "f")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 func check(t *testing.T, what string, got, want any) {
 	t.Helper()
 	if got != want {
@@ -234,15 +253,7 @@ func TestRoundTrip(t *testing.T) {
 func TestPartitionsKeepSliceSize(t *testing.T) {
 	src := "-gpgpu_compute_capability_major 2\n-gpgpu_compute_capability_minor 0\n" +
 		"-gpgpu_n_mem 8\n-gpgpu_n_sub_partition_per_mchannel 2\n"
-	opts, err := Parse("f", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, _ := configs.Load("fermi")
-	r, err := Import(opts, base, "fermi", "f")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := importText(t, src, "fermi")
 	check(t, "slices", r.Device.L2.Slices, 16)
 	check(t, "size", r.Device.L2.Size, arch.MiB)
 }
@@ -251,15 +262,7 @@ func TestPartitionsKeepSliceSize(t *testing.T) {
 func TestIgnoredAbsentCaches(t *testing.T) {
 	src := "-gpgpu_compute_capability_major 1\n-gpgpu_compute_capability_minor 3\n" +
 		"-gpgpu_cache:dl1 none\n-gpgpu_l1_latency 20\n"
-	opts, err := Parse("f", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, _ := configs.Load("gt200")
-	r, err := Import(opts, base, "gt200", "f")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := importText(t, src, "gt200")
 	if len(r.Ignored) != 1 || IgnoredLine("f", r.Ignored[0]) != "f:4: -gpgpu_l1_latency 20: not used: the device has no L1 (-gpgpu_cache:dl1 none)" {
 		t.Errorf("ignored: %+v", r.Ignored)
 	}
@@ -271,15 +274,7 @@ func TestIgnoredAbsentCaches(t *testing.T) {
 func TestIgnored(t *testing.T) {
 	src := "-gpgpu_compute_capability_major 2\n-gpgpu_compute_capability_minor 0\n" +
 		"-gpgpu_n_clusters 10\n-gpgpu_n_clusters 15\n-power_simulation_enabled 1\n-no_such_option 3\n-gpgpu_n_cores_per_cluster 1\n"
-	opts, err := Parse("f", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	base, _ := configs.Load("fermi")
-	r, err := Import(opts, base, "fermi", "f")
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := importText(t, src, "fermi")
 	var got []string
 	for _, ig := range r.Ignored {
 		got = append(got, IgnoredLine("f", ig))
