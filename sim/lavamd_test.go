@@ -4,9 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"gpumemsim/arch"
 	"gpumemsim/configs"
-	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -36,17 +34,7 @@ func TestLavaMDPengLayouts(t *testing.T) {
 	}
 	const boxes, listed, par = 8, 8, 100
 	for _, layout := range []string{"aos", "soa", "soaos1", "soaos2"} {
-		k, err := kernel.Load("lavamd-peng")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := k.SelectLayout(layout); err != nil {
-			t.Fatal(err)
-		}
-		l, err := traces.Bind(k, nil, arch.Dim3{}, map[string]int64{"B": 2}, dev)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := bindLayout(t, dev, "lavamd-peng", layout, "", map[string]int64{"B": 2})
 		// lines is Σ over the boxes and warps of the 128-byte lines the
 		// warp's lanes touch reading field f.
 		lines := func(f string) int64 {

@@ -47,6 +47,28 @@ func bindSpaces(t testing.TB, dev *arch.Device, name string, spaces map[string]k
 	if err := k.SetSpaces(spaces); err != nil {
 		t.Fatal(err)
 	}
+	return bindKernel(t, dev, k, mapping, block, params)
+}
+
+// bindLayout binds a shipped kernel on dev with its struct arrays laid
+// out as layout, as -layout does.
+func bindLayout(t testing.TB, dev *arch.Device, name, layout, block string, params map[string]int64) *traces.Launch {
+	t.Helper()
+	k, err := kernel.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := k.SelectLayout(layout); err != nil {
+		t.Fatal(err)
+	}
+	return bindKernel(t, dev, k, "", block, params)
+}
+
+// bindKernel binds k on dev with a mapping and block as the flags write
+// them ("" for the file's).
+func bindKernel(t testing.TB, dev *arch.Device, k *kernel.Kernel, mapping, block string, params map[string]int64) *traces.Launch {
+	t.Helper()
+	var err error
 	var m kernel.Mapping
 	if mapping != "" {
 		if m, err = kernel.ParseMapping(mapping); err != nil {

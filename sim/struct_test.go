@@ -25,17 +25,7 @@ func TestVecAddPengLayouts(t *testing.T) {
 		t.Fatal(err)
 	}
 	for layout, txn := range map[string]int64{"aos": 8192, "soa": 4096} {
-		k, err := kernel.Load("vecadd-peng")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := k.SelectLayout(layout); err != nil {
-			t.Fatal(err)
-		}
-		l, err := traces.Bind(k, nil, arch.Dim3{X: 256, Y: 1, Z: 1}, map[string]int64{"N": 1 << 16}, dev)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := bindLayout(t, dev, "vecadd-peng", layout, "256", map[string]int64{"N": 1 << 16})
 		r, err := sim.Run(context.Background(), dev, l, sim.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -62,17 +52,7 @@ func TestNNLayouts(t *testing.T) {
 	}
 	const warps = 65536 / 32
 	for layout, perWarp := range map[string]int64{"aos": 2, "soa": 1} {
-		k, err := kernel.Load("nn")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := k.SelectLayout(layout); err != nil {
-			t.Fatal(err)
-		}
-		l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
-		if err != nil {
-			t.Fatal(err)
-		}
+		l := bindLayout(t, dev, "nn", layout, "", nil)
 		if g := l.Grid(); g != (arch.Dim3{X: 256, Y: 1, Z: 1}) {
 			t.Errorf("%s: grid %s; want 256 blocks of 256 (65536 records, one row: fewer than 65535 blocks)", layout, g)
 		}
