@@ -114,6 +114,10 @@ type Ref struct {
 	Unissued bool
 }
 
+// Modelled says the static models read reference r: one the kernel makes
+// outside shared memory (not Unissued).
+func (r *Ref) Modelled() bool { return r.Space != kernel.SpaceShared && !r.Unissued }
+
 // Launch is a kernel bound to a mapping, a block shape and parameter
 // values: everything needed to generate its warp instructions.
 type Launch struct {

@@ -249,7 +249,7 @@ func NewJangModel(l *traces.Launch) (*JangModel, error) {
 	lp := m.loops(l.AccessColumns())
 	var errs []error
 	for i := range l.Refs {
-		if l.Refs[i].Space == kernel.SpaceShared || l.Refs[i].Unissued {
+		if !l.Refs[i].Modelled() {
 			continue
 		}
 		jr, err := m.ref(l, &lp, i)

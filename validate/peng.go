@@ -199,13 +199,13 @@ func PengEstimate(d *arch.Device, l *traces.Launch) (PengResult, error) {
 
 	cols := l.AccessColumns()
 	warps := pengActiveWarps(l)
-	accOf := make([]int, len(l.Refs)) // access of each reference; -1 for shared memory
+	accOf := make([]int, len(l.Refs)) // access of each reference; -1 for those not Modelled
 	var accs []PengAccess
 	var index []traces.Linear
 	var errs []error
 	for i, r := range l.Refs {
 		accOf[i] = -1
-		if r.Space == kernel.SpaceShared || r.Unissued {
+		if !r.Modelled() {
 			continue
 		}
 		a, ix, err := pengAccess(l, cols, i, warps)
