@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"gpumemsim/arch"
 	"gpumemsim/plot"
 )
 
@@ -65,9 +66,12 @@ func (p *sweepPlot) values(r sweepParams) []string {
 	vals := r.values()
 	if p.split {
 		b := slices.Index(paramColumns, "block")
-		bx, by, _ := strings.Cut(vals[b], "x")
-		if by == "" {
-			by = "1"
+		bx, by := vals[b], "" // "" is the kernel file's block
+		if d, err := arch.ParseDim3(vals[b]); err == nil {
+			bx, by = fmt.Sprint(d.X), fmt.Sprint(d.Y)
+			if d.Z > 1 {
+				by += "x" + fmt.Sprint(d.Z) // height × depth
+			}
 		}
 		vals = slices.Replace(vals, b, b+1, bx, by)
 	}
