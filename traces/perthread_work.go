@@ -2,7 +2,8 @@ package traces
 
 // The work of a per-thread kernel has no closed form: its loops and
 // branches may depend on the thread. It is counted by streaming sample
-// blocks, which costs what generating their trace costs (far less than
+// blocks without forming the addresses of references whose values the
+// kernel does not read (far less than generating their trace, let alone
 // simulating it): every block when the grid has at most ptSampleBlocks,
 // else ptSampleBlocks blocks spread evenly from the first to the last,
 // scaled to the grid (then an estimate, not exact).

@@ -291,9 +291,15 @@ func (c *ThreadCursor) assign(op *tcode) {
 // lanes, after checking that every lane's element lies inside its array.
 func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool {
 	pr := &c.pt.refs[r]
-	if pr.texWidth > 0 {
+	switch {
+	case c.counting && pr.slot < 0 && pr.texWidth == 0:
+		// The work count needs the instruction, not its addresses, unless
+		// the kernel reads the values (index data steering control flow).
+		// A subscript outside its array is the simulation's error to
+		// report; it only made the count stop early.
+	case pr.texWidth > 0:
 		c.texels(addr, pr)
-	} else if !c.elements(addr, pr) {
+	case !c.elements(addr, pr):
 		return false
 	}
 	if pr.slot >= 0 {

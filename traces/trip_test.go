@@ -81,3 +81,30 @@ func TestTripErrors(t *testing.T) {
 		t.Errorf("the loop issues %d memory instructions (err %v); want 2001", mem, err)
 	}
 }
+
+// TestCountIgnoresAddresses: the work count does not form the addresses
+// of references whose values the kernel does not read, so a store outside
+// its array (V has 8 elements; V[i + 8] misses in every lane) is counted
+// like the same store inside it: 10 iterations, 10 stores, the same
+// instructions. The simulation still reports the subscript.
+func TestCountIgnoresAddresses(t *testing.T) {
+	outside, err := indexKernel(t, "i32", "", "0 0 0 0 0 0 0 0", "for (int j = 0; j < 10; j++) V[i + 8] = 0;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inside, err := indexKernel(t, "i32", "", "0 0 0 0 0 0 0 0", "for (int j = 0; j < 10; j++) V[i] = 0;")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := outside.WarpInstructions(), inside.WarpInstructions(); got != want {
+		t.Errorf("V[i + 8]: %v warp instructions counted; want %v, as for V[i]", got, want)
+	}
+	if w := outside.threadWork(); w.mem != 10 || !w.exact {
+		t.Errorf("V[i + 8]: %v memory instructions counted (exact %v); want 10 stores, exact", w.mem, w.exact)
+	}
+	for range outside.Stream() {
+	}
+	if err := outside.Err(); err == nil || !strings.Contains(err.Error(), "V") {
+		t.Errorf("V[i + 8]: the stream's error is %v; want the subscript outside V", err)
+	}
+}
