@@ -309,8 +309,127 @@ func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool
 
 // elements sets the addresses of the active lanes' elements of pr,
 // after checking that each lies inside its array; false when one does
-// not (the cursor has failed).
+// not (the cursor has failed). addresses forms them a warp at a time,
+// which is where a per-thread kernel spends its time (docs/design.md);
+// when a lane lies outside, or an operator of a subscript went wrong,
+// elementsByLane runs from the start, to report the first lane outside
+// (in lane order, of the first subscript with one) or leave the first
+// reason in the lanes, as it always has.
 func (c *ThreadCursor) elements(addr *[WarpSize]uint64, pr *ptRef) bool {
+	bad := c.ln.bad
+	if len(pr.subs) > 0 && c.addresses(addr, pr) && c.ln.bad == bad {
+		return true
+	}
+	c.ln.bad = bad
+	return c.elementsByLane(addr, pr)
+}
+
+// addresses sets the addresses of pr's elements for every lane, the
+// inactive ones' any value (memory clears them); false when an active
+// lane's subscript lies outside its extent. A uniform subscript is
+// evaluated and checked once; a varying one is checked on the largest
+// of its lanes as unsigned (a negative one is larger than any extent)
+// and added, scaled, in the same pass. Wrapping arithmetic makes
+// base + Σ v·stride·size the address the element index gives, however
+// its terms are grouped; a remapped array gets element indices here,
+// then the remap lane by lane.
+func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
+	scale, base := pr.size, pr.base
+	if pr.remap.kind != kernel.RemapNone {
+		scale, base = 1, 0
+	}
+	for d, x := range pr.subs {
+		if x.varying {
+			continue
+		}
+		v := c.ln.scalar(x)
+		if uint64(v) >= uint64(pr.limits[d]) { // v < 0 || v >= limit, in every active lane
+			return false
+		}
+		base += uint64(v * pr.strides[d] * scale)
+	}
+	first := true
+	for d, x := range pr.subs {
+		if !x.varying {
+			continue
+		}
+		v, lim, st := c.laneValues(x), pr.limits[d], pr.strides[d]*scale
+		var hi uint64
+		if first {
+			hi = setScaled(addr, v, base, st)
+		} else {
+			hi = addScaled(addr, v, st)
+		}
+		if hi >= uint64(lim) && c.outsideLanes(v, lim) {
+			return false
+		}
+		first = false
+	}
+	if first { // every subscript uniform
+		for i := range addr {
+			addr[i] = base
+		}
+	}
+	if pr.remap.kind != kernel.RemapNone {
+		for m := c.mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			addr[i] = pr.base + uint64(pr.remap.apply(int64(addr[i]))*pr.size)
+		}
+	}
+	return true
+}
+
+// setScaled sets each lane of out to base + v·st and returns the
+// largest lane of v as unsigned.
+func setScaled(out *[WarpSize]uint64, v *[WarpSize]int64, base uint64, st int64) (hi uint64) {
+	vs, os := v[:], out[:WarpSize] // slices: no nil check in the loop
+	for i, x := range vs {
+		hi = max(hi, uint64(x))
+		os[i] = base + uint64(x*st)
+	}
+	return hi
+}
+
+// addScaled adds v·st to each lane of out and returns the largest lane
+// of v as unsigned.
+func addScaled(out *[WarpSize]uint64, v *[WarpSize]int64, st int64) (hi uint64) {
+	vs, os := v[:], out[:WarpSize]
+	for i, x := range vs {
+		hi = max(hi, uint64(x))
+		os[i] += uint64(x * st)
+	}
+	return hi
+}
+
+// outsideLanes says an active lane's v lies outside [0, lim).
+func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, lim int64) bool {
+	for m := c.mask; m != 0; m &= m - 1 {
+		if x := v[bits.TrailingZeros32(m)]; x < 0 || x >= lim {
+			return true
+		}
+	}
+	return false
+}
+
+// laneValues is x's value in every lane: a thread index or varying
+// local read in place, other programs evaluated into c.sub.
+func (c *ThreadCursor) laneValues(x *xprog) *[WarpSize]int64 {
+	ln := &c.ln
+	if len(x.ops) == 1 {
+		switch o := x.ops[0]; {
+		case o.kind == kernel.ExprSpecial && o.arg <= int32(kernel.ThreadIdxZ):
+			return &ln.tid[o.arg]
+		case o.kind == kernel.ExprScalar && ln.vary[o.arg]:
+			return &ln.vregs[o.arg]
+		}
+	}
+	ln.vector(x, c.mask, &c.sub)
+	return &c.sub
+}
+
+// elementsByLane is elements one active lane at a time: it reports the
+// first lane outside, in lane order, of the first subscript with one.
+func (c *ThreadCursor) elementsByLane(addr *[WarpSize]uint64, pr *ptRef) bool {
 	last := len(pr.subs) - 1
 	for d, x := range pr.subs {
 		c.value(x, &c.sub)
