@@ -329,41 +329,30 @@ func (c *ThreadCursor) elements(addr *[WarpSize]uint64, pr *ptRef) bool {
 // lane's subscript lies outside its extent. A uniform subscript is
 // evaluated and checked once; a varying one is checked on the largest
 // of its lanes as unsigned (a negative one is larger than any extent)
-// and added, scaled, in the same pass. Wrapping arithmetic makes
-// base + Σ v·stride·size the address the element index gives, however
-// its terms are grouped; a remapped array gets element indices here,
-// then the remap lane by lane.
+// and added, scaled, in the same pass. A remapped array gets element
+// indices here, then the remap lane by lane.
 func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
-	scale, base := pr.size, pr.base
-	if pr.remap.kind != kernel.RemapNone {
-		scale, base = 1, 0
-	}
-	for d, x := range pr.subs {
-		if x.varying {
+	base, first := pr.origin, true
+	for i := range pr.plan {
+		s := &pr.plan[i]
+		if !s.x.varying { // the plan puts these first
+			v := c.ln.scalar(s.x)
+			if uint64(v) >= uint64(s.limit) { // v < 0 || v >= limit, in every active lane
+				return false
+			}
+			base += uint64(v * s.scale)
 			continue
 		}
-		v := c.ln.scalar(x)
-		if uint64(v) >= uint64(pr.limits[d]) { // v < 0 || v >= limit, in every active lane
-			return false
-		}
-		base += uint64(v * pr.strides[d] * scale)
-	}
-	first := true
-	for d, x := range pr.subs {
-		if !x.varying {
-			continue
-		}
-		v, lim, st := c.laneValues(x), pr.limits[d], pr.strides[d]*scale
+		v := c.laneValues(s)
 		var hi uint64
 		if first {
-			hi = setScaled(addr, v, base, st)
+			hi, first = setScaled(addr, v, base, s.scale), false
 		} else {
-			hi = addScaled(addr, v, st)
+			hi = addScaled(addr, v, s.scale)
 		}
-		if hi >= uint64(lim) && c.outsideLanes(v, lim) {
+		if hi >= uint64(s.limit) && c.outsideLanes(v, s.limit) {
 			return false
 		}
-		first = false
 	}
 	if first { // every subscript uniform
 		for i := range addr {
@@ -377,6 +366,55 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 		}
 	}
 	return true
+}
+
+// ptSub is a subscript as addresses takes it: its extent, the bytes a
+// unit of it moves the address (elements, for a remapped array), and
+// for a varying one that only reads a thread index or a local, which.
+type ptSub struct {
+	x            *xprog
+	limit, scale int64
+	reads        uint8 // readsTid, readsVreg, or 0: evaluate x
+	reg          int32
+}
+
+// Where a varying subscript's lanes are read in place (ptSub.reads).
+const (
+	readsTid uint8 = iota + 1
+	readsVreg
+)
+
+// planAddresses sets pr's plan: its subscripts, the uniform ones first,
+// so that the varying ones start from their sum, origin (pr.base, or 0
+// for the element index of a remapped array). Wrapping arithmetic makes
+// base + Σ v·(stride·size) the address the element index Σ v·stride
+// gives, however its terms are grouped.
+func (pr *ptRef) planAddresses() {
+	scale, origin := pr.size, pr.base
+	if pr.remap.kind != kernel.RemapNone {
+		scale, origin = 1, 0
+	}
+	pr.plan, pr.origin = pr.plan[:0], origin
+	for _, varying := range []bool{false, true} {
+		for d, x := range pr.subs {
+			if x.varying == varying {
+				pr.plan = append(pr.plan, subPlan(x, pr.limits[d], pr.strides[d]*scale))
+			}
+		}
+	}
+}
+
+func subPlan(x *xprog, limit, scale int64) ptSub {
+	s := ptSub{x: x, limit: limit, scale: scale}
+	if len(x.ops) == 1 && x.varying { // a varying program of one read is of a thread index or varying local
+		switch o := x.ops[0]; o.kind {
+		case kernel.ExprSpecial:
+			s.reads, s.reg = readsTid, o.arg
+		case kernel.ExprScalar:
+			s.reads, s.reg = readsVreg, o.arg
+		}
+	}
+	return s
 }
 
 // setScaled sets each lane of out to base + v·st and returns the
@@ -411,19 +449,16 @@ func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, lim int64) bool {
 	return false
 }
 
-// laneValues is x's value in every lane: a thread index or varying
+// laneValues is s's value in every lane: a thread index or varying
 // local read in place, other programs evaluated into c.sub.
-func (c *ThreadCursor) laneValues(x *xprog) *[WarpSize]int64 {
-	ln := &c.ln
-	if len(x.ops) == 1 {
-		switch o := x.ops[0]; {
-		case o.kind == kernel.ExprSpecial && o.arg <= int32(kernel.ThreadIdxZ):
-			return &ln.tid[o.arg]
-		case o.kind == kernel.ExprScalar && ln.vary[o.arg]:
-			return &ln.vregs[o.arg]
-		}
+func (c *ThreadCursor) laneValues(s *ptSub) *[WarpSize]int64 {
+	switch s.reads {
+	case readsTid:
+		return &c.ln.tid[s.reg]
+	case readsVreg:
+		return &c.ln.vregs[s.reg]
 	}
-	ln.vector(x, c.mask, &c.sub)
+	c.ln.vector(s.x, c.mask, &c.sub)
 	return &c.sub
 }
 

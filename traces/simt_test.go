@@ -20,7 +20,7 @@ var elementCases = []struct{ name, body string }{
 	{"affine", "C[threadIdx.y][threadIdx.x] = A[threadIdx.y * 2][blockIdx.x];"},
 	{"flat", "C[threadIdx.y * P + threadIdx.x] = B[blockIdx.x * 7 + threadIdx.x * 3];"},
 	{"non-affine", "C[(threadIdx.x * threadIdx.x) % N][threadIdx.x / 3] = A[threadIdx.x % 5][(threadIdx.y * 7) % P];"},
-	{"locals", "int i = threadIdx.x * 2 + threadIdx.y;\nint k = blockIdx.y;\nfor (k = 0; k < 3; k++)\n  C[i % N][(i + k) % P] = A[k][i % P];"},
+	{"locals", "int i = threadIdx.x * 2 + threadIdx.y;\nint k = blockIdx.y;\nfor (k = 0; k < 3; k++)\n  C[i % N][(i + k) % P] = A[k][i % P] + B[i][threadIdx.x];"},
 	{"holes", "if (threadIdx.x % 3 != 1)\n  C[threadIdx.y][threadIdx.x] = B[threadIdx.x][threadIdx.y];"},
 	{"inactive-outside", "if (threadIdx.x > 0 && threadIdx.x < P)\n  C[threadIdx.x - 1][P - threadIdx.x] = A[0][threadIdx.x];"},
 	{"tail", "if (threadIdx.x + threadIdx.y * blockDim.x < 70)\n  C[threadIdx.y][threadIdx.x] = A[N - 1 - threadIdx.y][threadIdx.x];"},
@@ -40,6 +40,7 @@ func TestElementsMatchByLane(t *testing.T) {
 				l := threadKernel(t, "[N, P]", tc.body, block, nil)
 				for r := range l.pt.refs {
 					l.pt.refs[r].remap = remapping{kind: remap, height: 64, width: 32}
+					l.pt.refs[r].planAddresses()
 				}
 				name := fmt.Sprintf("%s %s remap %d", tc.name, block, remap)
 				if n := compareByLane(t, name, l); n == 0 {
