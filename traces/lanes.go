@@ -154,8 +154,17 @@ func (ln *lanes) reserve(depth, locals, slots int) {
 	ln.elems = grow(ln.elems, slots)
 }
 
-// scalar evaluates a uniform program.
+// scalar evaluates a uniform program; one that only reads a value (a
+// loop counter as a subscript) reads it without the stack.
 func (ln *lanes) scalar(p *xprog) int64 {
+	if len(p.ops) == 1 {
+		switch o := p.ops[0]; o.kind {
+		case kernel.ExprConst:
+			return o.val
+		case kernel.ExprScalar:
+			return ln.uregs[o.arg]
+		}
+	}
 	st := ln.sst[:0]
 	for _, o := range p.ops {
 		switch o.kind {
@@ -260,7 +269,9 @@ func (ln *lanes) vector(p *xprog, mask uint32, out *[WarpSize]int64) {
 	*out = st[0]
 }
 
-// binaryLanes applies a binary operator lane by lane: a = a op b.
+// binaryLanes applies a binary operator lane by lane: a = a op b. The
+// operators no lane can get wrong (arithmetic but division and shifts,
+// comparisons) run without binary's check.
 func (ln *lanes) binaryLanes(o xop, a, b *[WarpSize]int64, mask uint32) {
 	switch o.kind {
 	case kernel.ExprAdd:
@@ -275,6 +286,20 @@ func (ln *lanes) binaryLanes(o xop, a, b *[WarpSize]int64, mask uint32) {
 		for i := range a {
 			a[i] *= b[i]
 		}
+	case kernel.ExprLt, kernel.ExprGe:
+		for i := range a {
+			a[i] = b2i(a[i] < b[i])
+		}
+		if o.kind == kernel.ExprGe {
+			notLanes(a)
+		}
+	case kernel.ExprGt, kernel.ExprLe:
+		for i := range a {
+			a[i] = b2i(a[i] > b[i])
+		}
+		if o.kind == kernel.ExprLe {
+			notLanes(a)
+		}
 	default:
 		for i := range a {
 			v, why := binary(o, a[i], b[i])
@@ -283,6 +308,13 @@ func (ln *lanes) binaryLanes(o xop, a, b *[WarpSize]int64, mask uint32) {
 			}
 			a[i] = v
 		}
+	}
+}
+
+// notLanes turns each lane's 0 into 1 and its 1 into 0.
+func notLanes(a *[WarpSize]int64) {
+	for i := range a {
+		a[i] ^= 1
 	}
 }
 

@@ -90,6 +90,10 @@ type ptRef struct {
 	data indexdata.Contents
 	// remap is the array's remap, applied to the element index.
 	remap remapping
+	// plan and origin are the subscripts as the cursor forms addresses
+	// from them (planAddresses).
+	plan   []ptSub
+	origin uint64
 }
 
 // sharedAlign is where each __shared__ array starts in a block's shared

@@ -85,6 +85,7 @@ func (pc *ptCompiler) refs() error {
 		if r.Fetch == kernel.FetchTex2D {
 			pr.texWidth = ba.Dims[1]
 		}
+		pr.planAddresses()
 		sp, err := refSpace(l.Kernel, r, ba.Space, pc.dev)
 		if err != nil {
 			return err

@@ -315,8 +315,162 @@ func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool
 
 // elements sets the addresses of the active lanes' elements of pr,
 // after checking that each lies inside its array; false when one does
-// not (the cursor has failed).
+// not (the cursor has failed). addresses forms them a warp at a time,
+// which is where a per-thread kernel spends its time (docs/design.md);
+// when a lane lies outside, or an operator of a subscript went wrong,
+// elementsByLane runs from the start, to report the first lane outside
+// (in lane order, of the first subscript with one) or leave the first
+// reason in the lanes, as it always has.
 func (c *ThreadCursor) elements(addr *[WarpSize]uint64, pr *ptRef) bool {
+	bad := c.ln.bad
+	if len(pr.subs) > 0 && c.addresses(addr, pr) && c.ln.bad == bad {
+		return true
+	}
+	c.ln.bad = bad
+	return c.elementsByLane(addr, pr)
+}
+
+// addresses sets the addresses of pr's elements for every lane, the
+// inactive ones' any value (memory clears them); false when an active
+// lane's subscript lies outside its extent. A uniform subscript is
+// evaluated and checked once; a varying one is checked on the largest
+// of its lanes as unsigned (a negative one is larger than any extent)
+// and added, scaled, in the same pass. A remapped array gets element
+// indices here, then the remap lane by lane.
+func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
+	base, first := pr.origin, true
+	for i := range pr.plan {
+		s := &pr.plan[i]
+		if !s.x.varying { // the plan puts these first
+			v := c.ln.scalar(s.x)
+			if uint64(v) >= uint64(s.limit) { // v < 0 || v >= limit, in every active lane
+				return false
+			}
+			base += uint64(v * s.scale)
+			continue
+		}
+		v := c.laneValues(s)
+		var hi uint64
+		if first {
+			hi, first = setScaled(addr, v, base, s.scale), false
+		} else {
+			hi = addScaled(addr, v, s.scale)
+		}
+		if hi >= uint64(s.limit) && c.outsideLanes(v, s.limit) {
+			return false
+		}
+	}
+	if first { // every subscript uniform
+		for i := range addr {
+			addr[i] = base
+		}
+	}
+	if pr.remap.kind != kernel.RemapNone {
+		for m := c.mask; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros32(m)
+			addr[i] = pr.base + uint64(pr.remap.apply(int64(addr[i]))*pr.size)
+		}
+	}
+	return true
+}
+
+// ptSub is a subscript as addresses takes it: its extent, the bytes a
+// unit of it moves the address (elements, for a remapped array), and
+// for a varying one that only reads a thread index or a local, which.
+type ptSub struct {
+	x            *xprog
+	limit, scale int64
+	reads        uint8 // readsTid, readsVreg, or 0: evaluate x
+	reg          int32
+}
+
+// Where a varying subscript's lanes are read in place (ptSub.reads).
+const (
+	readsTid uint8 = iota + 1
+	readsVreg
+)
+
+// planAddresses sets pr's plan: its subscripts, the uniform ones first,
+// so that the varying ones start from their sum, origin (pr.base, or 0
+// for the element index of a remapped array). Wrapping arithmetic makes
+// base + Σ v·(stride·size) the address the element index Σ v·stride
+// gives, however its terms are grouped.
+func (pr *ptRef) planAddresses() {
+	scale, origin := pr.size, pr.base
+	if pr.remap.kind != kernel.RemapNone {
+		scale, origin = 1, 0
+	}
+	pr.plan, pr.origin = pr.plan[:0], origin
+	for _, varying := range []bool{false, true} {
+		for d, x := range pr.subs {
+			if x.varying == varying {
+				pr.plan = append(pr.plan, subPlan(x, pr.limits[d], pr.strides[d]*scale))
+			}
+		}
+	}
+}
+
+func subPlan(x *xprog, limit, scale int64) ptSub {
+	s := ptSub{x: x, limit: limit, scale: scale}
+	if len(x.ops) == 1 && x.varying { // a varying program of one read is of a thread index or varying local
+		switch o := x.ops[0]; o.kind {
+		case kernel.ExprSpecial:
+			s.reads, s.reg = readsTid, o.arg
+		case kernel.ExprScalar:
+			s.reads, s.reg = readsVreg, o.arg
+		}
+	}
+	return s
+}
+
+// setScaled sets each lane of out to base + v·st and returns the
+// largest lane of v as unsigned.
+func setScaled(out *[WarpSize]uint64, v *[WarpSize]int64, base uint64, st int64) (hi uint64) {
+	vs, os := v[:], out[:WarpSize] // slices: no nil check in the loop
+	for i, x := range vs {
+		hi = max(hi, uint64(x))
+		os[i] = base + uint64(x*st)
+	}
+	return hi
+}
+
+// addScaled adds v·st to each lane of out and returns the largest lane
+// of v as unsigned.
+func addScaled(out *[WarpSize]uint64, v *[WarpSize]int64, st int64) (hi uint64) {
+	vs, os := v[:], out[:WarpSize]
+	for i, x := range vs {
+		hi = max(hi, uint64(x))
+		os[i] += uint64(x * st)
+	}
+	return hi
+}
+
+// outsideLanes says an active lane's v lies outside [0, lim).
+func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, lim int64) bool {
+	for m := c.mask; m != 0; m &= m - 1 {
+		if x := v[bits.TrailingZeros32(m)]; x < 0 || x >= lim {
+			return true
+		}
+	}
+	return false
+}
+
+// laneValues is s's value in every lane: a thread index or varying
+// local read in place, other programs evaluated into c.sub.
+func (c *ThreadCursor) laneValues(s *ptSub) *[WarpSize]int64 {
+	switch s.reads {
+	case readsTid:
+		return &c.ln.tid[s.reg]
+	case readsVreg:
+		return &c.ln.vregs[s.reg]
+	}
+	c.ln.vector(s.x, c.mask, &c.sub)
+	return &c.sub
+}
+
+// elementsByLane is elements one active lane at a time: it reports the
+// first lane outside, in lane order, of the first subscript with one.
+func (c *ThreadCursor) elementsByLane(addr *[WarpSize]uint64, pr *ptRef) bool {
 	last := len(pr.subs) - 1
 	for d, x := range pr.subs {
 		c.value(x, &c.sub)

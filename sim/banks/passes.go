@@ -9,6 +9,9 @@ import (
 // rows any one bank must serve to the lanes in mask, each of which
 // accesses width bytes.
 func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
+	if g.oneRow(mask, addr) {
+		return 1 // the commonest case: no bank can be asked for two rows
+	}
 	words := max(1, width>>g.wordShift)
 	if words == 1 {
 		if _, ok := g.oneWordPerBank(mask, addr, width, 0); ok {
@@ -24,6 +27,27 @@ func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
 		t.add(bank, row)
 	}
 	return t.maxRows()
+}
+
+// oneRow reports whether the lanes in mask (not empty) all address
+// bytes of one row: a warp reading consecutive words, or broadcasting
+// a few in one row, as a tiled kernel's shared tiles mostly are. Every
+// word a lane reads is then in that row too, as a row holds a whole
+// aligned access of any width. It compares the addresses alone, a few
+// instructions a lane, where oneWordPerBank finds each lane's bank.
+func (g *geometry) oneRow(mask uint32, addr *[32]uint64) bool {
+	a0 := addr[bits.TrailingZeros32(mask)]
+	var diff uint64
+	if mask == 1<<32-1 {
+		for _, a := range addr {
+			diff |= a ^ a0
+		}
+	} else {
+		for m := mask; m != 0; m &= m - 1 {
+			diff |= addr[bits.TrailingZeros32(m)] ^ a0
+		}
+	}
+	return diff>>g.rowShift == 0
 }
 
 // halfWarps applies the CC 1.x rule (PG42 F.3.3): each half-warp is a

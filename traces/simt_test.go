@@ -1,0 +1,156 @@
+package traces
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+	"testing"
+
+	"gpumemsim/arch"
+	"gpumemsim/kernel"
+)
+
+// elementCases are subscripts of every kind the fast address path tells
+// apart: uniform, affine in the lane, not affine (squares, wrapping
+// halves of a warp), two varying subscripts, a flat index into a 2-D
+// array, varying locals, and lane masks with holes whose inactive lanes
+// hold subscripts outside the array.
+var elementCases = []struct{ name, body string }{
+	{"uniform", "C[blockIdx.y][blockIdx.x + 1] = A[3][P - 1];"},
+	{"affine", "C[threadIdx.y][threadIdx.x] = A[threadIdx.y * 2][blockIdx.x];"},
+	{"flat", "C[threadIdx.y * P + threadIdx.x] = B[blockIdx.x * 7 + threadIdx.x * 3];"},
+	{"non-affine", "C[(threadIdx.x * threadIdx.x) % N][threadIdx.x / 3] = A[threadIdx.x % 5][(threadIdx.y * 7) % P];"},
+	{"locals", "int i = threadIdx.x * 2 + threadIdx.y;\nint k = blockIdx.y;\nfor (k = 0; k < 3; k++)\n  C[i % N][(i + k) % P] = A[k][i % P] + B[i][threadIdx.x];"},
+	{"holes", "if (threadIdx.x % 3 != 1)\n  C[threadIdx.y][threadIdx.x] = B[threadIdx.x][threadIdx.y];"},
+	{"inactive-outside", "if (threadIdx.x > 0 && threadIdx.x < P)\n  C[threadIdx.x - 1][P - threadIdx.x] = A[0][threadIdx.x];"},
+	{"tail", "if (threadIdx.x + threadIdx.y * blockDim.x < 70)\n  C[threadIdx.y][threadIdx.x] = A[N - 1 - threadIdx.y][threadIdx.x];"},
+}
+
+// TestElementsMatchByLane streams each case, on blocks whose warps are
+// full, wrap rows mid-warp and end part full, and after every memory
+// instruction forms its addresses again one lane at a time
+// (elementsByLane, the path every address took before the warp-wide
+// one): the active lanes must agree, with and without a remap of the
+// arrays.
+func TestElementsMatchByLane(t *testing.T) {
+	blocks := []arch.Dim3{{X: 32, Y: 2, Z: 1}, {X: 12, Y: 6, Z: 1}, {X: 24, Y: 3, Z: 1}}
+	for _, tc := range elementCases {
+		for _, block := range blocks {
+			for _, remap := range []kernel.RemapKind{kernel.RemapNone, kernel.RemapRow2Col} {
+				l := threadKernel(t, "[N, P]", tc.body, block, nil)
+				for r := range l.pt.refs {
+					l.pt.refs[r].remap = remapping{kind: remap, height: 64, width: 32}
+					l.pt.refs[r].planAddresses()
+				}
+				name := fmt.Sprintf("%s %s remap %d", tc.name, block, remap)
+				if n := compareByLane(t, name, l); n == 0 {
+					t.Errorf("%s: no memory instruction", name)
+				}
+			}
+		}
+	}
+}
+
+// compareByLane streams every warp of l and checks each memory
+// instruction's active lanes against elementsByLane; it returns the
+// instructions checked.
+func compareByLane(t *testing.T, name string, l *Launch) int {
+	t.Helper()
+	n := 0
+	c := l.NewWarp().(*ThreadCursor)
+	for b := range l.Blocks() {
+		for w := range l.WarpsPerBlock() {
+			c.Reset(b, w)
+			var in WarpInst
+			for c.NextTo(&in, &in.Addr) {
+				if in.Op != OpLoad && in.Op != OpStore {
+					continue
+				}
+				// No case is outside its array: the warp-wide path must
+				// not hand any to the lane-by-lane one.
+				var got, want [WarpSize]uint64
+				if !c.addresses(&got, &c.pt.refs[in.Ref]) {
+					t.Fatalf("%s: block %d warp %d ref %d: the warp-wide path found a lane outside", name, b, w, in.Ref)
+				}
+				if !c.elementsByLane(&want, &c.pt.refs[in.Ref]) {
+					t.Fatalf("%s: lane by lane, block %d warp %d: %v", name, b, w, l.Err())
+				}
+				for m := in.Active; m != 0; m &= m - 1 {
+					i := bits.TrailingZeros32(m)
+					if in.Addr[i] != want[i] || got[i] != want[i] {
+						t.Fatalf("%s: block %d warp %d ref %d lane %d: address %d (warp-wide %d); lane by lane %d", name, b, w, in.Ref, i, in.Addr[i], got[i], want[i])
+					}
+				}
+				n++
+			}
+		}
+	}
+	if err := l.Err(); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return n
+}
+
+// TestElementsOutsideFirstLane: a warp with subscripts outside the array
+// in several lanes and subscripts reports the first subscript with one,
+// and in it the first active lane, however the warp-wide path found it.
+// A is 64 × 32 (N × P); blocks are 32 × 1, lane i is thread (i,0,0).
+func TestElementsOutsideFirstLane(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		// Both subscripts outside: the first one's lane 9, not the
+		// second one's lane 5.
+		{"A[threadIdx.x < 9 ? 0 : 64][threadIdx.x < 5 ? 0 : 40] = 0;",
+			"thread (9,0,0) of block (0,0,0) has subscript 1 64, outside [0, 64) of A"},
+		// A uniform second subscript outside, a varying first one from
+		// lane 24 (24 + 40 = 64): the first subscript is reported.
+		{"A[threadIdx.x + 40][P] = 0;",
+			"thread (24,0,0) of block (0,0,0) has subscript 1 64, outside [0, 64) of A"},
+		// Only the uniform one outside: the first active lane.
+		{"if (threadIdx.x > 3) A[0][P + 1] = 0;",
+			"thread (4,0,0) of block (0,0,0) has subscript 2 33, outside [0, 32) of A"},
+		// A flat index, odd lanes only: lane 0 (-7) is inactive, lane
+		// 1's -6 is the first.
+		{"if (threadIdx.x % 2 == 1) B[threadIdx.x - 7] = 0;",
+			"thread (1,0,0) of block (0,0,0) has index -6, outside [0, 2048) of B"},
+		// Outside only in the second subscript's high lanes: 31 - 32 + 3.
+		{"A[threadIdx.x][threadIdx.x + 3] = 0;",
+			"thread (29,0,0) of block (0,0,0) has subscript 2 32, outside [0, 32) of A"},
+	} {
+		l := threadKernel(t, "[N, P]", tc.body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
+		for range l.Stream() {
+		}
+		if err := l.Err(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Err() = %v\nwant ...%s...", tc.body, err, tc.want)
+		}
+	}
+}
+
+// TestElementsFirstReason: two subscripts whose operators go wrong in
+// active lanes report the first subscript's reason, as lane-by-lane
+// evaluation in subscript order met it, though the warp-wide path
+// evaluates the uniform second subscript first.
+func TestElementsFirstReason(t *testing.T) {
+	l := threadKernel(t, "[N, P]", "A[threadIdx.x << (N + 6)][blockIdx.x / (N - 64)] = 0;\nif (threadIdx.x > 40) B[0][0] = 0;", arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
+	for range l.Stream() {
+	}
+	if err := l.Err(); err == nil || !strings.Contains(err.Error(), "shift by 70") {
+		t.Errorf("Err() = %v; want the shift by 70 of the first subscript", err)
+	}
+}
+
+// TestElementsAllocs: forming addresses allocates nothing.
+func TestElementsAllocs(t *testing.T) {
+	l := threadKernel(t, "[N, P]", elementCases[4].body, arch.Dim3{X: 24, Y: 3, Z: 1}, nil)
+	c := l.NewWarp().(*ThreadCursor)
+	var in WarpInst
+	c.Reset(0, 0)
+	for c.NextTo(&in, &in.Addr) {
+	}
+	if n := testing.AllocsPerRun(20, func() {
+		c.Reset(1, 2)
+		for c.NextTo(&in, &in.Addr) {
+		}
+	}); n != 0 {
+		t.Errorf("a warp allocates %v times; want 0", n)
+	}
+}
