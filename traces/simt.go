@@ -138,14 +138,21 @@ func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 			c.mask = 0
 		}
 		if c.ln.bad != "" {
-			c.failHere(fmt.Errorf("%s in warp %d of block %d", c.ln.bad, c.warp, c.block))
-			return false
+			return c.failBad()
 		}
 	}
 	if c.pc == len(code) && c.pending > 0 {
 		return c.compute(dst, c.pending)
 	}
 	c.pc = len(code) + 1
+	return false
+}
+
+// failBad ends the warp with the reason an operator went wrong in one of
+// its active lanes (a division by zero, a shift out of range), at the
+// step that met it; false, for NextTo to return.
+func (c *ThreadCursor) failBad() bool {
+	c.failHere(fmt.Errorf("%s in warp %d of block %d", c.ln.bad, c.warp, c.block))
 	return false
 }
 
@@ -301,6 +308,9 @@ func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool
 		c.texels(addr, pr)
 	case !c.elements(addr, pr):
 		return false
+	}
+	if c.ln.bad != "" { // an operator of a subscript went wrong
+		return c.failBad()
 	}
 	if pr.slot >= 0 {
 		c.readValues(addr, pr)
