@@ -67,7 +67,6 @@ type Sampling struct {
 // snapshot is the counters at a wave boundary.
 type snapshot struct {
 	t          int64
-	progress   float64 // blocks finished, and the share issued of those resident
 	warpCycles int64
 	sent       [sentCounts]int64 // requests sent to DRAM (sentFields)
 	stores     int64             // store instructions issued
@@ -93,6 +92,7 @@ type sampler struct {
 	sentIndex                   []int  // per counter, its index in sentFields, or -1
 	store                       []bool // per counter, whether stores cause it
 	storeReqs                   []int  // indices into counts of the store references' requests
+	per                         int64  // blocks per batch of the window
 }
 
 func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
@@ -160,7 +160,6 @@ func (sp *sampler) take(t int64) snapshot {
 	for i := range e.sms {
 		s.warpCycles += e.sms[i].warpCycles
 	}
-	s.progress = sp.progress()
 	for _, f := range counterFields(e.res) {
 		s.counts = append(s.counts, *f)
 	}
@@ -182,11 +181,12 @@ func (sp *sampler) deltas() []snapshot {
 	}
 	k := min(waves, sampleBatches)
 	per := waves / k
+	sp.per = int64(per) * sp.wave
 	first := len(sp.snaps) - 1 - k*per
 	out := make([]snapshot, k)
 	for j := range out {
 		a, b := &sp.snaps[first+j*per], &sp.snaps[first+(j+1)*per]
-		d := snapshot{t: b.t - a.t, progress: b.progress - a.progress, warpCycles: b.warpCycles - a.warpCycles, counts: make([]int64, len(b.counts))}
+		d := snapshot{t: b.t - a.t, warpCycles: b.warpCycles - a.warpCycles, counts: make([]int64, len(b.counts))}
 		for i := range b.counts {
 			d.counts[i] = b.counts[i] - a.counts[i]
 		}
@@ -197,44 +197,4 @@ func (sp *sampler) deltas() []snapshot {
 		out[j] = d
 	}
 	return out
-}
-
-// progress is how many blocks' worth of work the grid has done: the
-// blocks finished, and of each resident block the share of a block's
-// warp instructions (the finished blocks' mean) it has issued, at most
-// one. Blocks finish in clumps, so the time at which the k-th finishes
-// swings by much of a block's life; the work issued by then does not.
-// Issue may run ahead of completion, but by at most the resident blocks'
-// work, which does not grow.
-func (sp *sampler) progress() float64 {
-	done := float64(sp.e.grid.done)
-	if done == 0 {
-		return 0
-	}
-	// Each resident block's instructions issued; the rest of the run's
-	// are the finished blocks'.
-	var resident []int64
-	rest := sp.e.res.WarpInsts
-	for i := range sp.e.sms {
-		s := &sp.e.sms[i]
-		wpb := s.spec.warpsPerBlock
-		for b := range s.blocks {
-			if s.blocks[b].warpsLeft == 0 {
-				continue
-			}
-			var n int64
-			for _, w := range s.warps[b*wpb : (b+1)*wpb] {
-				n += w.issued
-			}
-			resident = append(resident, n)
-			rest -= n
-		}
-	}
-	p := done
-	if per := float64(rest) / done; per > 0 {
-		for _, n := range resident {
-			p += min(1, float64(n)/per)
-		}
-	}
-	return p
 }

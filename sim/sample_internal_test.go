@@ -43,28 +43,3 @@ func TestCounterFields(t *testing.T) {
 		t.Errorf("counterFields misses per-reference, DRAM or instruction counters (%d of 3 found)", found)
 	}
 }
-
-// progress by hand: 4 blocks finished with 400 warp instructions between
-// them (100 a block), and three resident blocks of two warps whose warps
-// issued 10+20, 50+0 and 60+60 (more than a finished block's mean: counts
-// one block, no more): 4 + 0.3 + 0.5 + 1 = 5.8. A free slot's stale
-// counts are not resident.
-func TestProgress(t *testing.T) {
-	e := &engine{res: &Result{WarpInsts: 400 + 30 + 50 + 120}}
-	e.grid.done = 4
-	spec := &smSpec{warpsPerBlock: 2}
-	e.sms = cores{
-		{spec: spec, blocks: []blockCtx{{warpsLeft: 2}, {warpsLeft: 0}},
-			warps: []warp{{issued: 10}, {issued: 20}, {issued: 40}, {issued: 37}}},
-		{spec: spec, blocks: []blockCtx{{warpsLeft: 1}, {warpsLeft: 2}},
-			warps: []warp{{issued: 50}, {issued: 0}, {issued: 60}, {issued: 60}}},
-	}
-	sp := &sampler{e: e}
-	if got := sp.progress(); math.Abs(got-5.8) > 1e-12 {
-		t.Errorf("progress = %v, want 5.8", got)
-	}
-	e.grid.done = 0
-	if got := sp.progress(); got != 0 {
-		t.Errorf("progress before any block finished = %v, want 0", got)
-	}
-}

@@ -3,7 +3,7 @@ package sim
 import "math"
 
 // Rates of the window other than of counters: cycles and resident
-// warp-cycles, per block of progress (sampler.progress).
+// warp-cycles, per block finished.
 const (
 	rateCycles     = -1
 	rateWarpCycles = -2
@@ -12,10 +12,9 @@ const (
 // rate is the rate over the waves ds of counter i per instruction, or of
 // rateCycles or rateWarpCycles per block. Each is taken where it happens:
 // counters at issue (the SMs, L1 and L2 count as an instruction issues)
-// per instruction issued; time per block of progress: the blocks
-// finished, which issue cannot run ahead of, and the share issued of the
-// resident ones, which keeps the clumps in which blocks finish out of
-// the rate; and DRAM's counters, which lag the instructions that
+// per instruction issued; time per block finished, since the blocks'
+// completions, not the issue that may run ahead of them, mark the
+// progress of time; and DRAM's counters, which lag the instructions that
 // cause them (requests wait in queues, and on devices without an L2
 // nothing bounds those queues), as the DRAM's own per request accepted
 // times the requests sent per instruction (the reads, writes, bytes and
@@ -26,10 +25,9 @@ const (
 // (a block's results at its end), which a rate per memory instruction
 // would follow.
 func (sp *sampler) rate(ds []snapshot, i int) float64 {
-	var num, insts, accepted, sent, sentI, progress float64
+	var num, insts, accepted, sent, sentI float64
 	for j := range ds {
 		d := &ds[j]
-		progress += d.progress
 		if i >= 0 && sp.store[i] {
 			insts += float64(d.stores)
 		} else {
@@ -51,7 +49,7 @@ func (sp *sampler) rate(ds []snapshot, i int) float64 {
 	}
 	switch {
 	case i < 0:
-		return num / progress
+		return num / float64(int64(len(ds))*sp.per)
 	case insts == 0:
 		return 0
 	case sp.sentIndex[i] >= 0:

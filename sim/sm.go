@@ -83,7 +83,6 @@ func (s *sm) launchBlock(id int, t int64) {
 		wp.stores = 0
 		wp.storesDone = t
 		wp.start = t
-		wp.issued = 0
 		wp.live = true
 		sc := &s.scheds[wp.sched]
 		if sc.byAge {
@@ -204,19 +203,16 @@ func (s *sm) issue(sc *scheduler, slot int, t int64) {
 	case traces.OpCompute:
 		n := int64(w.count)
 		res.WarpInsts += n
-		w.issued += n
 		sc.free = units + n
 		w.readyAt = sc.cycleOf(sc.free)
 	case traces.OpBarrier:
 		res.WarpInsts++
-		w.issued++
 		sc.free = units + 1
 		w.readyAt = t + 1
 		s.arrive(slot, t+1)
 	default:
 		res.WarpInsts++
 		res.MemInsts++
-		w.issued++
 		sc.free = units + 1
 		w.readyAt = t + 1
 		if s.spec.shared[w.ref] {

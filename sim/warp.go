@@ -26,9 +26,6 @@ type warp struct {
 	live       bool
 	atBarrier  bool  // waiting at its block's barrier
 	start      int64 // dispatch time, for achieved occupancy
-	// issued counts the warp instructions it has issued: how far its
-	// block has got, for a sampled run's progress.
-	issued int64
 
 	// The next instruction: its kind, reference (memory) or instruction
 	// count (compute), and for a memory instruction the warp the
