@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"gpumemsim/arch"
@@ -48,41 +49,63 @@ type samplingError struct {
 	count             float64 // worst relative error of the main counts
 	countName         string
 	cyclesOK, countOK bool
+	order             int // place in the report
 }
 
 // TestSamplingError measures sampled simulation against full simulation
 // on every golden case and every example (at its own size and at a size of
 // many waves) on every device, and prints the distribution of the errors.
 // It fails when a case misses the goals: cycles within 2%, counts within
-// 1%. Run with: go test ./sim -run TestSamplingError -sampling-report -v
+// 1%. The cases run as parallel subtests (one per core, -parallel sets how
+// many); the table lists them in the order of the devices and cases, not
+// of their finishing. Run with: go test ./sim -run TestSamplingError
+// -sampling-report -v -timeout 3h
 func TestSamplingError(t *testing.T) {
 	if !*samplingReport {
 		t.Skip("needs -sampling-report")
 	}
+	var mu sync.Mutex
 	var errs []samplingError
-	for _, dev := range goldenDevices {
-		if *samplingDevices != "" && !slices.Contains(strings.Split(*samplingDevices, ","), dev) {
-			continue
-		}
-		for _, c := range samplingCases(t) {
-			if c.devices != nil && !slices.Contains(c.devices, dev) {
+	t.Run("cases", func(t *testing.T) {
+		order := 0
+		for _, dev := range goldenDevices {
+			if *samplingDevices != "" && !slices.Contains(strings.Split(*samplingDevices, ","), dev) {
 				continue
 			}
-			d, l := bind(t, dev, c.kernel, c.mapping, c.block, c.params)
-			if l.WarpInstructions() > samplingMaxWork {
-				t.Logf("%s %s: %.3g warp instructions, over the report's %.0g: left out", dev, c.kernel, l.WarpInstructions(), samplingMaxWork)
-				continue
-			}
-			e := measureSampling(t, d, l, dev, c)
-			t.Logf("%s: skipped %.1f%%, cycles off %.3f%% (CI %.3f%%), worst count off %.3f%% (%s)",
-				e.name, 100*e.skipped, 100*e.cycles, 100*e.ci, 100*e.count, e.countName)
-			errs = append(errs, e)
-			if !e.cyclesOK || !e.countOK {
-				t.Errorf("%s: cycles off %.3f%%, %s off %.3f%%", e.name, 100*e.cycles, e.countName, 100*e.count)
+			for _, c := range samplingCases(t) {
+				if c.devices != nil && !slices.Contains(c.devices, dev) {
+					continue
+				}
+				order++
+				order := order
+				t.Run(dev+"/"+caseName(dev, c), func(t *testing.T) {
+					t.Parallel()
+					d, l := bind(t, dev, c.kernel, c.mapping, c.block, c.params)
+					if l.WarpInstructions() > samplingMaxWork {
+						t.Skipf("%.3g warp instructions, over the report's %.0g: left out", l.WarpInstructions(), samplingMaxWork)
+					}
+					e := measureSampling(t, d, l, dev, c)
+					e.order = order
+					t.Logf("%s: skipped %.1f%%, cycles off %.3f%% (CI %.3f%%), worst count off %.3f%% (%s)",
+						e.name, 100*e.skipped, 100*e.cycles, 100*e.ci, 100*e.count, e.countName)
+					if !e.cyclesOK || !e.countOK {
+						t.Errorf("%s: cycles off %.3f%%, %s off %.3f%%", e.name, 100*e.cycles, e.countName, 100*e.count)
+					}
+					mu.Lock()
+					errs = append(errs, e)
+					mu.Unlock()
+				})
 			}
 		}
-	}
+	})
+	slices.SortFunc(errs, func(a, b samplingError) int { return a.order - b.order })
 	t.Log("\n" + samplingTable(errs))
+}
+
+// caseName is c's name in the report: its golden file's, without the
+// device directory and the extension.
+func caseName(dev string, c goldenCase) string {
+	return strings.TrimSuffix(strings.TrimPrefix(goldenFile(dev, c), "testdata/golden/"+dev+"/"), ".json")
 }
 
 func samplingCases(t *testing.T) []goldenCase {
@@ -116,7 +139,7 @@ func measureSampling(t *testing.T, d *arch.Device, l *traces.Launch, dev string,
 		return math.Abs(float64(g-w)) / float64(w)
 	}
 	s := got.Sampling
-	e := samplingError{name: dev + " " + strings.TrimSuffix(strings.TrimPrefix(goldenFile(dev, c), "testdata/golden/"+dev+"/"), ".json"),
+	e := samplingError{name: dev + " " + caseName(dev, c),
 		skipped: float64(s.SkippedBlocks) / float64(s.SimulatedBlocks+s.SkippedBlocks),
 		cycles:  rel(got.Cycles, full.Cycles), ci: s.CyclesCI95 / float64(got.Cycles)}
 	counts := map[string][2]int64{
