@@ -72,11 +72,12 @@ func TestSamplingError(t *testing.T) {
 	var errs []samplingError
 	t.Run("cases", func(t *testing.T) {
 		order := 0
+		cases := samplingCases(t)
 		for _, dev := range goldenDevices {
 			if *samplingDevices != "" && !slices.Contains(strings.Split(*samplingDevices, ","), dev) {
 				continue
 			}
-			for _, c := range samplingCases(t) {
+			for _, c := range cases {
 				if c.devices != nil && !slices.Contains(c.devices, dev) {
 					continue
 				}
@@ -136,17 +137,17 @@ func measureSampling(t *testing.T, d *arch.Device, l *traces.Launch, dev string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel := func(g, w int64) float64 {
+	rel := func(g, w float64) float64 {
 		if w == 0 {
-			return math.Abs(float64(g))
+			return math.Abs(g)
 		}
-		return math.Abs(float64(g-w)) / float64(w)
+		return math.Abs(g-w) / w
 	}
 	s := got.Sampling
 	e := samplingError{name: dev + " " + caseName(dev, c),
 		skipped: float64(s.SkippedBlocks) / float64(s.SimulatedBlocks+s.SkippedBlocks),
-		cycles:  rel(got.Cycles, full.Cycles), ci: s.CyclesCI95 / float64(got.Cycles),
-		occupancy: math.Abs(got.AchievedOccupancy-full.AchievedOccupancy) / full.AchievedOccupancy}
+		cycles:  rel(float64(got.Cycles), float64(full.Cycles)), ci: s.CyclesCI95 / float64(got.Cycles),
+		occupancy: rel(got.AchievedOccupancy, full.AchievedOccupancy)}
 	counts := map[string][2]int64{
 		"L1 hits": {got.L1.Hits, full.L1.Hits}, "L1 misses": {got.L1.Misses, full.L1.Misses},
 		"L2 read sectors": {got.L2.ReadSectors, full.L2.ReadSectors}, "L2 read hit sectors": {got.L2.ReadHitSectors, full.L2.ReadHitSectors},
@@ -160,7 +161,7 @@ func measureSampling(t *testing.T, d *arch.Device, l *traces.Launch, dev string,
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if r := rel(counts[n][0], counts[n][1]); r > e.count || e.countName == "" {
+		if r := rel(float64(counts[n][0]), float64(counts[n][1])); r > e.count || e.countName == "" {
 			e.count, e.countName = r, n
 		}
 	}
