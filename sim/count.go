@@ -213,72 +213,21 @@ func (c *Coalescer) CoalesceHalves(w *coalesce.Warp, h *traces.Halves) ([]coales
 // and memory bounded by one warp's cursor. progress, if not nil, is called
 // with the blocks done and the total now and then.
 func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress func(done, total int64)) (*Counts, error) {
-	co, err := NewCoalescer(dev)
+	k, err := newCounter(dev, src)
 	if err != nil {
 		return nil, err
 	}
 	info := src.Info()
 	c := &Counts{Refs: make([]RefCounts, len(info.Refs))}
-	shared, rule, err := sharedRefs(dev, info)
-	if err != nil {
-		return nil, err
-	}
-	constant, err := constRefs(dev, info)
-	if err != nil {
-		return nil, err
-	}
-	texture, err := texRefs(dev, info)
-	if err != nil {
-		return nil, err
-	}
-	var passes []uint64
 	blocks := int64(info.Blocks())
-	cur := src.NewWarp()
-	var in traces.WarpInst
-	for b := range info.Blocks() {
-		if b%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			if progress != nil {
-				progress(int64(b), blocks)
-			}
-		}
-		for w := range info.WarpsPerBlock() {
-			cur.Reset(b, w)
-			for cur.NextTo(&in, &in.Addr) {
-				if in.Op != traces.OpLoad && in.Op != traces.OpStore {
-					continue
-				}
-				if shared[in.Ref] {
-					c.Shared.record(&c.Refs[in.Ref], &in, banks.Transactions(rule, int(in.Width), in.Active, &in.Addr))
-					continue
-				}
-				if constant[in.Ref] {
-					passes = constmem.Passes(dev.Coalescer.Rule, in.Active, &in.Addr, passes[:0])
-					c.Constant.record(&c.Refs[in.Ref], int(in.Width), in.Active, len(passes))
-					continue
-				}
-				if texture[in.Ref] {
-					passes = TextureLines(in.Active, &in.Addr, passes[:0])
-					c.Texture.record(&c.Refs[in.Ref], int(in.Width), in.Active, len(passes))
-					continue
-				}
-				warp, txns := co.Coalesce(&in)
-				c.Refs[in.Ref].record(warp, txns)
-			}
-		}
+	if err := k.blocks(ctx, c, 0, blocks, progress); err != nil {
+		return nil, err
 	}
 	if progress != nil {
 		progress(blocks, blocks)
 	}
-	if f, ok := src.(failing); ok {
-		if err := f.Err(); err != nil {
-			return nil, err
-		}
-	}
 	for i, r := range info.Refs {
-		if shared[i] || constant[i] || texture[i] {
+		if k.shared[i] || k.constant[i] || k.texture[i] {
 			continue
 		}
 		if r.Op == traces.OpStore {
@@ -288,4 +237,101 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 		}
 	}
 	return c, nil
+}
+
+// counter streams blocks of a launch through a device's coalescer, bank
+// rule and constant and texture passes: Count's work, also used by a
+// sampled run to count the blocks it skipped.
+type counter struct {
+	dev                       *arch.Device
+	src                       traces.Source
+	co                        *Coalescer
+	shared, constant, texture []bool
+	rule                      banks.Rule
+	memo                      shapeMemo
+}
+
+func newCounter(dev *arch.Device, src traces.Source) (*counter, error) {
+	co, err := NewCoalescer(dev)
+	if err != nil {
+		return nil, err
+	}
+	info := src.Info()
+	k := &counter{dev: dev, src: src, co: co, memo: newShapeMemo(len(info.Refs))}
+	if k.shared, k.rule, err = sharedRefs(dev, info); err != nil {
+		return nil, err
+	}
+	if k.constant, err = constRefs(dev, info); err != nil {
+		return nil, err
+	}
+	if k.texture, err = texRefs(dev, info); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// blocks adds to c the counts of blocks [from, to) and returns the
+// source's error, if it met one. A full warp whose half-warps each step by
+// one stride, where the cursor describes it so, is coalesced in closed
+// form (as the simulator's SMs do), without its 32 addresses.
+func (k *counter) blocks(ctx context.Context, c *Counts, from, to int64, progress func(done, total int64)) error {
+	info := k.src.Info()
+	total := int64(info.Blocks())
+	cur := k.src.NewWarp()
+	hcur, _ := cur.(traces.HalvesWarp)
+	var in traces.WarpInst
+	var h traces.Halves
+	var passes []uint64
+	for b := from; b < to; b++ {
+		if (b-from)%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(b, total)
+			}
+		}
+		for wi := range info.WarpsPerBlock() {
+			cur.Reset(int(b), wi)
+			for {
+				var has, lazy bool
+				if hcur != nil {
+					has, lazy = hcur.NextHalves(&in, &in.Addr, &h)
+				} else {
+					has = cur.NextTo(&in, &in.Addr)
+				}
+				if !has {
+					break
+				}
+				if in.Op != traces.OpLoad && in.Op != traces.OpStore {
+					continue
+				}
+				r := in.Ref
+				if lazy && !k.shared[r] && !k.constant[r] && !k.texture[r] {
+					k.countShape(&c.Refs[r], &in, &h, hcur)
+					continue
+				}
+				if lazy {
+					hcur.Addresses(&in.Addr)
+				}
+				switch {
+				case k.shared[r]:
+					c.Shared.record(&c.Refs[r], &in, banks.Transactions(k.rule, int(in.Width), in.Active, &in.Addr))
+				case k.constant[r]:
+					passes = constmem.Passes(k.dev.Coalescer.Rule, in.Active, &in.Addr, passes[:0])
+					c.Constant.record(&c.Refs[r], int(in.Width), in.Active, len(passes))
+				case k.texture[r]:
+					passes = TextureLines(in.Active, &in.Addr, passes[:0])
+					c.Texture.record(&c.Refs[r], int(in.Width), in.Active, len(passes))
+				default:
+					warp, txns := k.co.Coalesce(&in)
+					c.Refs[r].record(warp, txns)
+				}
+			}
+		}
+	}
+	if f, ok := k.src.(failing); ok {
+		return f.Err()
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -132,18 +133,26 @@ func TestCancel(t *testing.T) {
 	}
 }
 
-// The coalescer-level counts of a timed run equal those of sim.Count.
+// The coalescer-level counts of a timed run equal those of sim.Count, on
+// every golden case and device: the run's SMs coalesce each instruction,
+// while Count coalesces a shape of addresses once and adds its counts for
+// every instruction of that shape (sim/countmemo.go).
 func TestRunMatchesCount(t *testing.T) {
-	for _, device := range []string{"g80", "gt200", "fermi", "kepler", "maxwell"} {
-		dev, l := bind(t, device, "transpose", "", "", map[string]int64{"N": 100})
-		r := run(t, dev, l, sim.Options{})
-		c, err := sim.Count(context.Background(), dev, l, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range c.Refs {
-			if r.Refs[i].RefCounts != c.Refs[i] {
-				t.Errorf("%s ref %s: Run counted %+v; Count %+v", device, r.Refs[i].Ref, r.Refs[i].RefCounts, c.Refs[i])
+	for _, device := range goldenDevices {
+		for _, gc := range goldenKernels {
+			if gc.devices != nil && !slices.Contains(gc.devices, device) {
+				continue
+			}
+			dev, l := bind(t, device, gc.kernel, gc.mapping, gc.block, gc.params)
+			r := run(t, dev, l, sim.Options{})
+			c, err := sim.Count(context.Background(), dev, l, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i := range c.Refs {
+				if r.Refs[i].RefCounts != c.Refs[i] {
+					t.Errorf("%s %s %s ref %s: Run counted %+v; Count %+v", device, gc.kernel, gc.mapping, r.Refs[i].Ref, r.Refs[i].RefCounts, c.Refs[i])
+				}
 			}
 		}
 	}

@@ -1,0 +1,76 @@
+package sim
+
+import (
+	"gpumemsim/sim/coalesce"
+	"gpumemsim/traces"
+)
+
+// The counts of a warp instruction whose half-warps each step by one
+// stride (traces.Halves) follow from its shape alone: every coalescing
+// rule forms units aligned to at most memoPeriod bytes and counts only
+// their sizes, sectors and lanes, so moving all 32 addresses by a multiple
+// of memoPeriod leaves the counts as they were (TestCountsTranslate checks
+// it on every rule). A loop walks one reference through few such shapes,
+// so the counter keeps, per reference, the counts of the shapes it met
+// last, keyed by the first address's offset in its period, the distance
+// from lane 0 to lane 16 and the stride.
+const (
+	memoPeriod = 128
+	memoSlots  = 64 // per reference, direct-mapped; a power of two
+)
+
+type memoKey struct{ lo, hi, stride uint64 }
+
+type memoEntry struct {
+	key   memoKey
+	full  bool
+	delta RefCounts
+}
+
+// shapeMemo holds the counts of the last shapes met, per reference.
+type shapeMemo struct {
+	slots [][memoSlots]memoEntry
+}
+
+func newShapeMemo(refs int) shapeMemo {
+	return shapeMemo{slots: make([][memoSlots]memoEntry, refs)}
+}
+
+// keyOf is the shape of h: what its counts depend on.
+func keyOf(h *traces.Halves) memoKey {
+	return memoKey{lo: h.Lo % memoPeriod, hi: h.Hi - h.Lo, stride: h.Stride}
+}
+
+func (k memoKey) slot() int {
+	x := k.lo*0x9E3779B97F4A7C15 ^ k.hi*0xC2B2AE3D27D4EB4F ^ k.stride*0x165667B19E3779F9
+	return int(x>>58) & (memoSlots - 1)
+}
+
+// entry is the slot of ref's shape k: filled (full) when k was met last in
+// it, else to be filled by the caller.
+func (m *shapeMemo) entry(ref int, k memoKey) *memoEntry {
+	return &m.slots[ref][k.slot()]
+}
+
+// countShape counts into c the memory instruction in of shape h, which
+// cur reported lazy, through the memo; co coalesces a shape met for the
+// first time.
+func (k *counter) countShape(c *RefCounts, in *traces.WarpInst, h *traces.Halves, cur traces.HalvesWarp) {
+	key := keyOf(h)
+	e := k.memo.entry(in.Ref, key)
+	if !e.full || e.key != key {
+		w := &k.co.warp
+		w.Op, w.Width, w.Active = coalesce.Load, int(in.Width), in.Active
+		if in.Op == traces.OpStore {
+			w.Op = coalesce.Store
+		}
+		txns, ok := k.co.CoalesceHalves(w, h)
+		if !ok {
+			cur.Addresses(&w.Addr)
+			txns = k.co.CoalesceWarp(w)
+		}
+		e.key, e.full, e.delta = key, true, RefCounts{}
+		e.delta.record(w, txns)
+	}
+	c.add(&e.delta)
+}
