@@ -239,6 +239,11 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 	return c, nil
 }
 
+// countCheck is how many blocks a counter streams between looks at its
+// context and reports of progress: a few milliseconds of counting for a
+// large block.
+const countCheck = 64
+
 // counter streams blocks of a launch through a device's coalescer, bank
 // rule and constant and texture passes: Count's work, also used by a
 // sampled run to count the blocks it skipped.
@@ -283,7 +288,7 @@ func (k *counter) blocks(ctx context.Context, c *Counts, from, to int64, progres
 	var h traces.Halves
 	var passes []uint64
 	for b := from; b < to; b++ {
-		if (b-from)%1024 == 0 {
+		if (b-from)%countCheck == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
 			}

@@ -25,7 +25,10 @@ type clock struct {
 // those finished.
 type grid struct {
 	next, done, total int
-	progress          func(done, total int64)
+	// uncounted are the skipped blocks, done but not yet counted
+	// (samplecount.go): the progress reported leaves them out.
+	uncounted int
+	progress  func(done, total int64)
 	// sampler, when sampling, watches each whole wave finished.
 	sampler *sampler
 }
@@ -49,7 +52,7 @@ func (g *grid) finished(clk *clock, sm int, t int64) {
 		g.sampler.observe(g, t)
 	}
 	if g.progress != nil { // every block: a grid of a few hundred long blocks needs each for a smooth bar
-		g.progress(int64(g.done), int64(g.total))
+		g.progress(int64(g.done-g.uncounted), int64(g.total))
 	}
 	if g.more() {
 		clk.q.push(max(t, clk.now), evBlockDone, int32(sm), 0)

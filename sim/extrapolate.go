@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"context"
 	"math"
 
 	"gpumemsim/arch"
@@ -10,20 +11,32 @@ import (
 // extrapolate adds the skipped waves to the finished, checked run: the
 // instructions they would have issued times the window's rates, with a
 // replicate run per window wave for the intervals. The counts the source
-// knows in closed form are set exactly.
-func (sp *sampler) extrapolate(dev *arch.Device, src traces.Source) {
+// knows in closed form are set exactly, and so are those the skipped
+// blocks' addresses decide (samplecount.go), which it counts.
+func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces.Source) error {
 	e := sp.e
 	info := &Sampling{WaveBlocks: sp.wave, SimulatedBlocks: int64(e.grid.total) - sp.skipped, SkippedBlocks: sp.skipped}
 	e.res.Sampling = info
 	if sp.skipped == 0 {
-		return
+		return nil
 	}
 	base := e.res.clone()
 	exact := closedFormOf(src)
-	skip, stores := sp.skippedInsts(exact)
+	c, err := countSkipped(ctx, dev, src, sp.skipFrom, sp.skipFrom+sp.skipped, e.grid.progress)
+	if err != nil {
+		return err
+	}
+	counted := newCountedPart(base, c)
+	if err := counted.check(exact); err != nil {
+		return selfCheckFailed(err)
+	}
+	skip, stores := counted.skippedInsts(base, c)
+	if len(base.Refs) == 0 {
+		skip, stores = sp.skippedInsts(exact)
+	}
 	grow := func(ds []snapshot, factor float64) *Result {
 		r := base.clone()
-		sp.add(dev, exact, r, ds, skipped{factor * skip, factor * stores, factor * float64(sp.skipped)})
+		sp.add(dev, exact, counted, r, ds, skipped{factor * skip, factor * stores, factor * float64(sp.skipped)})
 		return r
 	}
 	point := grow(sp.window, 1)
@@ -40,6 +53,7 @@ func (sp *sampler) extrapolate(dev *arch.Device, src traces.Source) {
 	_, info.CyclesCI95 = meanCI(ts)
 	*e.res = *point
 	e.res.Sampling = info
+	return nil
 }
 
 // skippedInsts is, of the skipped blocks, the instructions rates are per
@@ -82,7 +96,7 @@ type skipped struct{ insts, stores, blocks float64 }
 
 // add grows r, the simulated part of a run, by what the skipped waves sk
 // would have issued at the rates of the waves ds.
-func (sp *sampler) add(dev *arch.Device, exact *closedForm, r *Result, ds []snapshot, sk skipped) {
+func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *countedPart, r *Result, ds []snapshot, sk skipped) {
 	e := sp.e
 	for i, f := range counterFields(r) {
 		n := sk.insts
@@ -100,6 +114,7 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, r *Result, ds []snap
 	active := e.activeCycles + (int64(len(e.sms))-e.idleSMs)*dt
 	warpCycles := e.warpCycles + int64(math.Round(blocks*sp.rate(ds, rateWarpCycles)))
 	exactCounts(r, exact)
+	counted.set(r)
 	sumRefs(r)
 	derive(dev, r, warpCycles, active)
 }

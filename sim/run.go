@@ -38,7 +38,9 @@ func Run(ctx context.Context, dev *arch.Device, src traces.Source, opts Options)
 		return nil, err
 	}
 	if sp := e.grid.sampler; sp != nil {
-		sp.extrapolate(dev, src)
+		if err := sp.extrapolate(ctx, dev, src); err != nil {
+			return nil, err
+		}
 	}
 	return e.res, nil
 }

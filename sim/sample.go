@@ -81,6 +81,7 @@ type sampler struct {
 	snaps    []snapshot
 	decided  bool
 	skipped  int64
+	skipFrom int64      // the first skipped block
 	window   []snapshot // deltas of the window's waves
 	keyIndex []int      // indices into counts of the counters judged
 	// Indices into counts of the instructions rates are per (memory
@@ -147,9 +148,11 @@ func (sp *sampler) observe(g *grid, t int64) {
 	}
 	sp.decided = true
 	sp.skipped = m * sp.wave
+	sp.skipFrom = int64(g.next)
 	sp.window = deltas
 	g.next += int(sp.skipped)
 	g.done += int(sp.skipped)
+	g.uncounted = int(sp.skipped)
 }
 
 // take reads the counters at a wave boundary at t.

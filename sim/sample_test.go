@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"gpumemsim/sim"
@@ -46,7 +47,13 @@ func TestSampleAgainstFull(t *testing.T) {
 	within("DRAM reads", got.DRAM.Reads, full.DRAM.Reads, 0.01)
 	within("DRAM writes", got.DRAM.Writes, full.DRAM.Writes, 0.01)
 	within("L2 read sectors", got.L2.ReadSectors, full.L2.ReadSectors, 0.01)
-	within("load transactions", got.Loads.Transactions, full.Loads.Transactions, 0.01)
+	// Counted, not extrapolated: each warp loads 128 aligned bytes, one
+	// L1 line, and stores them as one 128-B segment, which the
+	// 128→64→32 reduction keeps whole (hardware.md §2.3).
+	if got.Loads.Transactions != 2*131072 || got.Stores.Transactions != 131072 {
+		t.Errorf("load and store transactions %d and %d, want %d and %d exactly",
+			got.Loads.Transactions, got.Stores.Transactions, 2*131072, 131072)
+	}
 
 	again, err := sim.Run(context.Background(), dev, l, opts)
 	if err != nil {
@@ -56,6 +63,58 @@ func TestSampleAgainstFull(t *testing.T) {
 	b, _ := json.Marshal(again)
 	if string(a) != string(b) {
 		t.Error("two sampled runs of the same launch differ")
+	}
+}
+
+// The counts the addresses decide are counted over the skipped blocks, not
+// extrapolated: every reference's requests and transactions, and shared
+// memory's passes, are the full run's, and their metrics carry no
+// interval. Copy on GT200 is also checked by hand: 2^20 four-byte words,
+// 32768 warps, each half-warp one 64-B segment for its load and one for
+// its store (hardware.md §2.2).
+func TestSampleCountsExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates each grid twice")
+	}
+	for _, c := range []struct{ device, kernel string }{
+		{"gt200", "copy"},
+		{"kepler", "stencil-shared"},
+		{"fermi", "transpose-shared"},
+	} {
+		params := map[string]int64{}
+		switch c.kernel {
+		case "copy":
+			params["N"] = 1 << 20
+		case "transpose-shared":
+			params["N"] = 1024
+		}
+		dev, l := bind(t, c.device, c.kernel, "", "", params)
+		full := run(t, dev, l, sim.Options{})
+		got := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true}})
+		if got.Sampling == nil || got.Sampling.SkippedBlocks == 0 {
+			t.Fatalf("%s on %s: sampling %s skipped nothing; the case checks nothing", c.kernel, c.device, describe(got.Sampling))
+		}
+		for i := range full.Refs {
+			if got.Refs[i].RefCounts != full.Refs[i].RefCounts {
+				t.Errorf("%s on %s, %s: sampled %+v, full %+v", c.kernel, c.device, full.Refs[i].Ref, got.Refs[i].RefCounts, full.Refs[i].RefCounts)
+			}
+		}
+		if got.Loads != full.Loads || got.Stores != full.Stores || got.Shared != full.Shared || got.MemInsts != full.MemInsts {
+			t.Errorf("%s on %s: sampled totals differ from the full run's", c.kernel, c.device)
+		}
+		if c.kernel == "copy" && (got.Loads.Txn64 != 65536 || got.Stores.Txn64 != 65536 || got.Loads.Transactions != 65536) {
+			t.Errorf("copy on gt200: %d and %d 64-B transactions, %d in all for loads; want 65536 each",
+				got.Loads.Txn64, got.Stores.Txn64, got.Loads.Transactions)
+		}
+		ms, err := sim.Metrics(dev, got, sim.StyleNvprof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ms {
+			if m.CI95 != nil && (strings.HasPrefix(m.Name, "gld_") || strings.HasPrefix(m.Name, "gst_") || strings.HasPrefix(m.Name, "shared_")) {
+				t.Errorf("%s on %s: %s = %v has an interval; it was counted", c.kernel, c.device, m.Name, m.Value)
+			}
+		}
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 
 // sampleFlag is -sample, shared by run and validate.
 func sampleFlag(fs *flag.FlagSet) *bool {
-	return fs.Bool("sample", false, "simulate whole waves of blocks until they are steady (cycles within 2%, counts within 1% at 95% confidence), skip middle waves and extrapolate them; extrapolated metrics get 95% confidence intervals")
+	return fs.Bool("sample", false, "simulate whole waves of blocks until they are steady (cycles within 2%, counts within 1% at 95% confidence), skip middle waves and extrapolate them (their coalescer counts are counted exactly); extrapolated metrics get 95% confidence intervals")
 }
 
 // samplingLine says what a sampled run simulated.

@@ -9,7 +9,7 @@ import (
 
 // run -sample says what it simulated in every format: JSON gives the
 // sampling and an interval for extrapolated metrics and none for the exact
-// instruction counts, text a Sampled line and ± on extrapolated values,
+// instruction and transaction counts, text a Sampled line and ± on extrapolated values,
 // CSV a CI95 column.
 func TestRunSampleFormats(t *testing.T) {
 	if testing.Short() {
@@ -42,6 +42,10 @@ func TestRunSampleFormats(t *testing.T) {
 	}
 	if _, ok := v.CI95["inst_executed_global_loads"]; ok {
 		t.Error("an exact instruction count has an interval")
+	}
+	// Counted over the skipped blocks: one 128-B line per warp load.
+	if _, ok := v.CI95["gld_transactions"]; ok || v.Metrics["gld_transactions"] != 2*131072 {
+		t.Errorf("gld_transactions %v (interval: %v): want 262144 exactly, counted", v.Metrics["gld_transactions"], ok)
 	}
 	if _, ok := v.CI95["sim_cycles"]; !ok {
 		t.Error("sim_cycles, extrapolated, has no interval")

@@ -1,0 +1,168 @@
+package sim
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"gpumemsim/arch"
+	"gpumemsim/traces"
+)
+
+// A sampled run counts its skipped blocks exactly where the addresses
+// alone decide the counts: each reference's requests and transactions
+// (sizes, sectors, bytes, lanes, half-warps), shared memory's passes, and
+// the constant and texture requests and passes. Extrapolating them would
+// give them within an interval; streaming the skipped blocks through the
+// coalescer, bank rule and pass rules (Count's work, without a timing
+// model) gives them to the last unit for a small part of what simulating
+// those blocks would cost. What the caches, the DRAM and time make of them
+// stays extrapolated.
+
+// countSkipped counts blocks [from, to) of src on dev, split over the
+// cores into contiguous runs of blocks whose counts are added in order:
+// the sums are those of one pass. progress, if not nil, is told the
+// blocks of the grid simulated or counted so far, from one goroutine.
+func countSkipped(ctx context.Context, dev *arch.Device, src traces.Source, from, to int64, progress func(done, total int64)) (*Counts, error) {
+	workers := int64(max(1, min(runtime.GOMAXPROCS(0), 8)))
+	workers = max(1, min(workers, (to-from)/64))
+	refs := len(src.Info().Refs)
+	total := int64(src.Info().Blocks())
+	simulated := total - (to - from)
+	parts := make([]*Counts, workers)
+	errs := make([]error, workers)
+	counted := make([]atomic.Int64, workers)
+	var wg sync.WaitGroup
+	for i := range workers {
+		a := from + (to-from)*i/workers
+		b := from + (to-from)*(i+1)/workers
+		parts[i] = &Counts{Refs: make([]RefCounts, refs)}
+		var report func(done, total int64)
+		if progress != nil {
+			report = func(done, _ int64) {
+				counted[i].Store(done - a)
+				if i == 0 {
+					var n int64
+					for j := range counted {
+						n += counted[j].Load()
+					}
+					progress(simulated+n, total)
+				}
+			}
+		}
+		wg.Go(func() {
+			k, err := newCounter(dev, src)
+			if err == nil {
+				err = k.blocks(ctx, parts[i], a, b, report)
+			}
+			errs[i] = err
+		})
+	}
+	wg.Wait()
+	if progress != nil {
+		progress(total, total)
+	}
+	sum := &Counts{Refs: make([]RefCounts, refs)}
+	for i, p := range parts {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		sum.add(p)
+	}
+	return sum, nil
+}
+
+// add adds o's counts to c, reference by reference.
+func (c *Counts) add(o *Counts) {
+	c.Loads.add(&o.Loads)
+	c.Stores.add(&o.Stores)
+	c.Shared.add(&o.Shared)
+	c.Constant.addPasses(&o.Constant)
+	c.Texture.addPasses(&o.Texture)
+	for i := range c.Refs {
+		c.Refs[i].add(&o.Refs[i])
+	}
+}
+
+func (st *SharedStats) add(o *SharedStats) {
+	st.LoadRequests += o.LoadRequests
+	st.LoadTransactions += o.LoadTransactions
+	st.StoreRequests += o.StoreRequests
+	st.StoreTransactions += o.StoreTransactions
+	st.LoadBytes += o.LoadBytes
+	st.StoreBytes += o.StoreBytes
+}
+
+// addPasses adds what the SMs count of o (requests, passes, bytes), not
+// what their caches do.
+func (st *ReadOnlyStats) addPasses(o *ReadOnlyStats) {
+	st.Requests += o.Requests
+	st.Passes += o.Passes
+	st.Bytes += o.Bytes
+}
+
+// countedPart is the exact coalescer-level part of a sampled run: what
+// the simulated blocks counted plus what the skipped ones count.
+type countedPart struct {
+	refs     []RefCounts
+	shared   SharedStats
+	constant ReadOnlyStats
+	texture  ReadOnlyStats
+}
+
+// newCountedPart adds the skipped blocks' counts c to the simulated run r.
+func newCountedPart(r *Result, c *Counts) *countedPart {
+	p := &countedPart{refs: make([]RefCounts, len(r.Refs)), shared: r.Shared}
+	for i := range r.Refs {
+		p.refs[i] = r.Refs[i].RefCounts
+		p.refs[i].add(&c.Refs[i])
+	}
+	p.shared.add(&c.Shared)
+	p.constant = ReadOnlyStats{Requests: r.Constant.Requests, Passes: r.Constant.Passes, Bytes: r.Constant.Bytes}
+	p.constant.addPasses(&c.Constant)
+	p.texture = ReadOnlyStats{Requests: r.Texture.Requests, Passes: r.Texture.Passes, Bytes: r.Texture.Bytes}
+	p.texture.addPasses(&c.Texture)
+	return p
+}
+
+// set puts the exact counts into r, an extrapolated run.
+func (p *countedPart) set(r *Result) {
+	r.MemInsts = 0
+	for i := range r.Refs {
+		r.Refs[i].RefCounts = p.refs[i]
+		r.MemInsts += p.refs[i].Requests
+	}
+	r.Shared = p.shared
+	r.Constant.Requests, r.Constant.Passes, r.Constant.Bytes = p.constant.Requests, p.constant.Passes, p.constant.Bytes
+	r.Texture.Requests, r.Texture.Passes, r.Texture.Bytes = p.texture.Requests, p.texture.Passes, p.texture.Bytes
+}
+
+// check holds the counted requests against the closed form, where the
+// source has one: both count every warp instruction of every reference.
+func (p *countedPart) check(exact *closedForm) error {
+	if exact == nil {
+		return nil
+	}
+	for i, n := range exact.refInsts {
+		if p.refs[i].Requests != int64(n) {
+			return fmt.Errorf("sampling: reference %d has %d warp instructions in closed form; the simulated and counted blocks have %d", i, int64(n), p.refs[i].Requests)
+		}
+	}
+	return nil
+}
+
+// skippedInsts is, of the skipped blocks whose counts are c, the memory
+// instructions and the store instructions (base is the simulated run,
+// whose references say which are stores).
+func (p *countedPart) skippedInsts(base *Result, c *Counts) (insts, stores float64) {
+	for i := range c.Refs {
+		n := float64(c.Refs[i].Requests)
+		insts += n
+		if base.Refs[i].Op == traces.OpStore.String() {
+			stores += n
+		}
+	}
+	return insts, stores
+}
