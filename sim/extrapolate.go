@@ -22,17 +22,21 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 	}
 	base := e.res.clone()
 	exact := closedFormOf(src)
-	c, err := countSkipped(ctx, dev, src, sp.skipFrom, sp.skipFrom+sp.skipped, e.grid.progress)
-	if err != nil {
-		return err
-	}
-	counted := newCountedPart(base, c)
-	if err := counted.check(exact); err != nil {
-		return selfCheckFailed(err)
-	}
-	skip, stores := counted.skippedInsts(base, c)
-	if len(base.Refs) == 0 {
-		skip, stores = sp.skippedInsts(exact)
+	skip, stores := sp.skippedInsts(exact)
+	var counted *countedPart
+	if sp.counting {
+		c, err := countSkipped(ctx, dev, src, sp.skipFrom, sp.skipFrom+sp.skipped, e.grid.progress)
+		if err != nil {
+			return err
+		}
+		counted = newCountedPart(base, c)
+		if err := counted.check(exact); err != nil {
+			return selfCheckFailed(err)
+		}
+		if len(base.Refs) > 0 {
+			skip, stores = counted.skippedInsts(base, c)
+		}
+		info.Counted = true
 	}
 	grow := func(ds []snapshot, factor float64) *Result {
 		r := base.clone()

@@ -153,7 +153,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	e.grid = grid{total: info.Blocks(), progress: opts.Progress}
 	e.warpCycles, e.activeCycles, e.idleSMs = 0, 0, 0
 	if opts.Sample.On {
-		e.grid.sampler = newSampler(e, opts.Sample, int64(occ.ActiveBlocks)*int64(dev.SMs))
+		e.grid.sampler = newSampler(e, src, opts.Sample, int64(occ.ActiveBlocks)*int64(dev.SMs))
 	}
 	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
 		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache()}

@@ -56,6 +56,9 @@ type Sampling struct {
 	// CyclesCI95 is the half-width of the 95% confidence interval of
 	// Cycles (0 when nothing was skipped).
 	CyclesCI95 float64 `json:"cycles_ci95"`
+	// Counted says the skipped blocks' requests, transactions and passes
+	// were counted, exact, rather than extrapolated (samplecount.go).
+	Counted bool `json:"counted"`
 	// replicates are the run as extrapolated from the rates of each wave
 	// of the window alone; Metrics turns their spread into intervals.
 	// probe is the run with the skipped share doubled: a metric it leaves
@@ -81,7 +84,9 @@ type sampler struct {
 	snaps    []snapshot
 	decided  bool
 	skipped  int64
-	skipFrom int64      // the first skipped block
+	skipFrom int64 // the first skipped block
+	counting bool  // the skipped blocks are counted (samplecount.go)
+	src      traces.Source
 	window   []snapshot // deltas of the window's waves
 	keyIndex []int      // indices into counts of the counters judged
 	// Indices into counts of the instructions rates are per (memory
@@ -96,14 +101,14 @@ type sampler struct {
 	per                         int64  // blocks per batch of the window
 }
 
-func newSampler(e *engine, opts SampleOptions, wave int64) *sampler {
+func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *sampler {
 	if opts.CyclesTolerance == 0 {
 		opts.CyclesTolerance = 0.02
 	}
 	if opts.CountTolerance == 0 {
 		opts.CountTolerance = 0.01
 	}
-	sp := &sampler{e: e, opts: opts, wave: wave}
+	sp := &sampler{e: e, src: src, opts: opts, wave: wave}
 	sp.snaps = append(sp.snaps, snapshot{counts: make([]int64, len(counterFields(e.res)))})
 	sp.keyIndex, sp.inst = keyCounters(e.res, len(e.res.Refs) > 0)
 	r := e.res
@@ -150,9 +155,13 @@ func (sp *sampler) observe(g *grid, t int64) {
 	sp.skipped = m * sp.wave
 	sp.skipFrom = int64(g.next)
 	sp.window = deltas
+	perBlock := float64(sp.e.res.MemInsts) / float64(g.done)
+	sp.counting = worthCounting(sp.src, sp.skipped, int64(g.total), perBlock)
 	g.next += int(sp.skipped)
 	g.done += int(sp.skipped)
-	g.uncounted = int(sp.skipped)
+	if sp.counting {
+		g.uncounted = int(sp.skipped)
+	}
 }
 
 // take reads the counters at a wave boundary at t.

@@ -1,6 +1,10 @@
 package sim
 
 import (
+	"gpumemsim/arch"
+	"gpumemsim/configs"
+	"gpumemsim/kernel"
+	"gpumemsim/traces"
 	"math"
 	"testing"
 )
@@ -41,5 +45,40 @@ func TestCounterFields(t *testing.T) {
 	}
 	if found != 3 {
 		t.Errorf("counterFields misses per-reference, DRAM or instruction counters (%d of 3 found)", found)
+	}
+}
+
+// worthCounting's bounds by hand: a loop nest is counted at 16 skipped
+// blocks per simulated one, or at any ratio while the skipped blocks hold
+// at most 5e7 memory instructions; past both it is extrapolated (Ryoo's
+// 4096² matmul on g80: 64,256 of 65,536 blocks skipped, 65,536 memory
+// instructions each).
+func TestWorthCounting(t *testing.T) {
+	dev, err := configs.Load("g80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.Load("matmul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := traces.Bind(k, nil, arch.Dim3{}, map[string]int64{"M": 64, "N": 64, "P": 64}, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		skipped, total int64
+		perBlock       float64
+		want           bool
+	}{
+		{1600, 1700, 1e6, true},      // 16 per simulated block
+		{1601, 1700, 1e6, false},     // over 16, 1.6e9 instructions
+		{1601, 1700, 3e4, true},      // over 16, but 4.8e7 instructions
+		{64256, 65536, 65536, false}, // Ryoo's
+		{61800, 65536, 16, true},     // GT200 copy 2^24: 1e6 instructions
+	} {
+		if got := worthCounting(l, c.skipped, c.total, c.perBlock); got != c.want {
+			t.Errorf("worthCounting(%d of %d blocks, %g each) = %v, want %v", c.skipped, c.total, c.perBlock, got, c.want)
+		}
 	}
 }

@@ -21,6 +21,36 @@ import (
 // those blocks would cost. What the caches, the DRAM and time make of them
 // stays extrapolated.
 
+// A sampled run counts its skipped blocks when that is cheap against
+// the simulation: at most countRatio skipped blocks per simulated one, or
+// at most countFree skipped memory instructions. Counting a loop nest's
+// warp instruction by its shape costs 20 to 50 ns on the development
+// machine, simulating it 300 ns to several µs (docs/design.md, "Where the
+// time goes"), so counting 16 blocks per simulated one costs at most about
+// what the simulation did, and 5e7 instructions a second or two. Beyond
+// both (Ryoo's 4096² matmul skips 50 blocks per simulated one, 4 G
+// instructions) the counts are extrapolated, with their intervals.
+const (
+	countRatio = 16
+	countFree  = 5e7
+)
+
+// worthCounting says whether a sampled run of src that skips skipped of
+// total blocks, of about perBlock memory instructions each, counts them:
+// when its cursor counts warp instructions by their shape (a loop nest; a
+// per-thread kernel's interpreter and bank rule cost about what
+// simulating does) and the count is cheap by the bounds above.
+func worthCounting(src traces.Source, skipped, total int64, perBlock float64) bool {
+	if src.Info().PerThread {
+		return false
+	}
+	if skipped > countRatio*(total-skipped) && float64(skipped)*perBlock > countFree {
+		return false
+	}
+	_, shapes := src.NewWarp().(traces.HalvesWarp)
+	return shapes
+}
+
 // countSkipped counts blocks [from, to) of src on dev, split over the
 // cores into contiguous runs of blocks whose counts are added in order:
 // the sums are those of one pass. progress, if not nil, is told the
@@ -127,8 +157,12 @@ func newCountedPart(r *Result, c *Counts) *countedPart {
 	return p
 }
 
-// set puts the exact counts into r, an extrapolated run.
+// set puts the exact counts into r, an extrapolated run; a nil p, where
+// nothing was counted, leaves r alone.
 func (p *countedPart) set(r *Result) {
+	if p == nil {
+		return
+	}
 	r.MemInsts = 0
 	for i := range r.Refs {
 		r.Refs[i].RefCounts = p.refs[i]
