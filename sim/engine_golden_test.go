@@ -8,8 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"gpumemsim/arch"
 	"gpumemsim/internal/golden"
 	"gpumemsim/sim"
+	"gpumemsim/traces"
 )
 
 // goldenCase is one small launch whose complete Result is pinned in
@@ -66,18 +68,26 @@ func goldenFile(device string, c goldenCase) string {
 // lookahead became the whole interconnect latency and blocks went to SMs
 // in the order they finish in time (docs/design.md).
 func TestEngineGolden(t *testing.T) {
+	goldenRuns(t, func(device string, c goldenCase, dev *arch.Device, l *traces.Launch, r *sim.Result) {
+		data, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden.Check(t, goldenFile(device, c), append(data, '\n'))
+	})
+}
+
+// goldenRuns simulates every golden case on every device it is for and
+// hands each full run to check.
+func goldenRuns(t *testing.T, check func(device string, c goldenCase, dev *arch.Device, l *traces.Launch, r *sim.Result)) {
+	t.Helper()
 	for _, device := range goldenDevices {
 		for _, c := range goldenKernels {
 			if c.devices != nil && !slices.Contains(c.devices, device) {
 				continue
 			}
 			dev, l := bind(t, device, c.kernel, c.mapping, c.block, c.params)
-			r := run(t, dev, l, sim.Options{})
-			data, err := json.MarshalIndent(r, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			golden.Check(t, goldenFile(device, c), append(data, '\n'))
+			check(device, c, dev, l, run(t, dev, l, sim.Options{}))
 		}
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"testing"
 
@@ -138,24 +137,17 @@ func TestCancel(t *testing.T) {
 // while Count coalesces a shape of addresses once and adds its counts for
 // every instruction of that shape (sim/countmemo.go).
 func TestRunMatchesCount(t *testing.T) {
-	for _, device := range goldenDevices {
-		for _, gc := range goldenKernels {
-			if gc.devices != nil && !slices.Contains(gc.devices, device) {
-				continue
-			}
-			dev, l := bind(t, device, gc.kernel, gc.mapping, gc.block, gc.params)
-			r := run(t, dev, l, sim.Options{})
-			c, err := sim.Count(context.Background(), dev, l, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i := range c.Refs {
-				if r.Refs[i].RefCounts != c.Refs[i] {
-					t.Errorf("%s %s %s ref %s: Run counted %+v; Count %+v", device, gc.kernel, gc.mapping, r.Refs[i].Ref, r.Refs[i].RefCounts, c.Refs[i])
-				}
+	goldenRuns(t, func(device string, gc goldenCase, dev *arch.Device, l *traces.Launch, r *sim.Result) {
+		c, err := sim.Count(context.Background(), dev, l, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range c.Refs {
+			if r.Refs[i].RefCounts != c.Refs[i] {
+				t.Errorf("%s %s %s ref %s: Run counted %+v; Count %+v", device, gc.kernel, gc.mapping, r.Refs[i].Ref, r.Refs[i].RefCounts, c.Refs[i])
 			}
 		}
-	}
+	})
 }
 
 // impliedLatency is the unloaded round trip the config implies for a
