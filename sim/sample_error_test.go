@@ -53,7 +53,11 @@ type samplingError struct {
 	// counts keep their rates.
 	occupancy         float64
 	cyclesOK, countOK bool
-	order             int // place in the report
+	// counted says the skipped blocks' transactions were counted;
+	// countedExact that every reference's coalescer counts then equal
+	// the full run's.
+	counted, countedExact bool
+	order                 int // place in the report
 }
 
 // TestSamplingError measures sampled simulation against full simulation
@@ -93,6 +97,9 @@ func TestSamplingError(t *testing.T) {
 					e.order = order
 					t.Logf("%s: skipped %.1f%%, cycles off %.3f%% (CI %.3f%%), worst count off %.3f%% (%s)",
 						e.name, 100*e.skipped, 100*e.cycles, 100*e.ci, 100*e.count, e.countName)
+					if e.counted && !e.countedExact {
+						t.Errorf("%s: transactions counted, but they differ from the full run's", e.name)
+					}
 					if !e.cyclesOK || !e.countOK {
 						t.Errorf("%s: cycles off %.3f%%, %s off %.3f%%", e.name, 100*e.cycles, e.countName, 100*e.count)
 					}
@@ -166,6 +173,10 @@ func measureSampling(t *testing.T, d *arch.Device, l *traces.Launch, dev string,
 		}
 	}
 	e.cyclesOK, e.countOK = e.cycles <= 0.02, e.count <= 0.01
+	e.counted, e.countedExact = s.Counted, true
+	for i := range full.Refs {
+		e.countedExact = e.countedExact && got.Refs[i].RefCounts == full.Refs[i].RefCounts
+	}
 	return e
 }
 
@@ -189,8 +200,11 @@ func samplingTable(errs []samplingError) string {
 		return s[int(math.Ceil(p*float64(len(s))))-1]
 	}
 	var cyc, cnt, occ, skip []float64
-	covered := 0
+	covered, counted := 0, 0
 	for _, e := range sampled {
+		if e.counted {
+			counted++
+		}
 		cyc, cnt, skip = append(cyc, e.cycles), append(cnt, e.count), append(skip, e.skipped)
 		occ = append(occ, e.occupancy)
 		if e.cycles <= e.ci {
@@ -203,9 +217,14 @@ func samplingTable(errs []samplingError) string {
 	fmt.Fprintf(&b, "%-28s %7.3f%% %7.3f%% %7.3f%% %8s\n", "achieved occupancy", 100*q(occ, 0.5), 100*q(occ, 0.9), 100*q(occ, 1), "")
 	fmt.Fprintf(&b, "%-28s %7.1f%% %7.1f%% %7.1f%%\n", "blocks skipped", 100*q(skip, 0.5), 100*q(skip, 0.9), 100*q(skip, 1))
 	fmt.Fprintf(&b, "cycles error within the reported 95%% interval in %d of %d cases\n", covered, len(sampled))
+	fmt.Fprintf(&b, "skipped blocks' transactions counted (every reference's counts exact) in %d of %d cases\n", counted, len(sampled))
 	for _, e := range sampled {
-		fmt.Fprintf(&b, "  %-62s skipped %5.1f%%  cycles %6.3f%% (CI %5.3f%%)  worst count %6.3f%% (%s)  occupancy %6.3f%%\n",
-			e.name, 100*e.skipped, 100*e.cycles, 100*e.ci, 100*e.count, e.countName, 100*e.occupancy)
+		how := "extrapolated"
+		if e.counted {
+			how = "counted"
+		}
+		fmt.Fprintf(&b, "  %-62s skipped %5.1f%%  cycles %6.3f%% (CI %5.3f%%)  worst count %6.3f%% (%s)  occupancy %6.3f%%  transactions %s\n",
+			e.name, 100*e.skipped, 100*e.cycles, 100*e.ci, 100*e.count, e.countName, 100*e.occupancy, how)
 	}
 	return b.String()
 }
