@@ -48,37 +48,44 @@ func TestCounterFields(t *testing.T) {
 	}
 }
 
-// worthCounting's bounds by hand: a loop nest is counted at 16 skipped
+// worthCounting's bounds by hand: a loop nest is counted at 2 skipped
 // blocks per simulated one, or at any ratio while the skipped blocks hold
 // at most 5e7 memory instructions; past both it is extrapolated (Ryoo's
 // 4096² matmul on g80: 64,256 of 65,536 blocks skipped, 65,536 memory
-// instructions each).
+// instructions each). A per-thread kernel is never counted.
 func TestWorthCounting(t *testing.T) {
-	dev, err := configs.Load("g80")
-	if err != nil {
-		t.Fatal(err)
+	bindOn := func(dev, name string, params map[string]int64) *traces.Launch {
+		d, err := configs.Load(dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := kernel.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := traces.Bind(k, nil, arch.Dim3{}, params, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
 	}
-	k, err := kernel.Load("matmul")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := traces.Bind(k, nil, arch.Dim3{}, map[string]int64{"M": 64, "N": 64, "P": 64}, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
+	nest := bindOn("g80", "matmul", map[string]int64{"M": 64, "N": 64, "P": 64})
+	perThread := bindOn("kepler", "stencil-shared", nil)
 	for _, c := range []struct {
+		l              *traces.Launch
 		skipped, total int64
 		perBlock       float64
 		want           bool
 	}{
-		{1600, 1700, 1e6, true},      // 16 per simulated block
-		{1601, 1700, 1e6, false},     // over 16, 1.6e9 instructions
-		{1601, 1700, 3e4, true},      // over 16, but 4.8e7 instructions
-		{64256, 65536, 65536, false}, // Ryoo's
-		{61800, 65536, 16, true},     // GT200 copy 2^24: 1e6 instructions
+		{nest, 200, 300, 1e6, true},        // 2 per simulated block
+		{nest, 201, 300, 1e6, false},       // over 2, 2e8 instructions
+		{nest, 201, 300, 2e5, true},        // over 2, but 4e7 instructions
+		{nest, 64256, 65536, 65536, false}, // Ryoo's
+		{nest, 61800, 65536, 16, true},     // GT200 copy 2^24: 1e6 instructions
+		{perThread, 10, 1000, 100, false},  // a per-thread kernel
 	} {
-		if got := worthCounting(l, c.skipped, c.total, c.perBlock); got != c.want {
-			t.Errorf("worthCounting(%d of %d blocks, %g each) = %v, want %v", c.skipped, c.total, c.perBlock, got, c.want)
+		if got := worthCounting(c.l, c.skipped, c.total, c.perBlock); got != c.want {
+			t.Errorf("worthCounting(%s, %d of %d blocks, %g each) = %v, want %v", c.l.Kernel.Name, c.skipped, c.total, c.perBlock, got, c.want)
 		}
 	}
 }

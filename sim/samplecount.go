@@ -24,14 +24,16 @@ import (
 // A sampled run counts its skipped blocks when that is cheap against
 // the simulation: at most countRatio skipped blocks per simulated one, or
 // at most countFree skipped memory instructions. Counting a loop nest's
-// warp instruction by its shape costs 20 to 50 ns on the development
-// machine, simulating it 300 ns to several µs (docs/design.md, "Where the
-// time goes"), so counting 16 blocks per simulated one costs at most about
-// what the simulation did, and 5e7 instructions a second or two. Beyond
-// both (Ryoo's 4096² matmul skips 50 blocks per simulated one, 4 G
-// instructions) the counts are extrapolated, with their intervals.
+// memory instruction by its shape costs 45 to 100 ns on the development
+// machine (BenchmarkCount; 3.2 s for the 67 M of J14's uncoalesced matmul
+// 1024³ on gt200), simulating it 0.7 µs (matmul on fermi, the cheapest)
+// to 9 µs (BenchmarkRun; docs/design.md, "Where the time goes"), so
+// counting 2 blocks per simulated one adds at most about a quarter to a
+// run, and 5e7 instructions a few seconds. Beyond both (Ryoo's 4096²
+// matmul skips 50 blocks per simulated one, 4 G instructions) the counts
+// are extrapolated, with their intervals.
 const (
-	countRatio = 16
+	countRatio = 2
 	countFree  = 5e7
 )
 
