@@ -16,7 +16,10 @@ import (
 )
 
 // fastCount is the most warp instructions trace counts through the
-// coalescer without -totals: about a second (45 million per second).
+// coalescer without -totals: a few seconds at most (sim.BenchmarkCount:
+// 10 to 15 million memory instructions per second on the development
+// machine, counted by address shape; a loop nest's compute instructions
+// cost next to nothing).
 const fastCount = 5e7
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -71,7 +74,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		if !count {
-			_, err := fmt.Fprintf(stdout, "\nTotals over the whole kernel: not counted, about %s warp instructions; -totals counts them (about a second per %s).\n", sci(work), sci(fastCount))
+			_, err := fmt.Fprintf(stdout, "\nTotals over the whole kernel: not counted, about %s warp instructions; -totals counts them (a few seconds per %s).\n", sci(work), sci(fastCount))
 			return err
 		}
 	}
