@@ -9,8 +9,8 @@ import (
 // stride (traces.Halves) follow from its shape alone: every coalescing
 // rule forms units aligned to at most memoPeriod bytes and counts only
 // their sizes, sectors and lanes, so moving all 32 addresses by a multiple
-// of memoPeriod leaves the counts as they were (TestCountsTranslate checks
-// it on every rule). A loop walks one reference through few such shapes,
+// of memoPeriod leaves the counts as they were (coalesce.TestTranslate
+// checks it on every rule). A loop walks one reference through few such shapes,
 // so the counter keeps, per reference, the counts of the shapes it met
 // last, keyed by the first address's offset in its period, the distance
 // from lane 0 to lane 16 and the stride.

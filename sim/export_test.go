@@ -20,3 +20,6 @@ func RunAhead(dev *arch.Device, l traces.Source, lookahead int64) (*Result, erro
 	}
 	return e.res, nil
 }
+
+// WorthCounting is worthCounting, for the tests of sim_test.
+var WorthCounting = worthCounting

@@ -23,18 +23,19 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 	base := e.res.clone()
 	exact := closedFormOf(src)
 	skip, stores := sp.skippedInsts(exact)
-	var counted *countedPart
+	var counted *Counts // the whole launch's, when the skipped blocks are counted
 	if sp.counting {
 		c, err := countSkipped(ctx, dev, src, sp.skipFrom, sp.skipFrom+sp.skipped, e.grid.progress)
 		if err != nil {
 			return err
 		}
-		counted = newCountedPart(base, c)
-		if err := counted.check(exact); err != nil {
+		counted = simulatedCounts(base)
+		counted.add(c)
+		if err := checkRequests(counted, exact); err != nil {
 			return selfCheckFailed(err)
 		}
 		if len(base.Refs) > 0 {
-			skip, stores = counted.skippedInsts(base, c)
+			skip, stores = memInsts(c, base.Refs)
 		}
 		info.Counted = true
 	}
@@ -100,7 +101,7 @@ type skipped struct{ insts, stores, blocks float64 }
 
 // add grows r, the simulated part of a run, by what the skipped waves sk
 // would have issued at the rates of the waves ds.
-func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *countedPart, r *Result, ds []snapshot, sk skipped) {
+func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *Counts, r *Result, ds []snapshot, sk skipped) {
 	e := sp.e
 	for i, f := range counterFields(r) {
 		n := sk.insts
@@ -118,7 +119,7 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *countedPart
 	active := e.activeCycles + (int64(len(e.sms))-e.idleSMs)*dt
 	warpCycles := e.warpCycles + int64(math.Round(blocks*sp.rate(ds, rateWarpCycles)))
 	exactCounts(r, exact)
-	counted.set(r)
+	counted.setIn(r)
 	sumRefs(r)
 	derive(dev, r, warpCycles, active)
 }

@@ -1,10 +1,6 @@
 package sim
 
 import (
-	"gpumemsim/arch"
-	"gpumemsim/configs"
-	"gpumemsim/kernel"
-	"gpumemsim/traces"
 	"math"
 	"testing"
 )
@@ -45,47 +41,5 @@ func TestCounterFields(t *testing.T) {
 	}
 	if found != 3 {
 		t.Errorf("counterFields misses per-reference, DRAM or instruction counters (%d of 3 found)", found)
-	}
-}
-
-// worthCounting's bounds by hand: a loop nest is counted at 2 skipped
-// blocks per simulated one, or at any ratio while the skipped blocks hold
-// at most 5e7 memory instructions; past both it is extrapolated (Ryoo's
-// 4096² matmul on g80: 64,256 of 65,536 blocks skipped, 65,536 memory
-// instructions each). A per-thread kernel is never counted.
-func TestWorthCounting(t *testing.T) {
-	bindOn := func(dev, name string, params map[string]int64) *traces.Launch {
-		d, err := configs.Load(dev)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := kernel.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := traces.Bind(k, nil, arch.Dim3{}, params, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return l
-	}
-	nest := bindOn("g80", "matmul", map[string]int64{"M": 64, "N": 64, "P": 64})
-	perThread := bindOn("kepler", "stencil-shared", nil)
-	for _, c := range []struct {
-		l              *traces.Launch
-		skipped, total int64
-		perBlock       float64
-		want           bool
-	}{
-		{nest, 200, 300, 1e6, true},        // 2 per simulated block
-		{nest, 201, 300, 1e6, false},       // over 2, 2e8 instructions
-		{nest, 201, 300, 2e5, true},        // over 2, but 4e7 instructions
-		{nest, 64256, 65536, 65536, false}, // Ryoo's
-		{nest, 61800, 65536, 16, true},     // GT200 copy 2^24: 1e6 instructions
-		{perThread, 10, 1000, 100, false},  // a per-thread kernel
-	} {
-		if got := worthCounting(c.l, c.skipped, c.total, c.perBlock); got != c.want {
-			t.Errorf("worthCounting(%s, %d of %d blocks, %g each) = %v, want %v", c.l.Kernel.Name, c.skipped, c.total, c.perBlock, got, c.want)
-		}
 	}
 }

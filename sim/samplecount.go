@@ -135,68 +135,59 @@ func (st *ReadOnlyStats) addPasses(o *ReadOnlyStats) {
 	st.Bytes += o.Bytes
 }
 
-// countedPart is the exact coalescer-level part of a sampled run: what
-// the simulated blocks counted plus what the skipped ones count.
-type countedPart struct {
-	refs     []RefCounts
-	shared   SharedStats
-	constant ReadOnlyStats
-	texture  ReadOnlyStats
-}
-
-// newCountedPart adds the skipped blocks' counts c to the simulated run r.
-func newCountedPart(r *Result, c *Counts) *countedPart {
-	p := &countedPart{refs: make([]RefCounts, len(r.Refs)), shared: r.Shared}
+// simulatedCounts is what the SMs of the simulated run r counted, as a
+// Counts: each reference's requests and transactions, shared memory's
+// passes, and the constant and texture requests and passes (not what
+// their caches did). Adding the skipped blocks' Counts to it gives the
+// whole launch's.
+func simulatedCounts(r *Result) *Counts {
+	c := &Counts{Refs: make([]RefCounts, len(r.Refs)), Shared: r.Shared}
 	for i := range r.Refs {
-		p.refs[i] = r.Refs[i].RefCounts
-		p.refs[i].add(&c.Refs[i])
+		c.Refs[i] = r.Refs[i].RefCounts
 	}
-	p.shared.add(&c.Shared)
-	p.constant = ReadOnlyStats{Requests: r.Constant.Requests, Passes: r.Constant.Passes, Bytes: r.Constant.Bytes}
-	p.constant.addPasses(&c.Constant)
-	p.texture = ReadOnlyStats{Requests: r.Texture.Requests, Passes: r.Texture.Passes, Bytes: r.Texture.Bytes}
-	p.texture.addPasses(&c.Texture)
-	return p
+	c.Constant.addPasses(&r.Constant)
+	c.Texture.addPasses(&r.Texture)
+	return c
 }
 
-// set puts the exact counts into r, an extrapolated run; a nil p, where
-// nothing was counted, leaves r alone.
-func (p *countedPart) set(r *Result) {
-	if p == nil {
+// setIn puts the launch's exact counts c into r, an extrapolated run; a
+// nil c, where nothing was counted, leaves r alone.
+func (c *Counts) setIn(r *Result) {
+	if c == nil {
 		return
 	}
 	r.MemInsts = 0
 	for i := range r.Refs {
-		r.Refs[i].RefCounts = p.refs[i]
-		r.MemInsts += p.refs[i].Requests
+		r.Refs[i].RefCounts = c.Refs[i]
+		r.MemInsts += c.Refs[i].Requests
 	}
-	r.Shared = p.shared
-	r.Constant.Requests, r.Constant.Passes, r.Constant.Bytes = p.constant.Requests, p.constant.Passes, p.constant.Bytes
-	r.Texture.Requests, r.Texture.Passes, r.Texture.Bytes = p.texture.Requests, p.texture.Passes, p.texture.Bytes
+	r.Shared = c.Shared
+	r.Constant.Requests, r.Constant.Passes, r.Constant.Bytes = c.Constant.Requests, c.Constant.Passes, c.Constant.Bytes
+	r.Texture.Requests, r.Texture.Passes, r.Texture.Bytes = c.Texture.Requests, c.Texture.Passes, c.Texture.Bytes
 }
 
-// check holds the counted requests against the closed form, where the
-// source has one: both count every warp instruction of every reference.
-func (p *countedPart) check(exact *closedForm) error {
+// checkRequests holds the launch's counted requests c against the closed
+// form, where the source has one: both count every warp instruction of
+// every reference.
+func checkRequests(c *Counts, exact *closedForm) error {
 	if exact == nil {
 		return nil
 	}
 	for i, n := range exact.refInsts {
-		if p.refs[i].Requests != int64(n) {
-			return fmt.Errorf("sampling: reference %d has %d warp instructions in closed form; the simulated and counted blocks have %d", i, int64(n), p.refs[i].Requests)
+		if c.Refs[i].Requests != int64(n) {
+			return fmt.Errorf("sampling: reference %d has %d warp instructions in closed form; the simulated and counted blocks have %d", i, int64(n), c.Refs[i].Requests)
 		}
 	}
 	return nil
 }
 
-// skippedInsts is, of the skipped blocks whose counts are c, the memory
-// instructions and the store instructions (base is the simulated run,
-// whose references say which are stores).
-func (p *countedPart) skippedInsts(base *Result, c *Counts) (insts, stores float64) {
+// memInsts is the memory instructions and the store instructions of c,
+// the counts of launch references refs (which say which are stores).
+func memInsts(c *Counts, refs []RefStats) (insts, stores float64) {
 	for i := range c.Refs {
 		n := float64(c.Refs[i].Requests)
 		insts += n
-		if base.Refs[i].Op == traces.OpStore.String() {
+		if refs[i].Op == traces.OpStore.String() {
 			stores += n
 		}
 	}
