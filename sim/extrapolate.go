@@ -24,6 +24,7 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 	exact := closedFormOf(src)
 	skip, stores := sp.skippedInsts(exact)
 	var counted *Counts // the whole launch's, when the skipped blocks are counted
+	var sent *[sentCounts]int64
 	if sp.counting {
 		c, err := countSkipped(ctx, dev, src, sp.skipFrom, sp.skipFrom+sp.skipped, e.grid.progress)
 		if err != nil {
@@ -37,11 +38,16 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 		if len(base.Refs) > 0 {
 			skip, stores = memInsts(c, base.Refs)
 		}
+		sent = directSent(dev, c, base.Refs)
 		info.Counted = true
 	}
 	grow := func(ds []snapshot, factor float64) *Result {
 		r := base.clone()
-		sp.add(dev, exact, counted, r, ds, skipped{factor * skip, factor * stores, factor * float64(sp.skipped)})
+		sk := skipped{insts: factor * skip, stores: factor * stores, blocks: factor * float64(sp.skipped), sent: sent}
+		if sent != nil {
+			sk.requests = factor * float64(sent[0]+sent[1])
+		}
+		sp.add(dev, exact, counted, r, ds, sk)
 		return r
 	}
 	point := grow(sp.window, 1)
@@ -96,8 +102,16 @@ func (sp *sampler) skippedInsts(exact *closedForm) (insts, stores float64) {
 }
 
 // skipped is what the skipped waves would have issued: instructions (those
-// rates are per), store instructions, and blocks.
-type skipped struct{ insts, stores, blocks float64 }
+// rates are per), store instructions, and blocks; and where their
+// transactions were counted on a device that sends each to DRAM as it is
+// (directSent), their DRAM requests, bytes and sectors, exact, and the
+// requests (reads and writes, scaled with the skipped share like insts)
+// that DRAM's own counters are per.
+type skipped struct {
+	insts, stores, blocks float64
+	sent                  *[sentCounts]int64
+	requests              float64
+}
 
 // add grows r, the simulated part of a run, by what the skipped waves sk
 // would have issued at the rates of the waves ds.
@@ -108,7 +122,14 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *Counts, r *
 		if sp.store[i] {
 			n = sk.stores
 		}
-		*f += int64(math.Round(n * sp.rate(ds, i)))
+		switch k := sp.sentIndex[i]; {
+		case sk.sent != nil && k >= 0:
+			*f += sk.sent[k]
+		case sk.sent != nil && sp.dram[i]:
+			*f += int64(math.Round(sk.requests * sp.perAccepted(ds, i)))
+		default:
+			*f += int64(math.Round(n * sp.rate(ds, i)))
+		}
 	}
 	blocks := sk.blocks
 	dt := int64(math.Round(blocks * sp.rate(ds, rateCycles)))
@@ -120,6 +141,9 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *Counts, r *
 	warpCycles := e.warpCycles + int64(math.Round(blocks*sp.rate(ds, rateWarpCycles)))
 	exactCounts(r, exact)
 	counted.setIn(r)
+	if sk.sent != nil {
+		counted.setDirect(r)
+	}
 	sumRefs(r)
 	derive(dev, r, warpCycles, active)
 }

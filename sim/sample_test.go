@@ -126,6 +126,44 @@ func TestSampleCountsExact(t *testing.T) {
 			t.Errorf("copy on gt200: %d and %d 64-B transactions, %d in all for loads; want 65536 each",
 				got.Loads.Txn64, got.Stores.Txn64, got.Loads.Transactions)
 		}
+		checkDRAMCounted(t, c.device, c.kernel, got, full, ms)
+	}
+}
+
+// checkDRAMCounted checks what a counted sampled run got says of the
+// requests sent to DRAM. On gt200, which has no L2 for global memory,
+// each transaction is one DRAM request of its size, so copy's 2^20
+// words are 65,536 reads and 65,536 writes of 64 B (4 MiB, 131,072
+// sectors, each way), exact and without an interval, as in the full
+// run; on a device with an L2 they stay extrapolated, with one.
+func checkDRAMCounted(t *testing.T, device, kernel string, got, full *sim.Result, ms []sim.Metric) {
+	t.Helper()
+	intervals := 0
+	for _, m := range ms {
+		if m.CI95 != nil && (m.Name == "dram_read_transactions" || m.Name == "dram_write_transactions") {
+			intervals++
+		}
+	}
+	if device != "gt200" {
+		if intervals != 2 {
+			t.Errorf("%s on %s: %d of the DRAM transaction metrics have an interval; behind an L2 both are extrapolated", kernel, device, intervals)
+		}
+		return
+	}
+	if intervals > 0 {
+		t.Errorf("%s on %s: %d DRAM transaction metrics have an interval; each transaction is one request, counted", kernel, device, intervals)
+	}
+	d, f := got.DRAM, full.DRAM
+	want := [6]int64{65536, 65536, 4 << 20, 4 << 20, 131072, 131072}
+	gotSent := [6]int64{d.Reads, d.Writes, d.ReadBytes, d.WriteBytes, d.ReadSectors, d.WriteSectors}
+	fullSent := [6]int64{f.Reads, f.Writes, f.ReadBytes, f.WriteBytes, f.ReadSectors, f.WriteSectors}
+	if gotSent != want || fullSent != want {
+		t.Errorf("%s on %s: DRAM reads, writes, their bytes and sectors %v sampled, %v in full; want %v", kernel, device, gotSent, fullSent, want)
+	}
+	for i := range got.Refs {
+		if got.Refs[i].DRAMReadSectors != full.Refs[i].DRAMReadSectors {
+			t.Errorf("%s on %s, %s: %d DRAM read sectors sampled, %d in full", kernel, device, got.Refs[i].Ref, got.Refs[i].DRAMReadSectors, full.Refs[i].DRAMReadSectors)
+		}
 	}
 }
 

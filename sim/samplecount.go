@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
+	"gpumemsim/sim/dram"
 	"gpumemsim/traces"
 )
 
@@ -19,7 +21,8 @@ import (
 // coalescer, bank rule and pass rules (Count's work, without a timing
 // model) gives them to the last unit for a small part of what simulating
 // those blocks would cost. What the caches, the DRAM and time make of them
-// stays extrapolated.
+// stays extrapolated, but for the requests DRAM is sent where no cache
+// stands between (directSent).
 
 // A sampled run counts its skipped blocks when that is cheap against
 // the simulation: at most countRatio skipped blocks per simulated one, or
@@ -164,6 +167,49 @@ func (c *Counts) setIn(r *Result) {
 	r.Shared = c.Shared
 	r.Constant.Requests, r.Constant.Passes, r.Constant.Bytes = c.Constant.Requests, c.Constant.Passes, c.Constant.Bytes
 	r.Texture.Requests, r.Texture.Passes, r.Texture.Bytes = c.Texture.Requests, c.Texture.Passes, c.Texture.Bytes
+}
+
+// directSent is what the counted blocks c send to DRAM, in the order of
+// sentFields, where every transaction of the launch goes to DRAM as it is:
+// on a device whose global memory has no L2, each global load or store
+// transaction is one DRAM request of its size (Result.check holds the
+// sectors to that), so the requests, bytes and sectors are exact. Where a
+// reference reads through the constant or texture caches, whose fills are
+// extrapolated, it is nil; refs says which reference is which.
+func directSent(dev *arch.Device, c *Counts, refs []RefStats) *[sentCounts]int64 {
+	if dev.L2.Present() && !dev.L2.TextureOnly {
+		return nil
+	}
+	var s dram.ChannelStats
+	for i := range refs {
+		r := &c.Refs[i]
+		switch {
+		case refs[i].Space == kernel.SpaceShared.String():
+		case refs[i].Space != "":
+			return nil
+		case refs[i].Op == traces.OpStore.String():
+			s.Writes += r.Transactions
+			s.WriteBytes += r.Bytes
+			s.WriteSectors += r.Bytes / atomBytes
+		default:
+			s.Reads += r.Transactions
+			s.ReadBytes += r.Bytes
+			s.ReadSectors += r.Bytes / atomBytes
+		}
+	}
+	sent := sentFields(&s)
+	return &sent
+}
+
+// setDirect puts into r, an extrapolated run whose launch's counts c were
+// counted, each global load reference's DRAM read sectors: on a device
+// for which directSent is not nil, its transactions' sectors.
+func (c *Counts) setDirect(r *Result) {
+	for i := range r.Refs {
+		if r.Refs[i].Space == "" && r.Refs[i].Op != traces.OpStore.String() {
+			r.Refs[i].DRAMReadSectors = c.Refs[i].Bytes / atomBytes
+		}
+	}
 }
 
 // checkRequests holds the launch's counted requests c against the closed

@@ -63,6 +63,20 @@ func (sp *sampler) rate(ds []snapshot, i int) float64 {
 	return num / insts
 }
 
+// perAccepted is the rate over the waves ds of DRAM's own counter i per
+// request DRAM accepted.
+func (sp *sampler) perAccepted(ds []snapshot, i int) float64 {
+	var num, accepted float64
+	for j := range ds {
+		num += float64(ds[j].counts[i])
+		accepted += float64(ds[j].counts[sp.dramReads] + ds[j].counts[sp.dramWrites])
+	}
+	if accepted == 0 {
+		return 0
+	}
+	return num / accepted
+}
+
 // steady reports whether skipping m waves now would leave the
 // extrapolated cycles and each main counter within its tolerance at 95%
 // confidence: the half-width of the rate over the batches, times the
