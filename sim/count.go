@@ -254,6 +254,13 @@ type counter struct {
 	shared, constant, texture []bool
 	rule                      banks.Rule
 	memo                      shapeMemo
+	classes                   blockClasses
+	// The cursor and what it fills, reused from block to block.
+	cur    traces.Warp
+	hcur   traces.HalvesWarp
+	in     traces.WarpInst
+	h      traces.Halves
+	passes []uint64
 }
 
 func newCounter(dev *arch.Device, src traces.Source) (*counter, error) {
@@ -262,7 +269,9 @@ func newCounter(dev *arch.Device, src traces.Source) (*counter, error) {
 		return nil, err
 	}
 	info := src.Info()
-	k := &counter{dev: dev, src: src, co: co, memo: newShapeMemo(len(info.Refs))}
+	k := &counter{dev: dev, src: src, co: co, memo: newShapeMemo(len(info.Refs)), classes: newBlockClasses(src)}
+	k.cur = src.NewWarp()
+	k.hcur, _ = k.cur.(traces.HalvesWarp)
 	if k.shared, k.rule, err = sharedRefs(dev, info); err != nil {
 		return nil, err
 	}
@@ -276,17 +285,12 @@ func newCounter(dev *arch.Device, src traces.Source) (*counter, error) {
 }
 
 // blocks adds to c the counts of blocks [from, to) and returns the
-// source's error, if it met one. A full warp whose half-warps each step by
-// one stride, where the cursor describes it so, is coalesced in closed
+// source's error, if it met one. A block like one counted before (see
+// classes) adds that one's counts; a full warp whose half-warps each step
+// by one stride, where the cursor describes it so, is coalesced in closed
 // form (as the simulator's SMs do), without its 32 addresses.
 func (k *counter) blocks(ctx context.Context, c *Counts, from, to int64, progress func(done, total int64)) error {
-	info := k.src.Info()
-	total := int64(info.Blocks())
-	cur := k.src.NewWarp()
-	hcur, _ := cur.(traces.HalvesWarp)
-	var in traces.WarpInst
-	var h traces.Halves
-	var passes []uint64
+	total := int64(k.src.Info().Blocks())
 	for b := from; b < to; b++ {
 		if (b-from)%countCheck == 0 {
 			if err := ctx.Err(); err != nil {
@@ -296,47 +300,56 @@ func (k *counter) blocks(ctx context.Context, c *Counts, from, to int64, progres
 				progress(b, total)
 			}
 		}
-		for wi := range info.WarpsPerBlock() {
-			cur.Reset(int(b), wi)
-			for {
-				var has, lazy bool
-				if hcur != nil {
-					has, lazy = hcur.NextHalves(&in, &in.Addr, &h)
-				} else {
-					has = cur.NextTo(&in, &in.Addr)
-				}
-				if !has {
-					break
-				}
-				if in.Op != traces.OpLoad && in.Op != traces.OpStore {
-					continue
-				}
-				r := in.Ref
-				if lazy && !k.shared[r] && !k.constant[r] && !k.texture[r] {
-					k.countShape(&c.Refs[r], &in, &h, hcur)
-					continue
-				}
-				if lazy {
-					hcur.Addresses(&in.Addr)
-				}
-				switch {
-				case k.shared[r]:
-					c.Shared.record(&c.Refs[r], &in, banks.Transactions(k.rule, int(in.Width), in.Active, &in.Addr))
-				case k.constant[r]:
-					passes = constmem.Passes(k.dev.Coalescer.Rule, in.Active, &in.Addr, passes[:0])
-					c.Constant.record(&c.Refs[r], int(in.Width), in.Active, len(passes))
-				case k.texture[r]:
-					passes = TextureLines(in.Active, &in.Addr, passes[:0])
-					c.Texture.record(&c.Refs[r], int(in.Width), in.Active, len(passes))
-				default:
-					warp, txns := k.co.Coalesce(&in)
-					c.Refs[r].record(warp, txns)
-				}
-			}
+		if !k.classes.count(k, c, int(b)) {
+			k.block(c, int(b))
 		}
 	}
 	if f, ok := k.src.(failing); ok {
 		return f.Err()
 	}
 	return nil
+}
+
+// block adds to c the counts of block b.
+func (k *counter) block(c *Counts, b int) {
+	cur, hcur := k.cur, k.hcur
+	in, h := &k.in, &k.h
+	for wi := range k.src.Info().WarpsPerBlock() {
+		cur.Reset(b, wi)
+		for {
+			var has, lazy bool
+			if hcur != nil {
+				has, lazy = hcur.NextHalves(in, &in.Addr, h)
+			} else {
+				has = cur.NextTo(in, &in.Addr)
+			}
+			if !has {
+				break
+			}
+			if in.Op != traces.OpLoad && in.Op != traces.OpStore {
+				continue
+			}
+			r := in.Ref
+			if lazy && !k.shared[r] && !k.constant[r] && !k.texture[r] {
+				k.countShape(&c.Refs[r], in, h, hcur)
+				continue
+			}
+			if lazy {
+				hcur.Addresses(&in.Addr)
+			}
+			switch {
+			case k.shared[r]:
+				c.Shared.record(&c.Refs[r], in, banks.Transactions(k.rule, int(in.Width), in.Active, &in.Addr))
+			case k.constant[r]:
+				k.passes = constmem.Passes(k.dev.Coalescer.Rule, in.Active, &in.Addr, k.passes[:0])
+				c.Constant.record(&c.Refs[r], int(in.Width), in.Active, len(k.passes))
+			case k.texture[r]:
+				k.passes = TextureLines(in.Active, &in.Addr, k.passes[:0])
+				c.Texture.record(&c.Refs[r], int(in.Width), in.Active, len(k.passes))
+			default:
+				warp, txns := k.co.Coalesce(in)
+				c.Refs[r].record(warp, txns)
+			}
+		}
+	}
 }

@@ -23,3 +23,29 @@ func RunAhead(dev *arch.Device, l traces.Source, lookahead int64) (*Result, erro
 
 // WorthCounting is worthCounting, for the tests of sim_test.
 var WorthCounting = worthCounting
+
+// Streamed is streamed, for the tests of sim_test.
+var Streamed = streamed
+
+// CountByClasses counts every block of l on dev twice: through the block
+// classes, as Count does, and block by block; classes is the classes
+// met.
+func CountByClasses(dev *arch.Device, l *traces.Launch) (classed, plain *Counts, classes int, err error) {
+	k, err := newCounter(dev, l)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	classed = &Counts{Refs: make([]RefCounts, len(l.Refs))}
+	if err := k.blocks(context.Background(), classed, 0, int64(l.Blocks()), nil); err != nil {
+		return nil, nil, 0, err
+	}
+	one, err := newCounter(dev, l)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	plain = &Counts{Refs: make([]RefCounts, len(l.Refs))}
+	for b := range l.Blocks() {
+		one.block(plain, b)
+	}
+	return classed, plain, len(k.classes.counts), nil
+}

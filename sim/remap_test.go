@@ -84,14 +84,7 @@ func remapRun(t *testing.T, text string) map[string][2]int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := kernel.Parse("k.yaml", []byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := bindSource(t, dev, text)
 	rls, err := traces.RemapLaunches(l, dev)
 	if err != nil {
 		t.Fatal(err)

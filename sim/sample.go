@@ -156,7 +156,7 @@ func (sp *sampler) observe(g *grid, t int64) {
 	sp.skipFrom = int64(g.next)
 	sp.window = deltas
 	perBlock := float64(sp.e.res.MemInsts) / float64(g.done)
-	sp.counting = worthCounting(sp.src, sp.skipped, int64(g.total), perBlock)
+	sp.counting = worthCounting(sp.src, sp.skipFrom, sp.skipped, int64(g.total), perBlock)
 	g.next += int(sp.skipped)
 	g.done += int(sp.skipped)
 	if sp.counting {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -207,29 +209,75 @@ func describe(s *sim.Sampling) string {
 	return string(b)
 }
 
-// worthCounting's bounds by hand: a loop nest is counted at 2 skipped
-// blocks per simulated one, or at any ratio while the skipped blocks hold
-// at most 5e7 memory instructions; past both it is extrapolated (Ryoo's
-// 4096² matmul on g80: 64,256 of 65,536 blocks skipped, 65,536 memory
-// instructions each). A per-thread kernel is never counted.
+// worthCounting's bounds by hand, on the blocks a count streams: a loop
+// nest is counted when it streams at most 2 blocks per simulated one, or
+// at any ratio while those hold at most 5e7 memory instructions; past
+// both it is extrapolated. A triangular loop makes every block irregular,
+// so every skipped block is streamed. Ryoo's 4096² matmul on g80 (64,256
+// of 65,536 blocks skipped, 65,536 memory instructions each) streams two,
+// one of each class. A per-thread kernel is never counted.
 func TestWorthCounting(t *testing.T) {
-	_, nest := bind(t, "g80", "matmul", "", "", map[string]int64{"M": 64, "N": 64, "P": 64})
+	tri := bindSource(t, nil, "name: tri\nparams: {N: 9600}\narrays:\n  x: {type: f32, dims: [N]}\n  A: {type: f32, dims: [N, N]}\n"+
+		"source: |\n  for (i = 0; i < N; i++)\n    for (j = 0; j <= i; j++)\n      x[i] += A[i][j];\nmapping: {i: tx}\nblock: [32]\n")
+	_, ryoo := bind(t, "g80", "matmul", "", "", map[string]int64{"M": 4096, "N": 4096, "P": 4096})
 	_, perThread := bind(t, "kepler", "stencil-shared", "", "", nil)
 	for _, c := range []struct {
-		l              *traces.Launch
-		skipped, total int64
-		perBlock       float64
-		want           bool
+		l                    *traces.Launch
+		from, skipped, total int64
+		perBlock             float64
+		want                 bool
 	}{
-		{nest, 200, 300, 1e6, true},        // 2 per simulated block
-		{nest, 201, 300, 1e6, false},       // over 2, 2e8 instructions
-		{nest, 201, 300, 2e5, true},        // over 2, but 4e7 instructions
-		{nest, 64256, 65536, 65536, false}, // Ryoo's
-		{nest, 61800, 65536, 16, true},     // GT200 copy 2^24: 1e6 instructions
-		{perThread, 10, 1000, 100, false},  // a per-thread kernel
+		{tri, 100, 200, 300, 1e6, true}, // 2 per simulated block
+		{tri, 99, 201, 300, 1e6, false}, // over 2, 2e8 instructions
+		{tri, 99, 201, 300, 2e5, true},  // over 2, but 4e7 instructions
+		{ryoo, 1280, 64256, 65536, 65536, true},
+		{perThread, 0, 10, 1000, 100, false},
 	} {
-		if got := sim.WorthCounting(c.l, c.skipped, c.total, c.perBlock); got != c.want {
-			t.Errorf("WorthCounting(%s, %d of %d blocks, %g each) = %v, want %v", c.l.Kernel.Name, c.skipped, c.total, c.perBlock, got, c.want)
+		if got := sim.WorthCounting(c.l, c.from, c.skipped, c.total, c.perBlock); got != c.want {
+			t.Errorf("WorthCounting(%s, %d of %d blocks from %d, %g each) = %v, want %v", c.l.Kernel.Name, c.skipped, c.total, c.from, c.perBlock, got, c.want)
 		}
 	}
+}
+
+// The blocks a count streams, by hand. Ryoo's matmul: block (bx, by) of
+// 16×16 threads starts A[i1][i3] at by·16·4096·4 bytes (0 modulo 128),
+// B[i3][i2] at bx·16·4 = 64·bx and C[i1][i2] at 64·bx modulo 128: two
+// classes, and 4096 = 256·16 leaves no block at the edge. At 1000³ the
+// grid is 63×63 and its last row and column (125 blocks) reach past the
+// extents; A's offset is by·64,000 (0 modulo 128), B's and C's again 0
+// or 64: 125 + 2 blocks streamed of 3,969. A triangular loop streams
+// every block.
+func TestStreamed(t *testing.T) {
+	_, ryoo := bind(t, "g80", "matmul", "", "", map[string]int64{"M": 4096, "N": 4096, "P": 4096})
+	_, edges := bind(t, "gt200", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 1000, "N": 1000, "P": 1000})
+	tri := bindSource(t, nil, "name: tri\nparams: {N: 9600}\narrays:\n  x: {type: f32, dims: [N]}\n  A: {type: f32, dims: [N, N]}\n"+
+		"source: |\n  for (i = 0; i < N; i++)\n    for (j = 0; j <= i; j++)\n      x[i] += A[i][j];\nmapping: {i: tx}\nblock: [32]\n")
+	for _, c := range []struct {
+		l        *traces.Launch
+		from, to int64
+		want     int64
+	}{
+		{ryoo, 1280, 65536, 2},
+		{edges, 0, 3969, 127},
+		{tri, 0, 300, 300},
+	} {
+		if got := sim.Streamed(c.l, c.from, c.to); got != c.want {
+			t.Errorf("%s, blocks %d to %d: %d streamed, want %d", c.l.Kernel.Name, c.from, c.to, got, c.want)
+		}
+	}
+}
+
+// bindSource binds a kernel given as the text of a kernel file, on dev
+// (nil: checked against no device).
+func bindSource(t *testing.T, dev *arch.Device, src string) *traces.Launch {
+	t.Helper()
+	k, err := kernel.Parse("inline.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

@@ -25,35 +25,37 @@ import (
 // stands between (directSent).
 
 // A sampled run counts its skipped blocks when that is cheap against
-// the simulation: at most countRatio skipped blocks per simulated one, or
-// at most countFree skipped memory instructions. Counting a loop nest's
-// memory instruction by its shape costs 45 to 100 ns on the development
-// machine (BenchmarkCount; 3.2 s for the 67 M of J14's uncoalesced matmul
-// 1024³ on gt200), simulating it 0.7 µs (matmul on fermi, the cheapest)
-// to 9 µs (BenchmarkRun; docs/design.md, "Where the time goes"), so
-// counting 2 blocks per simulated one adds at most about a quarter to a
-// run, and 5e7 instructions a few seconds. Beyond both (Ryoo's 4096²
-// matmul skips 50 blocks per simulated one, 4 G instructions) the counts
-// are extrapolated, with their intervals.
+// the simulation: when the blocks it streams through the cursor (the
+// skipped blocks less those that add the counts of a like block,
+// countclass.go) are at most countRatio per simulated one, or hold at
+// most countFree memory instructions. Counting a loop nest's memory
+// instruction by its shape costs 45 to 100 ns on the development machine
+// (BenchmarkCount; 3.2 s for the 67 M of J14's uncoalesced matmul 1024³
+// on gt200, block by block), simulating it 0.7 µs (matmul on fermi, the
+// cheapest) to 9 µs (BenchmarkRun; docs/design.md, "Where the time
+// goes"), so streaming 2 blocks per simulated one adds at most about a
+// quarter to a run, and 5e7 instructions a few seconds. Beyond both the
+// counts are extrapolated, with their intervals.
 const (
 	countRatio = 2
 	countFree  = 5e7
 )
 
-// worthCounting says whether a sampled run of src that skips skipped of
-// total blocks, of about perBlock memory instructions each, counts them:
-// when its cursor counts warp instructions by their shape (a loop nest; a
-// per-thread kernel's interpreter and bank rule cost about what
-// simulating does) and the count is cheap by the bounds above.
-func worthCounting(src traces.Source, skipped, total int64, perBlock float64) bool {
+// worthCounting says whether a sampled run of src that skips the
+// skipped blocks from from on, of total, each of about perBlock memory
+// instructions, counts them: when its cursor counts warp instructions by
+// their shape (a loop nest; a per-thread kernel's interpreter and bank
+// rule cost about what simulating does) and the blocks to stream are few
+// by the bounds above.
+func worthCounting(src traces.Source, from, skipped, total int64, perBlock float64) bool {
 	if src.Info().PerThread {
 		return false
 	}
-	if skipped > countRatio*(total-skipped) && float64(skipped)*perBlock > countFree {
+	if _, shapes := src.NewWarp().(traces.HalvesWarp); !shapes {
 		return false
 	}
-	_, shapes := src.NewWarp().(traces.HalvesWarp)
-	return shapes
+	n := streamed(src, from, from+skipped)
+	return n <= countRatio*(total-skipped) || float64(n)*perBlock <= countFree
 }
 
 // countSkipped counts blocks [from, to) of src on dev, split over the

@@ -109,22 +109,7 @@ func (c *WarpCursor) Start(l *Launch, b, w int) {
 	}
 	c.lazyTab = nil
 
-	gx, gy := int64(l.grid.X), int64(l.grid.Y)
-	bid := int64(b)
-	blk := [3]int64{bid % gx, bid / gx % gy, bid / (gx * gy)}
-	dim := [3]int64{int64(l.Block.X), int64(l.Block.Y), int64(l.Block.Z)}
-	var first [3]uint64 // global coordinates of the block's thread 0
-	interior := true
-	for ax := range 3 {
-		first[ax] = uint64(blk[ax] * dim[ax])
-		if (blk[ax]+1)*dim[ax] > l.extent[ax] {
-			interior = false
-		}
-	}
-	for r := range l.refs {
-		g := &l.refs[r]
-		c.off[r] = int64(g.base + g.blockCoef[0]*first[0] + g.blockCoef[1]*first[1] + g.blockCoef[2]*first[2])
-	}
+	blk, dim, interior := l.blockOffsets(b, c.off)
 	c.mask = l.warpMask[w]
 	if !interior || l.divergent {
 		c.lanes(l, w, blk, dim, !interior)
@@ -133,6 +118,46 @@ func (c *WarpCursor) Start(l *Launch, b, w int) {
 	if c.mask == 0 {
 		c.pc = len(l.code) + 1 // nothing to do, not even a trailing compute
 	}
+}
+
+// blockOffsets writes to off each reference's offset for block b (the
+// address of its element for the block's thread 0 at the loops' lower
+// bounds) and returns b's coordinates in the grid, the block's shape and
+// whether every thread of b lies inside the mapped loops' extents.
+func (l *Launch) blockOffsets(b int, off []int64) (blk, dim [3]int64, interior bool) {
+	gx, gy := int64(l.grid.X), int64(l.grid.Y)
+	bid := int64(b)
+	blk = [3]int64{bid % gx, bid / gx % gy, bid / (gx * gy)}
+	dim = [3]int64{int64(l.Block.X), int64(l.Block.Y), int64(l.Block.Z)}
+	var first [3]uint64 // global coordinates of the block's thread 0
+	interior = true
+	for ax := range 3 {
+		first[ax] = uint64(blk[ax] * dim[ax])
+		if (blk[ax]+1)*dim[ax] > l.extent[ax] {
+			interior = false
+		}
+	}
+	for r := range l.refs {
+		g := &l.refs[r]
+		off[r] = int64(g.base + g.blockCoef[0]*first[0] + g.blockCoef[1]*first[1] + g.blockCoef[2]*first[2])
+	}
+	return blk, dim, interior
+}
+
+// BlockOffsets writes to off, one entry per reference, where block b's
+// warps start each reference's addresses, and reports whether b is
+// regular: of a loop nest without divergent loops, and with all its
+// threads inside the mapped loops' extents. The warps of two regular
+// blocks then run the same instructions, on the same lanes, and each
+// reference's addresses in one are those in the other moved by the
+// difference of their offsets. A per-thread kernel's blocks are never
+// regular.
+func (l *Launch) BlockOffsets(b int, off []int64) bool {
+	if l.pt != nil || l.divergent {
+		return false
+	}
+	_, _, interior := l.blockOffsets(b, off)
+	return interior
 }
 
 // lanes computes the global thread coordinates of the warp's lanes: with

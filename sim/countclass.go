@@ -1,0 +1,94 @@
+package sim
+
+import "gpumemsim/traces"
+
+// Blocks of a loop nest that are regular (traces.Launch.BlockOffsets: no
+// divergent loops, every thread inside the extents) run the same warp
+// instructions and differ only in where each reference's addresses start.
+// Moving one instruction's addresses by a multiple of memoPeriod leaves
+// its counts as they were (coalesce.TestTranslate), so two regular blocks
+// whose offsets agree modulo memoPeriod, reference by reference, count
+// the same: the class of a block. The counter counts one block of each
+// class and adds its counts for the others. A matmul's grid has few
+// classes (Ryoo's 4096² on g80: two, B's offset being 0 or 64 modulo
+// 128), so its count costs two blocks, not 65,536.
+
+// maxClasses bounds the classes a counter keeps; the blocks of a class
+// met past it are counted one by one.
+const maxClasses = 1 << 12
+
+// blockOffsetter is a source whose blocks can be told alike.
+type blockOffsetter interface {
+	BlockOffsets(b int, off []int64) bool
+}
+
+// blockClasses are the counts of one block of each class met.
+type blockClasses struct {
+	src    blockOffsetter // nil: the source's blocks are never alike
+	off    []int64
+	key    []byte
+	counts map[string]*Counts
+}
+
+func newBlockClasses(src traces.Source) blockClasses {
+	bo, ok := src.(blockOffsetter)
+	if !ok {
+		return blockClasses{}
+	}
+	n := len(src.Info().Refs)
+	return blockClasses{src: bo, off: make([]int64, n), key: make([]byte, n), counts: map[string]*Counts{}}
+}
+
+// class is block b's class, or false when b is not regular.
+func (bc *blockClasses) class(b int) ([]byte, bool) {
+	if bc.src == nil || !bc.src.BlockOffsets(b, bc.off) {
+		return nil, false
+	}
+	for r, o := range bc.off {
+		bc.key[r] = byte(uint64(o) % memoPeriod)
+	}
+	return bc.key, true
+}
+
+// count adds to c the counts of block b when b is regular, through k
+// the first time its class is met, and reports whether it did.
+func (bc *blockClasses) count(k *counter, c *Counts, b int) bool {
+	key, ok := bc.class(b)
+	if !ok {
+		return false
+	}
+	if one, ok := bc.counts[string(key)]; ok {
+		c.add(one)
+		return true
+	}
+	if len(bc.counts) >= maxClasses {
+		return false
+	}
+	one := &Counts{Refs: make([]RefCounts, len(c.Refs))}
+	k.block(one, b)
+	bc.counts[string(key)] = one
+	c.add(one)
+	return true
+}
+
+// streamed is how many of blocks [from, to) of src a counter streams
+// through the cursor: the blocks that are not regular and one block of
+// each class (past maxClasses, every block).
+func streamed(src traces.Source, from, to int64) int64 {
+	bc := newBlockClasses(src)
+	if bc.src == nil {
+		return to - from
+	}
+	var n int64
+	for b := from; b < to; b++ {
+		key, ok := bc.class(int(b))
+		if ok && len(bc.counts) < maxClasses {
+			if _, seen := bc.counts[string(key)]; seen {
+				continue
+			}
+			bc.counts[string(key)] = nil
+		}
+		n++
+	}
+	return n
+}
