@@ -255,7 +255,9 @@ type counter struct {
 	rule                      banks.Rule
 	memo                      shapeMemo
 	classes                   blockClasses
-	// The cursor and what it fills, reused from block to block.
+	// The cursor and what it fills, reused from block to block, and the
+	// warps of a block.
+	warps  int
 	cur    traces.Warp
 	hcur   traces.HalvesWarp
 	in     traces.WarpInst
@@ -270,6 +272,7 @@ func newCounter(dev *arch.Device, src traces.Source) (*counter, error) {
 	}
 	info := src.Info()
 	k := &counter{dev: dev, src: src, co: co, memo: newShapeMemo(len(info.Refs)), classes: newBlockClasses(src)}
+	k.warps = info.WarpsPerBlock()
 	k.cur = src.NewWarp()
 	k.hcur, _ = k.cur.(traces.HalvesWarp)
 	if k.shared, k.rule, err = sharedRefs(dev, info); err != nil {
@@ -314,7 +317,7 @@ func (k *counter) blocks(ctx context.Context, c *Counts, from, to int64, progres
 func (k *counter) block(c *Counts, b int) {
 	cur, hcur := k.cur, k.hcur
 	in, h := &k.in, &k.h
-	for wi := range k.src.Info().WarpsPerBlock() {
+	for wi := range k.warps {
 		cur.Reset(b, wi)
 		for {
 			var has, lazy bool

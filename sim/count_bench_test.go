@@ -66,8 +66,9 @@ func BenchmarkTraceCoalesce(b *testing.B) {
 }
 
 // BenchmarkCount measures sim.Count itself (trace, coalescing and the
-// per-reference counts), which allocates a handful of objects per kernel
-// and none per warp instruction.
+// per-reference counts, one block of each block class), which allocates a
+// handful of objects per kernel and per class met and none per warp
+// instruction.
 func BenchmarkCount(b *testing.B) {
 	for _, bc := range countBenches {
 		b.Run(bc.name, func(b *testing.B) {
@@ -86,14 +87,47 @@ func BenchmarkCount(b *testing.B) {
 	}
 }
 
-// sim.Count allocates per kernel, never per warp instruction: matmul at
-// n = 32 and n = 64 (8 times the instructions) make the same number of
-// allocations, and the reused trace-and-coalesce loop makes none.
+// BenchmarkCountEveryBlock measures what Count costs per warp
+// instruction it streams through the cursor (trace, coalescing by shape
+// and the per-reference counts), block by block: the cost of the blocks
+// that no class stands for, which sampling's bounds on counting are of.
+// BenchmarkCount counts these kernels through their block classes, a
+// few blocks each.
+func BenchmarkCountEveryBlock(b *testing.B) {
+	for _, bc := range countBenches {
+		b.Run(bc.name, func(b *testing.B) {
+			dev, l := bind(b, "fermi", bc.kernel, "", "", bc.params)
+			b.ReportAllocs()
+			var insts int64
+			for b.Loop() {
+				c, err := sim.CountEveryBlock(dev, l)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i := range c.Refs {
+					insts += c.Refs[i].Requests
+				}
+			}
+			b.ReportMetric(float64(insts)/b.Elapsed().Seconds(), "warp-insts/s")
+		})
+	}
+}
+
+// sim.Count allocates per kernel and per block class, never per block or
+// warp instruction: matmul at n = 32 and n = 64 (8 times the
+// instructions, 4 times the blocks, the same two classes) make the same
+// number of allocations, counted through the classes or block by block,
+// and the reused trace-and-coalesce loop makes none.
 func TestCountAllocs(t *testing.T) {
 	allocs := func(n int64) (count, loop float64) {
 		dev, l := bind(t, "fermi", "matmul", "", "", map[string]int64{"M": n, "N": n, "P": n})
 		count = testing.AllocsPerRun(3, func() {
 			if _, err := sim.Count(context.Background(), dev, l, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		count += 1000 * testing.AllocsPerRun(3, func() {
+			if _, err := sim.CountEveryBlock(dev, l); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -109,7 +143,7 @@ func TestCountAllocs(t *testing.T) {
 	small, smallLoop := allocs(32) // 2·32³/32 = 2048 memory instructions
 	large, largeLoop := allocs(64) // 16384
 	if small != large {
-		t.Errorf("sim.Count allocations: %g for matmul n=32, %g for n=64; want equal (none per warp instruction)", small, large)
+		t.Errorf("sim.Count allocations (through classes + 1000 × block by block): %g for matmul n=32, %g for n=64; want equal (none per block or warp instruction)", small, large)
 	}
 	if smallLoop != 0 || largeLoop != 0 {
 		t.Errorf("trace and coalesce with a reused cursor: %g and %g allocations per kernel; want 0", smallLoop, largeLoop)

@@ -28,8 +28,8 @@ var WorthCounting = worthCounting
 var Streamed = streamed
 
 // CountByClasses counts every block of l on dev twice: through the block
-// classes, as Count does, and block by block; classes is the classes
-// met.
+// classes, as Count does, and block by block (CountEveryBlock); classes
+// is the classes met.
 func CountByClasses(dev *arch.Device, l *traces.Launch) (classed, plain *Counts, classes int, err error) {
 	k, err := newCounter(dev, l)
 	if err != nil {
@@ -39,13 +39,20 @@ func CountByClasses(dev *arch.Device, l *traces.Launch) (classed, plain *Counts,
 	if err := k.blocks(context.Background(), classed, 0, int64(l.Blocks()), nil); err != nil {
 		return nil, nil, 0, err
 	}
-	one, err := newCounter(dev, l)
+	plain, err = CountEveryBlock(dev, l)
+	return classed, plain, len(k.classes.counts), err
+}
+
+// CountEveryBlock counts the blocks of l on dev one by one through the
+// cursor, as Count does those not counted through a class.
+func CountEveryBlock(dev *arch.Device, l *traces.Launch) (*Counts, error) {
+	k, err := newCounter(dev, l)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, err
 	}
-	plain = &Counts{Refs: make([]RefCounts, len(l.Refs))}
+	c := &Counts{Refs: make([]RefCounts, len(l.Refs))}
 	for b := range l.Blocks() {
-		one.block(plain, b)
+		k.block(c, b)
 	}
-	return classed, plain, len(k.classes.counts), nil
+	return c, nil
 }
