@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"gpumemsim/arch"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -70,21 +71,9 @@ func BenchmarkTraceCoalesce(b *testing.B) {
 // handful of objects per kernel and per class met and none per warp
 // instruction.
 func BenchmarkCount(b *testing.B) {
-	for _, bc := range countBenches {
-		b.Run(bc.name, func(b *testing.B) {
-			dev, l := bind(b, "fermi", bc.kernel, "", "", bc.params)
-			b.ReportAllocs()
-			var insts int64
-			for b.Loop() {
-				c, err := sim.Count(context.Background(), dev, l, nil)
-				if err != nil {
-					b.Fatal(err)
-				}
-				insts += c.Loads.Requests + c.Stores.Requests
-			}
-			b.ReportMetric(float64(insts)/b.Elapsed().Seconds(), "warp-insts/s")
-		})
-	}
+	benchCount(b, func(dev *arch.Device, l *traces.Launch) (*sim.Counts, error) {
+		return sim.Count(context.Background(), dev, l, nil)
+	})
 }
 
 // BenchmarkCountEveryBlock measures what Count costs per warp
@@ -94,13 +83,19 @@ func BenchmarkCount(b *testing.B) {
 // BenchmarkCount counts these kernels through their block classes, a
 // few blocks each.
 func BenchmarkCountEveryBlock(b *testing.B) {
+	benchCount(b, sim.CountEveryBlock)
+}
+
+// benchCount runs count over countBenches on fermi and reports the memory
+// warp instructions counted per second.
+func benchCount(b *testing.B, count func(*arch.Device, *traces.Launch) (*sim.Counts, error)) {
 	for _, bc := range countBenches {
 		b.Run(bc.name, func(b *testing.B) {
 			dev, l := bind(b, "fermi", bc.kernel, "", "", bc.params)
 			b.ReportAllocs()
 			var insts int64
 			for b.Loop() {
-				c, err := sim.CountEveryBlock(dev, l)
+				c, err := count(dev, l)
 				if err != nil {
 					b.Fatal(err)
 				}
