@@ -25,7 +25,7 @@ const (
 // (a block's results at its end), which a rate per memory instruction
 // would follow.
 func (sp *sampler) rate(ds []snapshot, i int) float64 {
-	var num, insts, accepted, sent, sentI float64
+	var num, insts, sent, sentI float64
 	for j := range ds {
 		d := &ds[j]
 		if i >= 0 && sp.store[i] {
@@ -44,7 +44,6 @@ func (sp *sampler) rate(ds []snapshot, i int) float64 {
 			num += float64(d.warpCycles)
 		default:
 			num += float64(d.counts[i])
-			accepted += float64(d.counts[sp.dramReads] + d.counts[sp.dramWrites])
 		}
 	}
 	switch {
@@ -55,10 +54,7 @@ func (sp *sampler) rate(ds []snapshot, i int) float64 {
 	case sp.sentIndex[i] >= 0:
 		return sentI / insts
 	case sp.dram[i]:
-		if accepted == 0 {
-			return 0
-		}
-		return num / accepted * sent / insts
+		return sp.perAccepted(ds, i) * sent / insts
 	}
 	return num / insts
 }
