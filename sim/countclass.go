@@ -72,8 +72,9 @@ func (bc *blockClasses) count(k *counter, c *Counts, b int) bool {
 }
 
 // streamed is how many of blocks [from, to) of src a counter streams
-// through the cursor: the blocks that are not regular and one block of
-// each class (past maxClasses, every block).
+// through the cursor, as count decides: the blocks that are not regular,
+// one block of each of the first maxClasses classes, and every block of
+// a class met past them.
 func streamed(src traces.Source, from, to int64) int64 {
 	bc := newBlockClasses(src)
 	if bc.src == nil {
@@ -81,12 +82,13 @@ func streamed(src traces.Source, from, to int64) int64 {
 	}
 	var n int64
 	for b := from; b < to; b++ {
-		key, ok := bc.class(int(b))
-		if ok && len(bc.counts) < maxClasses {
+		if key, ok := bc.class(int(b)); ok {
 			if _, seen := bc.counts[string(key)]; seen {
 				continue
 			}
-			bc.counts[string(key)] = nil
+			if len(bc.counts) < maxClasses {
+				bc.counts[string(key)] = nil
+			}
 		}
 		n++
 	}
