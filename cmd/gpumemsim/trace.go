@@ -16,10 +16,12 @@ import (
 )
 
 // fastCount is the most warp instructions trace counts through the
-// coalescer without -totals: a few seconds at most (sim.BenchmarkCount:
-// 10 to 15 million memory instructions per second on the development
-// machine, counted by address shape; a loop nest's compute instructions
-// cost next to nothing).
+// coalescer without -totals: a few seconds at most, were every block
+// streamed (sim.BenchmarkCountEveryBlock: 15 to 55 million memory
+// instructions per second on the development machine, counted by address
+// shape; a loop nest's compute instructions cost next to nothing). A loop
+// nest's regular blocks are counted one per class, far faster; the bound
+// does not know that yet.
 const fastCount = 5e7
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
