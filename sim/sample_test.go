@@ -267,6 +267,32 @@ func TestStreamed(t *testing.T) {
 	}
 }
 
+// TestCountWork: Count's work, by hand from TestStreamed's blocks, at an
+// assumed 1,000 warp instructions a block and BlockWalk = 2 per block
+// walked. Ryoo's grid walks 65,536 blocks and streams 2: 133,072. The
+// triangular nest's 300 blocks all stream, 1,002 each: 300,600. Past a
+// bound of 5,000 it stops at the fifth block (5,010); where the walk
+// alone passes the bound (Ryoo's 131,072 against 1e5) it walks nothing.
+func TestCountWork(t *testing.T) {
+	_, ryoo := bind(t, "g80", "matmul", "", "", map[string]int64{"M": 4096, "N": 4096, "P": 4096})
+	tri := bindSource(t, nil, "name: tri\nparams: {N: 9600}\narrays:\n  x: {type: f32, dims: [N]}\n  A: {type: f32, dims: [N, N]}\n"+
+		"source: |\n  for (i = 0; i < N; i++)\n    for (j = 0; j <= i; j++)\n      x[i] += A[i][j];\nmapping: {i: tx}\nblock: [32]\n")
+	for _, c := range []struct {
+		l     *traces.Launch
+		bound float64
+		want  float64
+	}{
+		{ryoo, 1e12, 133072},
+		{tri, 1e12, 300600},
+		{tri, 5000, 5010},
+		{ryoo, 1e5, 131072},
+	} {
+		if got := sim.CountWork(c.l, 1000, c.bound); got != c.want {
+			t.Errorf("CountWork(%s, 1000 a block, bound %g) = %g, want %g", c.l.Kernel.Name, c.bound, got, c.want)
+		}
+	}
+}
+
 // bindSource binds a kernel given as the text of a kernel file, on dev
 // (nil: checked against no device).
 func bindSource(t *testing.T, dev *arch.Device, src string) *traces.Launch {

@@ -29,7 +29,10 @@ func TestRefuse(t *testing.T) {
 		{"refuse-work-deep-nest", []string{"run", "-kernel", "testdata/kernels/deep-nest.yaml"}},
 		{"refuse-work-validate", []string{"validate", "-kernel", "matmul", "-maps", "all", "-set", "M=4096,N=4096,P=4096"}},
 		{"refuse-work-trace-warp", []string{"trace", "-kernel", "testdata/kernels/empty-loop.yaml"}},
-		{"refuse-work-trace-totals", []string{"trace", "-kernel", "matmul", "-set", "M=8192,N=8192,P=8192", "-totals"}},
+		// Counting is judged by what it streams: a triangular nest's
+		// every block (matmul at 8192³ counts two blocks of its 262,144
+		// and is not refused).
+		{"refuse-work-trace-totals", []string{"trace", "-kernel", "testdata/kernels/triangular.yaml", "-set", "N=262144", "-totals"}},
 		{"refuse-max-work", []string{"run", "-max-work", "-1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -15,13 +16,14 @@ import (
 	"gpumemsim/traces"
 )
 
-// fastCount is the most warp instructions trace counts through the
-// coalescer without -totals: a few seconds at most, were every block
-// streamed (sim.BenchmarkCountEveryBlock: 15 to 55 million memory
-// instructions per second on the development machine, counted by address
-// shape; a loop nest's compute instructions cost next to nothing). A loop
-// nest's regular blocks are counted one per class, far faster; the bound
-// does not know that yet.
+// fastCount is the most work, in warp instructions streamed, trace counts
+// through the coalescer without -totals: a few seconds at most
+// (sim.BenchmarkCountEveryBlock: 15 to 55 million memory instructions per
+// second on the development machine, counted by address shape; a loop
+// nest's compute instructions cost next to nothing). A loop nest's
+// regular blocks are counted one per class, so its work is that of its
+// irregular blocks and one block per class, and a walk over the grid
+// (sim.CountWork).
 const fastCount = 5e7
 
 func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,7 +32,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	lf.addGrid(fs)
 	which := fs.Int("launch", 0, "for a kernel file with launches: trace launch `N` of its sequence, counted from 1")
 	shown := fs.Int("warps", 8, "how many memory warp instructions of block 0 to show")
-	totals := fs.Bool("totals", false, fmt.Sprintf("count the whole kernel through the coalescer even when it has more than %s warp instructions", sci(fastCount)))
+	totals := fs.Bool("totals", false, fmt.Sprintf("count the whole kernel through the coalescer even when that streams more than %s warp instructions", sci(fastCount)))
 	maxWork := workFlag(fs)
 	format := fs.String("format", "text", "output format: text or json")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
@@ -56,9 +58,15 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkWork("a warp of "+l.Kernel.Name+" with "+l.ParamText(), perWarp, *maxWork); err != nil {
 		return err
 	}
-	count := *totals || work <= fastCount
+	// What counting costs, judged only as far as the larger bound.
+	bound := fastCount
 	if *totals {
-		if err := checkWork(l.Kernel.Name+" with "+l.ParamText(), work, *maxWork); err != nil {
+		bound = *maxWork
+	}
+	countWork := sim.CountWork(l, work/float64(max(1, l.Blocks())), bound)
+	count := *totals || countWork <= fastCount
+	if *totals {
+		if err := checkCountWork(l, work, countWork, *maxWork); err != nil {
 			return err
 		}
 	}
@@ -76,7 +84,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		if !count {
-			_, err := fmt.Fprintf(stdout, "\nTotals over the whole kernel: not counted, about %s warp instructions; -totals counts them (a few seconds per %s).\n", sci(work), sci(fastCount))
+			_, err := fmt.Fprintf(stdout, "\nTotals over the whole kernel: not counted, more than %s warp instructions to stream; -totals counts them (a few seconds per %s).\n", sci(fastCount), sci(fastCount))
 			return err
 		}
 	}
@@ -101,6 +109,19 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return writeJSON(stdout, traceJSON(d, l, insts, metrics, counts))
 	}
 	return writeTraceTotals(stdout, d, l, metrics, counts)
+}
+
+// checkCountWork refuses to count when doing so streams more than cap
+// warp instructions (countWork, which sim.CountWork stops adding up past
+// cap), suggesting a cap that will do: the launch's whole work and the
+// walk, which counting never exceeds.
+func checkCountWork(l *traces.Launch, work, countWork, cap float64) error {
+	if countWork <= cap {
+		return nil
+	}
+	most := work + sim.BlockWalk*float64(l.Blocks())
+	return fmt.Errorf("%s with %s: counting it streams more than %s warp instructions, the cap (-max-work), which keeps a run within minutes; use smaller sizes (-set), or raise the cap with -max-work %s",
+		l.Kernel.Name, l.ParamText(), sci(cap), sci(math.Ceil(most/cap)*cap))
 }
 
 // formatFloat prints a metric with at most two decimals and no trailing

@@ -27,9 +27,17 @@ func TestTraceGolden(t *testing.T) {
 		{"trace-vecadd-partial-gt200", []string{"trace", "-device", "gt200", "-kernel", "vecadd", "-set", "N=40", "-warps", "6"}, false},
 		{"trace-stride-maxwell", []string{"trace", "-device", "maxwell", "-kernel", "stride", "-set", "S=3,N=65536", "-warps", "2"}, false},
 		{"trace-transpose-kepler-json", []string{"trace", "-device", "kepler", "-kernel", "transpose", "-set", "N=64", "-warps", "1", "-format", "json"}, false},
-		// A large kernel shows its first instructions at once and is
-		// counted only when asked.
+		// A large kernel shows its first instructions at once. J14's α
+		// mapping at 1024³ has 3e8 warp instructions, but its blocks
+		// fall into few classes (sim.CountWork), so it is counted
+		// without -totals: 2^25 warp loads of A, 32 32-B transactions
+		// each (a CC 1.3 half-warp's 16 lanes read a word of 16 rows),
+		// and 2^25 of B, 2 each (a half-warp reads one word): 17 × 2^26
+		// in all.
 		{"trace-matmul-large", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-map", "i1=tx,i2=ty", "-warps", "2"}, false},
+		// A triangular nest streams every block: counted only when
+		// asked.
+		{"trace-triangular-large", []string{"trace", "-device", "gt200", "-kernel", "testdata/kernels/triangular.yaml", "-set", "N=65536", "-warps", "1"}, false},
 		{"trace-matmul-totals", []string{"trace", "-device", "gt200", "-kernel", "matmul", "-set", "M=512,N=512,P=512", "-warps", "1", "-totals"}, true},
 		// Per-thread kernels: each lane's bank and the passes; on
 		// CC 1.x, per half-warp.
