@@ -86,6 +86,28 @@ func (q *eventQueue) peek() int64 {
 	return q.far[0].t
 }
 
+// lastAt is the event of kind last queued for cycle t, when no other
+// event has been queued for t since, or nil. An event pushed now for t
+// would pop right after it: nothing queued later for t can come between
+// them (a bucket keeps its cycle's events in the order they were pushed,
+// and an event for t goes to the far heap only when pushed before any
+// near one for t), so what such an event carries may join it instead
+// and be handled in the same order. Only near events are looked at.
+func (q *eventQueue) lastAt(t int64, kind uint8) *event {
+	if d := t - q.base; d < 0 || d >= nearSlots {
+		return nil
+	}
+	i := q.tail[t&(nearSlots-1)]
+	if i == 0 {
+		return nil
+	}
+	ev := &q.nodes[i-1].ev
+	if ev.t != t || ev.kind != kind {
+		return nil
+	}
+	return ev
+}
+
 func (q *eventQueue) push(t int64, kind uint8, a, b int32) {
 	q.seq++
 	q.n++

@@ -72,6 +72,73 @@ func TestEventQueueOrder(t *testing.T) {
 	}
 }
 
+// What joins the event lastAt returns pops exactly where an event of its
+// own would have: two kinds of events pushed at random, near and far,
+// those of one kind joining the last event of their cycle when lastAt
+// offers it, pop in the order of a sort of everything pushed once each
+// event's joiners are put right after it. A test that joined any event
+// of the kind at the cycle, not only the last, fails here.
+func TestEventQueueLastAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 3))
+	var q eventQueue
+	var pushed []event
+	joined := map[int32][]int32{} // an event's id → the ids that joined it
+	var seq uint64
+	now := int64(0)
+	push := func() {
+		tm := now + rng.Int64N(3*nearSlots)
+		if rng.IntN(2) == 0 {
+			tm = now + rng.Int64N(3)
+		}
+		kind := evSchedule
+		if rng.IntN(3) > 0 {
+			kind = evDRAMPush
+		}
+		seq++
+		id := int32(seq)
+		pushed = append(pushed, event{t: tm, seq: seq, a: id})
+		if kind == evDRAMPush {
+			if ev := q.lastAt(tm, kind); ev != nil {
+				joined[ev.a] = append(joined[ev.a], id)
+				return
+			}
+		}
+		q.push(tm, kind, id, 0)
+	}
+	var popped []int32
+	for range 20000 {
+		if q.len() == 0 {
+			push()
+		}
+		ev := q.pop()
+		now = ev.t
+		popped = append(popped, ev.a)
+		popped = append(popped, joined[ev.a]...)
+		for range rng.IntN(4) {
+			push()
+		}
+	}
+	for q.len() > 0 {
+		ev := q.pop()
+		popped = append(popped, ev.a)
+		popped = append(popped, joined[ev.a]...)
+	}
+	slices.SortFunc(pushed, func(x, y event) int {
+		return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.seq, y.seq))
+	})
+	if len(joined) == 0 {
+		t.Fatal("no event was joined")
+	}
+	if len(popped) != len(pushed) {
+		t.Fatalf("handled %d events; want %d", len(popped), len(pushed))
+	}
+	for i := range pushed {
+		if popped[i] != pushed[i].a {
+			t.Fatalf("event %d handled is %d; want %d (cycle %d)", i, popped[i], pushed[i].a, pushed[i].t)
+		}
+	}
+}
+
 // Pushing before the last pop breaks the queue's contract and panics.
 func TestEventQueuePastPanics(t *testing.T) {
 	var q eventQueue

@@ -70,7 +70,7 @@ type port struct {
 	// lat is dram.latency, icnt the interconnect latency.
 	lat, icnt int64
 
-	transit  pool[dram.Request] // sent, not yet at their channel
+	transit  pool[transit] // sent, not yet at their channel
 	overflow []fifo[dram.Request]
 	// refused counts the channels whose overflow is not empty, so that
 	// advance skips the retry pass while none is.
@@ -85,10 +85,22 @@ type port struct {
 	sms cores
 }
 
-// send puts a request on its way to its channel, arriving at t.
+// transit is a request on its way to its channel, and the next one that
+// arrives with it (an index into port.transit), or -1.
+type transit struct {
+	r    dram.Request
+	next int32
+}
+
+// send puts a request on its way to its channel, arriving at t. Requests
+// that arrive in one cycle one after another in the order of events (the
+// SMs' transactions, one per cycle from each) ride one evDRAMPush, whose a
+// and b are the first and last of their chain: it pops where their own
+// events would have, one after the other (eventQueue.lastAt), and push
+// hands them over in turn as those would have.
 func (p *port) send(t int64, r dram.Request) {
 	i := p.transit.take()
-	p.transit.items[i] = r
+	p.transit.items[i] = transit{r: r, next: -1}
 	p.inFlight++
 	if r.Write {
 		p.sent.Writes++
@@ -99,23 +111,34 @@ func (p *port) send(t int64, r dram.Request) {
 		p.sent.ReadBytes += int64(r.Bytes)
 		p.sent.ReadSectors += int64(r.Bytes / 32)
 	}
-	p.clk.q.push(max(t, p.clk.now), evDRAMPush, i, 0)
+	at := max(t, p.clk.now)
+	if ev := p.clk.q.lastAt(at, evDRAMPush); ev != nil {
+		p.transit.items[ev.b].next = i
+		ev.b = i
+		return
+	}
+	p.clk.q.push(at, evDRAMPush, i, i)
 }
 
-// push hands a request to its channel now, or queues it behind the ones
-// its full channel already refused.
+// push hands the requests of the chain from i to their channels now, or
+// queues each behind the ones its full channel already refused.
 func (p *port) push(i int32) {
-	r := p.transit.items[i]
-	p.transit.release(i)
-	ch := p.mem.Channel(r.Addr)
-	q := &p.overflow[ch]
-	if q.len() > 0 || !p.mem.Push(p.clk.now, r) {
-		if q.len() == 0 {
-			p.refused++
+	for i >= 0 {
+		tr := &p.transit.items[i]
+		r, next := tr.r, tr.next
+		p.transit.release(i)
+		ch := p.mem.Channel(r.Addr)
+		q := &p.overflow[ch]
+		if q.len() > 0 || !p.mem.Push(p.clk.now, r) {
+			if q.len() == 0 {
+				p.refused++
+			}
+			q.push(r)
 		}
-		q.push(r)
+		// After each request, as its own event did.
+		p.schedule()
+		i = next
 	}
-	p.schedule()
 }
 
 func (p *port) schedule() {
