@@ -125,12 +125,12 @@ const BlockWalk = 2
 // it walks. It stops as soon as the sum passes bound, returning that sum,
 // and does not walk the grid when the walk alone would pass it.
 func CountWork(src traces.Source, perBlock, bound float64) float64 {
-	blocks := float64(src.Info().Blocks())
-	if blocks*BlockWalk > bound {
-		return blocks * BlockWalk
+	blocks := int64(src.Info().Blocks())
+	if walk := float64(blocks) * BlockWalk; walk > bound {
+		return walk
 	}
 	var w float64
-	for _, streams := range streaming(src, 0, int64(src.Info().Blocks())) {
+	for _, streams := range streaming(src, 0, blocks) {
 		w += BlockWalk
 		if streams {
 			w += perBlock

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -121,7 +120,7 @@ func checkCountWork(l *traces.Launch, work, countWork, cap float64) error {
 	}
 	most := work + sim.BlockWalk*float64(l.Blocks())
 	return fmt.Errorf("%s with %s: counting it streams more than %s warp instructions, the cap (-max-work), which keeps a run within minutes; use smaller sizes (-set), or raise the cap with -max-work %s",
-		l.Kernel.Name, l.ParamText(), sci(cap), sci(math.Ceil(most/cap)*cap))
+		l.Kernel.Name, l.ParamText(), sci(cap), raisedCap(most, cap))
 }
 
 // formatFloat prints a metric with at most two decimals and no trailing

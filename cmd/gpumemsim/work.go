@@ -47,7 +47,13 @@ func checkWork(what string, work, cap float64) error {
 		return nil
 	}
 	return fmt.Errorf("%s: about %s warp instructions to simulate, more than the cap of %s (-max-work), which keeps a run within minutes; use smaller sizes (-set), or raise the cap with -max-work %s",
-		what, sci(work), sci(cap), sci(math.Ceil(work/cap)*cap))
+		what, sci(work), sci(cap), raisedCap(work, cap))
+}
+
+// raisedCap is the cap to suggest for work: the least multiple of cap
+// that holds it.
+func raisedCap(work, cap float64) string {
+	return sci(math.Ceil(work/cap) * cap)
 }
 
 // sci writes a count with three significant digits: 2.5e+14, 4.2e+09.
