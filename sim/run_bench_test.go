@@ -27,12 +27,12 @@ func BenchmarkRun(b *testing.B) {
 		// The DRAM-bound path: J14's uncoalesced mapping on a device
 		// without L1 or L2, 16 transactions per half-warp load.
 		{"matmul-uncoalesced/gt200", "gt200", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 128, "N": 128, "P": 128}},
-		// The stall-bound path: uncoalesced stores saturate the L2 and
-		// DRAM while the load/store units wait.
 		// Ryoo's path: a CC 1.0 half-warp reading one address (A's row
 		// element) makes 16 transactions, all to DRAM, on a device
 		// without caches.
 		{"matmul/g80", "g80", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 128, "N": 128, "P": 128}},
+		// The stall-bound path: uncoalesced stores saturate the L2 and
+		// DRAM while the load/store units wait.
 		{"transpose/fermi", "fermi", "transpose", "", "", map[string]int64{"N": 1024}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
