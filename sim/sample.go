@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 
+	"gpumemsim/arch"
 	"gpumemsim/traces"
 )
 
@@ -140,9 +141,7 @@ func (sp *sampler) observe(g *grid, t int64) {
 		return
 	}
 	sp.snaps = append(sp.snaps, sp.take(t))
-	// Skip whole waves and leave the grid's partial last wave, if any, to
-	// follow the wave in flight, so the grid ends as it would.
-	m := int64(g.total-g.next) / sp.wave
+	m := skippable(int64(g.total), int64(g.next), sp.wave)
 	if m < 1 {
 		sp.decided = true // too late to skip anything
 		return
@@ -209,4 +208,30 @@ func (sp *sampler) deltas() []snapshot {
 		out[j] = d
 	}
 	return out
+}
+
+// skippable is the waves a sampler deciding when next of total blocks have
+// been handed out may skip: whole waves, leaving the grid's partial last
+// wave, if any, to follow the wave in flight, so the grid ends as it
+// would.
+func skippable(total, next, wave int64) int64 { return (total - next) / wave }
+
+// SampledAtLeast is the fewest blocks a sampled run of src on dev
+// simulates (regs as in Options, 0 for the kernel's own): the warm-up and
+// the shortest window, the wave in flight when the sampler decides, and
+// the grid's partial last wave; every block of a grid no longer than
+// that. The sampler simulates more while the window's rates are not yet
+// steady, so the time of these blocks is a lower bound on a sampled run's.
+func SampledAtLeast(dev *arch.Device, src traces.Source, regs int) (int64, error) {
+	info := src.Info()
+	if regs == 0 {
+		regs = info.Regs
+	}
+	occ, err := dev.Occupancy(info.Block, regs, info.Smem)
+	if err != nil {
+		return 0, err
+	}
+	total, wave := int64(info.Blocks()), int64(occ.ActiveBlocks)*int64(dev.SMs)
+	next := min(total, (sampleWarmup+sampleMinWindow+1)*wave) // the decision's waves done and the wave in flight
+	return total - skippable(total, next, wave)*wave, nil
 }

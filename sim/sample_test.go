@@ -37,6 +37,12 @@ func TestSampleAgainstFull(t *testing.T) {
 	if s == nil || s.WaveBlocks != 120 || s.SkippedBlocks%120 != 0 || s.SkippedBlocks < 32768/2 {
 		t.Fatalf("sampling %s: want waves of 120 blocks and over half of 32768 skipped in whole waves", describe(s))
 	}
+	// No fewer than the least a sampled run simulates: six waves (the
+	// warm-up, four, the one in flight), 720 blocks, then 267 whole
+	// waves of the 32,048 left skipped, their 8 blocks simulated: 728.
+	if least, err := sim.SampledAtLeast(dev, l, 0); err != nil || least != 728 || s.SimulatedBlocks < least {
+		t.Errorf("SampledAtLeast %d (%v), want 728, at most the %d blocks simulated", least, err, s.SimulatedBlocks)
+	}
 	if got.WarpInsts != full.WarpInsts || got.MemInsts != full.MemInsts || got.Loads.Requests != full.Loads.Requests {
 		t.Errorf("instruction counts %d/%d/%d, want the full run's %d/%d/%d exactly",
 			got.WarpInsts, got.MemInsts, got.Loads.Requests, full.WarpInsts, full.MemInsts, full.Loads.Requests)
@@ -306,4 +312,30 @@ func bindSource(t *testing.T, dev *arch.Device, src string) *traces.Launch {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// TestSampledAtLeast: the fewest blocks a sampled run simulates, by hand:
+// six waves (the warm-up, the four of the shortest window, the one in
+// flight), then whole waves skipped, the rest simulated.
+func TestSampledAtLeast(t *testing.T) {
+	for _, c := range []struct {
+		device, kernel, mapping, block string
+		params                         map[string]int64
+		want                           int64
+	}{
+		// 4096 blocks of 256 threads; fermi holds 1536/256 = 6 per SM on
+		// 15 SMs, waves of 90: 540, then 39 waves of the 3,556 left
+		// skipped and 46 simulated: 586.
+		{"fermi", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 1024}, 586},
+		// J14's Fig. 1 on gt200: 1024/256 = 4 per SM on 30 SMs, waves of
+		// 120: 720, then 28 waves of the 3,376 left skipped: 736.
+		{"gt200", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 1024}, 736},
+		// 512 blocks of 128 threads, fewer than six waves of 120: all.
+		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 16}, 512},
+	} {
+		dev, l := bind(t, c.device, c.kernel, c.mapping, c.block, c.params)
+		if got, err := sim.SampledAtLeast(dev, l, 0); err != nil || got != c.want {
+			t.Errorf("%s %s %v: SampledAtLeast %d (%v), want %d", c.device, c.kernel, c.params, got, err, c.want)
+		}
+	}
 }

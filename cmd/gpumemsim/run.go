@@ -84,7 +84,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("-regs: %v", err)
 		}
 	}
-	bar := newProgress(stderr, "simulating", estimateOf(dev, l, *maxWork), 1)
+	bar := newProgress(stderr, "simulating", sampledOf(dev, l, *maxWork, *sample, *regs), 1)
 	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sim.SampleOptions{On: *sample}})
 	bar.finish()
 	if err != nil {

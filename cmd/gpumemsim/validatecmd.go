@@ -304,7 +304,7 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 	jobs := make([]sim.Job, len(ls))
 	var work workEstimate
 	for i, l := range ls {
-		work = work.add(estimateOf(dev, l, maxWork))
+		work = work.add(sampledOf(dev, l, maxWork, sample, 0))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
 	}
 	if err := checkWork(what, work.warpInsts, maxWork); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"gpumemsim/arch"
+	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
 
@@ -100,6 +101,11 @@ type workEstimate struct {
 	launches            int
 	seconds             float64 // to simulate them all on one core
 	longest             float64 // seconds of the longest launch
+	// The same for the fewest blocks sampled runs simulate
+	// (sim.SampledAtLeast), or every block of a launch run whole;
+	// sampled says a launch is sampled.
+	leastSeconds, leastLongest float64
+	sampled                    bool
 }
 
 // estimateOf is the work of one launch on dev, counted within cap
@@ -109,30 +115,60 @@ func estimateOf(dev *arch.Device, l *traces.Launch, cap float64) workEstimate {
 	mem := l.MemoryInstructions()
 	s := mem / simRate(dev)
 	return workEstimate{warpInsts: l.WarpInstructions(), memInsts: mem, blocks: int64(l.Blocks()),
-		launches: 1, seconds: s, longest: s}
+		launches: 1, seconds: s, longest: s, leastSeconds: s, leastLongest: s}
+}
+
+// sampledOf is the estimate of launch l on dev, sampled when sample is
+// set: its time then runs from that of the fewest blocks the sampler
+// simulates (warm-up, shortest window, the wave in flight, the grid's
+// partial last wave) up to that of every block, since the sampler goes on
+// while the rates are not steady. regs is -regs, 0 for the kernel's own.
+func sampledOf(dev *arch.Device, l *traces.Launch, cap float64, sample bool, regs int) workEstimate {
+	w := estimateOf(dev, l, cap)
+	if !sample || w.blocks < 1 {
+		return w
+	}
+	least, err := sim.SampledAtLeast(dev, l, regs)
+	if err != nil {
+		return w // the simulation says what is wrong with the launch
+	}
+	f := float64(least) / float64(w.blocks)
+	w.leastSeconds, w.leastLongest, w.sampled = w.seconds*f, w.longest*f, true
+	return w
 }
 
 // add is the work of w's launches and o's.
 func (w workEstimate) add(o workEstimate) workEstimate {
 	return workEstimate{warpInsts: w.warpInsts + o.warpInsts, memInsts: w.memInsts + o.memInsts,
 		blocks: w.blocks + o.blocks, launches: w.launches + o.launches,
-		seconds: w.seconds + o.seconds, longest: max(w.longest, o.longest)}
+		seconds: w.seconds + o.seconds, longest: max(w.longest, o.longest),
+		leastSeconds: w.leastSeconds + o.leastSeconds, leastLongest: max(w.leastLongest, o.leastLongest),
+		sampled: w.sampled || o.sampled}
 }
 
 // wall is the estimated wall-clock time on workers cores that take the
 // launches whole: the work shared out evenly, and never less than the
 // longest launch.
 func (w workEstimate) wall(workers int) float64 {
-	cores := min(workers, w.launches)
+	return wallOf(w.seconds, w.longest, w.launches, workers)
+}
+
+// wallOf is wall for seconds of work whose longest launch takes longest.
+func wallOf(seconds, longest float64, launches, workers int) float64 {
+	cores := min(workers, launches)
 	if cores < 1 {
 		return 0
 	}
-	return max(w.seconds/float64(cores), w.longest)
+	return max(seconds/float64(cores), longest)
 }
 
 // line is the estimate as printed before simulating on workers cores:
 //
 //	work: 4.72 M warp instructions (1.05 M memory), 256 blocks; estimated 525 ms
+//
+// and of sampled runs, where the sampler may skip blocks:
+//
+//	work: 302 M warp instructions (67.1 M memory), 4096 blocks; estimated 24 s to 2.2 min, sampled
 func (w workEstimate) line(workers int) string {
 	s := fmt.Sprintf("work: %s warp instructions (%s memory), %d block", count(w.warpInsts), count(w.memInsts), w.blocks)
 	if w.blocks != 1 {
@@ -141,9 +177,18 @@ func (w workEstimate) line(workers int) string {
 	if w.launches > 1 {
 		s += fmt.Sprintf(" in %d simulations", w.launches)
 	}
-	s += "; estimated " + duration(w.wall(workers))
+	most := duration(w.wall(workers))
+	least := duration(wallOf(w.leastSeconds, w.leastLongest, w.launches, workers))
+	ranged := w.sampled && least != most
+	if ranged {
+		most = least + " to " + most
+	}
+	s += "; estimated " + most
 	if cores := min(workers, w.launches); cores > 1 {
 		s += fmt.Sprintf(" on %d cores", cores)
+	}
+	if ranged {
+		s += ", sampled"
 	}
 	return s
 }

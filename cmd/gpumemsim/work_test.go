@@ -1,6 +1,7 @@
 package main
 
 import (
+	"math"
 	"testing"
 
 	"gpumemsim/arch"
@@ -40,7 +41,8 @@ func TestEstimateOf(t *testing.T) {
 		}
 		got := estimateOf(dev, l, defaultMaxWork)
 		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
-			seconds: 129 * warps / tc.rate, longest: 129 * warps / tc.rate}
+			seconds: 129 * warps / tc.rate, longest: 129 * warps / tc.rate,
+			leastSeconds: 129 * warps / tc.rate, leastLongest: 129 * warps / tc.rate}
 		if got != want {
 			t.Errorf("estimateOf(%s, matmul 64³) = %+v; want %+v", tc.device, got, want)
 		}
@@ -48,9 +50,9 @@ func TestEstimateOf(t *testing.T) {
 }
 
 func TestEstimateAdd(t *testing.T) {
-	a := workEstimate{warpInsts: 10, memInsts: 4, blocks: 2, launches: 1, seconds: 3, longest: 3}
-	b := workEstimate{warpInsts: 20, memInsts: 6, blocks: 5, launches: 2, seconds: 7, longest: 5}
-	want := workEstimate{warpInsts: 30, memInsts: 10, blocks: 7, launches: 3, seconds: 10, longest: 5}
+	a := workEstimate{warpInsts: 10, memInsts: 4, blocks: 2, launches: 1, seconds: 3, longest: 3, leastSeconds: 3, leastLongest: 3}
+	b := workEstimate{warpInsts: 20, memInsts: 6, blocks: 5, launches: 2, seconds: 7, longest: 5, leastSeconds: 2, leastLongest: 1.5, sampled: true}
+	want := workEstimate{warpInsts: 30, memInsts: 10, blocks: 7, launches: 3, seconds: 10, longest: 5, leastSeconds: 5, leastLongest: 3, sampled: true}
 	if got := (workEstimate{}).add(a).add(b); got != want {
 		t.Errorf("add = %+v; want %+v", got, want)
 	}
@@ -100,9 +102,51 @@ func TestEstimateLine(t *testing.T) {
 			"work: 16.8 M warp instructions (8.39 M memory), 1024 blocks; estimated 60 s"},
 		{workEstimate{warpInsts: 1e6, memInsts: 1e5, blocks: 8, launches: 1, seconds: 3.14, longest: 3.14}, 1,
 			"work: 1 M warp instructions (100 k memory), 8 blocks; estimated 3.1 s"},
+		// Sampled: from the fewest blocks the sampler simulates to all.
+		{workEstimate{warpInsts: 3.02e8, memInsts: 6.71e7, blocks: 4096, launches: 1, seconds: 134, longest: 134,
+			leastSeconds: 24.1, leastLongest: 24.1, sampled: true}, 1,
+			"work: 302 M warp instructions (67.1 M memory), 4096 blocks; estimated 24 s to 2.2 min, sampled"},
+		{workEstimate{warpInsts: 6e8, memInsts: 1.3e8, blocks: 8192, launches: 2, seconds: 160, longest: 134,
+			leastSeconds: 29, leastLongest: 24, sampled: true}, 2,
+			"work: 600 M warp instructions (130 M memory), 8192 blocks in 2 simulations; estimated 24 s to 2.2 min on 2 cores, sampled"},
+		// A grid the sampler simulates whole: one time.
+		{workEstimate{warpInsts: 1e6, memInsts: 1e5, blocks: 8, launches: 1, seconds: 3.14, longest: 3.14,
+			leastSeconds: 3.14, leastLongest: 3.14, sampled: true}, 1,
+			"work: 1 M warp instructions (100 k memory), 8 blocks; estimated 3.1 s"},
 	} {
 		if got := tc.w.line(tc.workers); got != tc.want {
 			t.Errorf("line(%+v, %d workers) =\n%s; want\n%s", tc.w, tc.workers, got, tc.want)
 		}
+	}
+}
+
+// TestSampledOf: a sampled run's least time is its full estimate's share
+// of the fewest blocks the sampler simulates. J14's Fig. 1, the α mapping
+// on gt200: 4096 blocks in waves of 120, at least 736 simulated (six
+// waves, then 28 of the 3,376 left skipped); unsampled, the full time.
+func TestSampledOf(t *testing.T) {
+	dev, err := configs.Load("gt200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.Load("matmul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := kernel.ParseMapping("i1=tx,i2=ty")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := bindLaunch(k, m, arch.Dim3{X: 16, Y: 16, Z: 1}, map[string]int64{"M": 1024, "N": 1024, "P": 1024}, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := estimateOf(dev, l, 1e11)
+	got := sampledOf(dev, l, 1e11, true, 0)
+	if want := full.seconds * 736 / 4096; !got.sampled || math.Abs(got.leastSeconds-want) > 1e-9*want || got.leastLongest != got.leastSeconds || got.seconds != full.seconds {
+		t.Errorf("sampled: least %v s (longest %v), full %v s; want least %v s of full %v s", got.leastSeconds, got.leastLongest, got.seconds, want, full.seconds)
+	}
+	if w := sampledOf(dev, l, 1e11, false, 0); w.sampled || w.leastSeconds != full.seconds {
+		t.Errorf("unsampled: least %v s, sampled %v; want the full %v s", w.leastSeconds, w.sampled, full.seconds)
 	}
 }
