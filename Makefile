@@ -7,7 +7,7 @@ FUZZTIME  ?= 20s
 FUZZMINTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers
+.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo
 
 all: build
 
@@ -42,6 +42,14 @@ fuzz:
 	    echo "== $$pkg $$f"; $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=$(FUZZMINTIME) $$pkg || exit 1; \
 	  done; \
 	done
+
+## pgo: the CPU profile go build and go run optimize the command with
+## (profile-guided optimization: cmd/gpumemsim/default.pgo, which -pgo=auto
+## picks up), from one run of BenchmarkRun's cases on a build without it.
+## Retake it after changes to the simulator's hot paths; an old profile
+## only optimizes less.
+pgo:
+	cd sim && $(GO) test -pgo=off -run='^$$' -bench='^BenchmarkRun$$' -benchtime=10x -cpuprofile=../cmd/gpumemsim/default.pgo -o /dev/null . >/dev/null
 
 ## run: the main job on embedded defaults: J14's two thread mappings of the
 ## serial matmul on the GTX 480, simulated
