@@ -7,8 +7,10 @@ import (
 	"strconv"
 
 	"gpumemsim/arch"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
+	"gpumemsim/validate"
 )
 
 // defaultMaxWork is the most warp instructions a command simulates unless
@@ -78,7 +80,9 @@ func sci(v float64) string {
 // matters as much as the device: per memory instruction, vecadd/fermi
 // runs 3× slower than matmul/fermi, transpose/fermi (uncoalesced stores)
 // 12×, matmul-uncoalesced/gt200 4× slower than matmul/gt200. The estimate
-// is an order of magnitude, optimistic for uncoalesced kernels.
+// is an order of magnitude, optimistic for uncoalesced kernels. On devices
+// without an L2 a loop nest's estimate counts its transactions instead
+// (dramSecondsPerTxn); the rate here is for per-thread kernels there.
 const (
 	memInstsPerSecondL2   = 2.0e6
 	memInstsPerSecondDRAM = 0.5e6
@@ -108,14 +112,53 @@ type workEstimate struct {
 	sampled                    bool
 }
 
+// On a device without an L2 for global memory every global transaction
+// is a DRAM request, and a loop nest's transactions are known in closed
+// form (validate.ExactCounts, independent of the launch's size), so the
+// time is estimated from both: seconds per memory instruction and per
+// global transaction. Calibrated, not predicted: a least-squares fit of
+// the relative error over eight runs on the development machine on
+// 2026-11-25 (user seconds of `gpumemsim run ... -format json`: gt200
+// matmul 512³ and, uncoalesced, 256³ and 128×512×256; g80 matmul
+// 512×512×128; vecadd and transpose on both), which it meets within
+// −34% (the transposes, whose stores cost more) to +21%, where the rate
+// per instruction alone was off by −61% to +197%.
+const (
+	dramSecondsPerInst = 0.387e-6
+	dramSecondsPerTxn  = 0.176e-6
+)
+
 // estimateOf is the work of one launch on dev, counted within cap
 // (workOf).
 func estimateOf(dev *arch.Device, l *traces.Launch, cap float64) workEstimate {
 	l.LimitWork(cap)
 	mem := l.MemoryInstructions()
 	s := mem / simRate(dev)
+	if txns, ok := dramTransactions(dev, l); ok {
+		s = mem*dramSecondsPerInst + txns*dramSecondsPerTxn
+	}
 	return workEstimate{warpInsts: l.WarpInstructions(), memInsts: mem, blocks: int64(l.Blocks()),
 		launches: 1, seconds: s, longest: s, leastSeconds: s, leastLongest: s}
+}
+
+// dramTransactions is the global transactions of l on dev in closed form,
+// when dev has no L2 for global memory and l is a loop nest the closed
+// form covers.
+func dramTransactions(dev *arch.Device, l *traces.Launch) (float64, bool) {
+	if dev.L2.CachesGlobal() || l.Info().PerThread {
+		return 0, false
+	}
+	exact, err := validate.ExactCounts(dev, l)
+	if err != nil {
+		return 0, false
+	}
+	var n float64
+	for _, e := range exact {
+		if l.Refs[e.Ref].Space == kernel.SpaceGlobal {
+			n += float64(e.Transactions)
+		}
+	}
+	return n, true
 }
 
 // sampledOf is the estimate of launch l on dev, sampled when sample is

@@ -18,14 +18,19 @@ func TestEstimateOf(t *testing.T) {
 	// B[i3][i2]` (2 loads, 2 address computations, the *, the +=: 6); and
 	// `C[i1][i2] = acc` (a store and its address: 2). That is 1 + 64·9 + 2
 	// = 579 warp instructions, 64·2 + 1 = 129 of them memory ones.
+	//
+	// Without an L2 the time counts global transactions too. On gt200
+	// (CC 1.3) a half-warp reads one address of A (i1 = ty), one 32-B
+	// transaction, and 16 consecutive aligned floats of B and of C, one
+	// 64-B transaction each: per warp 64·2 + 64·2 + 2 = 258.
 	const warps = 16 * 8
 	for _, tc := range []struct {
-		device string
-		rate   float64
+		device  string
+		seconds float64
 	}{
-		{"fermi", memInstsPerSecondL2},
-		{"kepler", memInstsPerSecondL2},
-		{"gt200", memInstsPerSecondDRAM}, // no L2
+		{"fermi", 129 * warps / memInstsPerSecondL2},
+		{"kepler", 129 * warps / memInstsPerSecondL2},
+		{"gt200", 129*warps*dramSecondsPerInst + 258*warps*dramSecondsPerTxn}, // no L2
 	} {
 		dev, err := configs.Load(tc.device)
 		if err != nil {
@@ -41,8 +46,7 @@ func TestEstimateOf(t *testing.T) {
 		}
 		got := estimateOf(dev, l, defaultMaxWork)
 		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
-			seconds: 129 * warps / tc.rate, longest: 129 * warps / tc.rate,
-			leastSeconds: 129 * warps / tc.rate, leastLongest: 129 * warps / tc.rate}
+			seconds: tc.seconds, longest: tc.seconds, leastSeconds: tc.seconds, leastLongest: tc.seconds}
 		if got != want {
 			t.Errorf("estimateOf(%s, matmul 64³) = %+v; want %+v", tc.device, got, want)
 		}
