@@ -7,6 +7,7 @@ import (
 	"gpumemsim/arch"
 	"gpumemsim/configs"
 	"gpumemsim/kernel"
+	"gpumemsim/traces"
 )
 
 // The estimate of a launch is its closed-form work, derived here by hand
@@ -32,18 +33,7 @@ func TestEstimateOf(t *testing.T) {
 		{"kepler", 129 * warps / memInstsPerSecondL2},
 		{"gt200", 129*warps*dramSecondsPerInst + 258*warps*dramSecondsPerTxn}, // no L2
 	} {
-		dev, err := configs.Load(tc.device)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := kernel.Load("matmul")
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := bindLaunch(k, nil, arch.Dim3{}, map[string]int64{"M": 64, "N": 64, "P": 64}, dev)
-		if err != nil {
-			t.Fatal(err)
-		}
+		dev, l := bindMatmul(t, tc.device, "", arch.Dim3{}, 64)
 		got := estimateOf(dev, l, defaultMaxWork)
 		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
 			seconds: tc.seconds, longest: tc.seconds, leastSeconds: tc.seconds, leastLongest: tc.seconds}
@@ -129,22 +119,7 @@ func TestEstimateLine(t *testing.T) {
 // on gt200: 4096 blocks in waves of 120, at least 736 simulated (six
 // waves, then 28 of the 3,376 left skipped); unsampled, the full time.
 func TestSampledOf(t *testing.T) {
-	dev, err := configs.Load("gt200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kernel.Load("matmul")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := kernel.ParseMapping("i1=tx,i2=ty")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := bindLaunch(k, m, arch.Dim3{X: 16, Y: 16, Z: 1}, map[string]int64{"M": 1024, "N": 1024, "P": 1024}, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev, l := bindMatmul(t, "gt200", "i1=tx,i2=ty", arch.Dim3{X: 16, Y: 16, Z: 1}, 1024)
 	full := estimateOf(dev, l, 1e11)
 	got := sampledOf(dev, l, 1e11, true, 0)
 	if want := full.seconds * 736 / 4096; !got.sampled || math.Abs(got.leastSeconds-want) > 1e-9*want || got.leastLongest != got.leastSeconds || got.seconds != full.seconds {
@@ -153,4 +128,29 @@ func TestSampledOf(t *testing.T) {
 	if w := sampledOf(dev, l, 1e11, false, 0); w.sampled || w.leastSeconds != full.seconds {
 		t.Errorf("unsampled: least %v s, sampled %v; want the full %v s", w.leastSeconds, w.sampled, full.seconds)
 	}
+}
+
+// bindMatmul binds the shipped matmul at M=N=P=n on device, under mapping
+// (the kernel's own when empty) and block (the kernel's own when zero).
+func bindMatmul(t *testing.T, device, mapping string, block arch.Dim3, n int64) (*arch.Device, *traces.Launch) {
+	t.Helper()
+	dev, err := configs.Load(device)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.Load("matmul")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m kernel.Mapping
+	if mapping != "" {
+		if m, err = kernel.ParseMapping(mapping); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := bindLaunch(k, m, block, map[string]int64{"M": n, "N": n, "P": n}, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dev, l
 }
