@@ -179,7 +179,7 @@ func (c *Counts) setIn(r *Result) {
 // reference reads through the constant or texture caches, whose fills are
 // extrapolated, it is nil; refs says which reference is which.
 func directSent(dev *arch.Device, c *Counts, refs []RefStats) *[sentCounts]int64 {
-	if dev.L2.Present() && !dev.L2.TextureOnly {
+	if dev.L2.CachesGlobal() {
 		return nil
 	}
 	var s dram.ChannelStats
