@@ -54,23 +54,37 @@ func (bc *blockClasses) class(b int) ([]byte, bool) {
 	return bc.key, true
 }
 
+// lookup finds block b's class: seen when b is regular and its class was
+// met before (one is its counts, nil where only met), kept when b is
+// regular and its class is seen or there is room for it (fewer than
+// maxClasses met). A block of a class not kept is streamed through the
+// cursor on its own.
+func (bc *blockClasses) lookup(b int) (one *Counts, seen, kept bool) {
+	key, ok := bc.class(b)
+	if !ok {
+		return nil, false, false
+	}
+	if one, seen = bc.counts[string(key)]; seen {
+		return one, true, true
+	}
+	return nil, false, len(bc.counts) < maxClasses
+}
+
+// keep records one as the counts of the class lookup last found.
+func (bc *blockClasses) keep(one *Counts) { bc.counts[string(bc.key)] = one }
+
 // count adds to c the counts of block b when b is regular, through k
 // the first time its class is met, and reports whether it did.
 func (bc *blockClasses) count(k *counter, c *Counts, b int) bool {
-	key, ok := bc.class(b)
-	if !ok {
+	one, seen, kept := bc.lookup(b)
+	if !kept {
 		return false
 	}
-	if one, ok := bc.counts[string(key)]; ok {
-		c.add(one)
-		return true
+	if !seen {
+		one = &Counts{Refs: make([]RefCounts, len(c.Refs))}
+		k.block(one, b)
+		bc.keep(one)
 	}
-	if len(bc.counts) >= maxClasses {
-		return false
-	}
-	one := &Counts{Refs: make([]RefCounts, len(c.Refs))}
-	k.block(one, b)
-	bc.counts[string(key)] = one
 	c.add(one)
 	return true
 }
@@ -96,15 +110,11 @@ func streaming(src traces.Source, from, to int64) iter.Seq2[int64, bool] {
 	return func(yield func(int64, bool) bool) {
 		bc := newBlockClasses(src)
 		for b := from; b < to; b++ {
-			streams := true
-			if key, ok := bc.class(int(b)); ok {
-				if _, seen := bc.counts[string(key)]; seen {
-					streams = false
-				} else if len(bc.counts) < maxClasses {
-					bc.counts[string(key)] = nil
-				}
+			_, seen, kept := bc.lookup(int(b))
+			if kept && !seen {
+				bc.keep(nil)
 			}
-			if !yield(b, streams) {
+			if !yield(b, !seen) {
 				return
 			}
 		}
