@@ -116,14 +116,7 @@ func newDevice(dev *arch.Device) (*engine, error) {
 // empty.
 func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	info := src.Info()
-	regs, smem := opts.Regs, opts.Smem
-	if regs == 0 {
-		regs = info.Regs
-	}
-	if smem == 0 {
-		smem = info.Smem
-	}
-	occ, err := dev.Occupancy(info.Block, regs, smem)
+	occ, err := launchOccupancy(dev, info, opts)
 	if err != nil {
 		return fmt.Errorf("launch: %w", err)
 	}
@@ -153,7 +146,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	e.grid = grid{total: info.Blocks(), progress: opts.Progress}
 	e.warpCycles, e.activeCycles, e.idleSMs = 0, 0, 0
 	if opts.Sample.On {
-		e.grid.sampler = newSampler(e, src, opts.Sample, int64(occ.ActiveBlocks)*int64(dev.SMs))
+		e.grid.sampler = newSampler(e, src, opts.Sample, waveBlocks(dev, occ))
 	}
 	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
 		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache()}
@@ -169,6 +162,25 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		}
 	}
 	return e.sms.newTexUnits(dev, texture, res)
+}
+
+// launchOccupancy is the occupancy of a launch described by info on dev,
+// with opts' registers per thread and shared memory per block where set,
+// else the launch's own.
+func launchOccupancy(dev *arch.Device, info *traces.Info, opts Options) (arch.Occupancy, error) {
+	regs, smem := opts.Regs, opts.Smem
+	if regs == 0 {
+		regs = info.Regs
+	}
+	if smem == 0 {
+		smem = info.Smem
+	}
+	return dev.Occupancy(info.Block, regs, smem)
+}
+
+// waveBlocks is the blocks resident at once over dev at occupancy occ.
+func waveBlocks(dev *arch.Device, occ arch.Occupancy) int64 {
+	return int64(occ.ActiveBlocks) * int64(dev.SMs)
 }
 
 // countInto makes every unit that counts count into res.

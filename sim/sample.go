@@ -224,14 +224,11 @@ func skippable(total, next, wave int64) int64 { return (total - next) / wave }
 // steady, so the time of these blocks is a lower bound on a sampled run's.
 func SampledAtLeast(dev *arch.Device, src traces.Source, regs int) (int64, error) {
 	info := src.Info()
-	if regs == 0 {
-		regs = info.Regs
-	}
-	occ, err := dev.Occupancy(info.Block, regs, info.Smem)
+	occ, err := launchOccupancy(dev, info, Options{Regs: regs})
 	if err != nil {
 		return 0, err
 	}
-	total, wave := int64(info.Blocks()), int64(occ.ActiveBlocks)*int64(dev.SMs)
+	total, wave := int64(info.Blocks()), waveBlocks(dev, occ)
 	next := min(total, (sampleWarmup+sampleMinWindow+1)*wave) // the decision's waves done and the wave in flight
 	return total - skippable(total, next, wave)*wave, nil
 }
