@@ -143,9 +143,9 @@ func estimateOf(dev *arch.Device, l *traces.Launch, cap float64) workEstimate {
 
 // dramTransactions is the global transactions of l on dev in closed form,
 // when dev has no L2 for global memory and l is a loop nest the closed
-// form covers.
+// form covers (ExactCounts refuses the rest, per-thread kernels first).
 func dramTransactions(dev *arch.Device, l *traces.Launch) (float64, bool) {
-	if dev.L2.CachesGlobal() || l.Info().PerThread {
+	if dev.L2.CachesGlobal() {
 		return 0, false
 	}
 	exact, err := validate.ExactCounts(dev, l)
