@@ -127,18 +127,33 @@ func (p *port) push(i int32) {
 		tr := &p.transit.items[i]
 		r, next := tr.r, tr.next
 		p.transit.release(i)
-		ch := p.mem.Channel(r.Addr)
-		q := &p.overflow[ch]
-		if q.len() > 0 || !p.mem.Push(p.clk.now, r) {
-			if q.len() == 0 {
-				p.refused++
-			}
-			q.push(r)
-		}
+		p.offer(r)
 		// After each request, as its own event did.
 		p.schedule()
 		i = next
 	}
+}
+
+// offer hands r to its channel, or keeps it behind the requests that
+// channel refused before (r's channel is worked out only when some channel
+// has refused one).
+func (p *port) offer(r dram.Request) {
+	var q *fifo[dram.Request]
+	if p.refused > 0 {
+		q = &p.overflow[p.mem.Channel(r.Addr)]
+		if q.len() > 0 {
+			q.push(r)
+			return
+		}
+	}
+	if p.mem.Push(p.clk.now, r) {
+		return
+	}
+	if q == nil {
+		q = &p.overflow[p.mem.Channel(r.Addr)]
+	}
+	p.refused++
+	q.push(r)
 }
 
 func (p *port) schedule() {

@@ -156,13 +156,19 @@ type Memory struct {
 func (m *Memory) Channel(addr uint64) int { return m.amap.Unit(addr) }
 
 // locate returns the channel, bank and row of addr: the address map gives
-// the channel and its local address, and with piece = local / R, bank =
-// piece mod B and row = piece / B.
+// the channel and its local address, bankRow the rest.
 func (m *Memory) locate(addr uint64) (ch, bank int, row int64) {
 	ch, local := m.amap.Split(addr)
+	bank, row = m.bankRow(local)
+	return ch, bank, row
+}
+
+// bankRow returns the bank and row of a channel's local address: with
+// piece = local / R, bank = piece mod B and row = piece / B.
+func (m *Memory) bankRow(local uint64) (bank int, row int64) {
 	piece := m.rowSize.quo(local)
 	r := m.nBanks.quo(piece)
-	return ch, int(piece - r*m.nBanks.d), int64(r)
+	return int(piece - r*m.nBanks.d), int64(r)
 }
 
 // Push offers r to its channel at core cycle now. It returns false, and
@@ -177,12 +183,13 @@ func (m *Memory) Push(now int64, r Request) bool {
 	// A full queue refuses before the bank and row are worked out: a
 	// saturated channel is offered its oldest refused request at every
 	// DRAM event.
-	ch := &m.chans[m.amap.Unit(r.Addr)]
+	unit, local := m.amap.Split(r.Addr)
+	ch := &m.chans[unit]
 	if ch.queued == len(ch.pool) {
 		ch.stats.QueueFull++
 		return false
 	}
-	_, b, row := m.locate(r.Addr)
+	b, row := m.bankRow(local)
 	bursts := m.bursts[r.Bytes]
 	if now != m.pushNow {
 		m.pushNow, m.pushSlot = now, m.ratio.slotCeil(now)
