@@ -80,9 +80,9 @@ func sci(v float64) string {
 // matters as much as the device: per memory instruction, vecadd/fermi
 // runs 3× slower than matmul/fermi, transpose/fermi (uncoalesced stores)
 // 12×, matmul-uncoalesced/gt200 4× slower than matmul/gt200. The estimate
-// is an order of magnitude, optimistic for uncoalesced kernels. On devices
-// without an L2 a loop nest's estimate counts its transactions instead
-// (dramSecondsPerTxn); the rate here is for per-thread kernels there.
+// is an order of magnitude, optimistic for uncoalesced kernels. A loop
+// nest's estimate counts its transactions instead (below); the rates here
+// are for per-thread kernels, whose transactions have no closed form.
 const (
 	memInstsPerSecondL2   = 2.0e6
 	memInstsPerSecondDRAM = 0.5e6
@@ -112,20 +112,36 @@ type workEstimate struct {
 	sampled                    bool
 }
 
-// On a device without an L2 for global memory every global transaction
-// is a DRAM request, and a loop nest's transactions are known in closed
-// form (validate.ExactCounts, independent of the launch's size), so the
-// time is estimated from both: seconds per memory instruction and per
-// global transaction. Calibrated, not predicted: a least-squares fit of
-// the relative error over eight runs on the development machine on
-// 2026-11-25 (user seconds of `gpumemsim run ... -format json`: gt200
-// matmul 512³ and, uncoalesced, 256³ and 128×512×256; g80 matmul
-// 512×512×128; vecadd and transpose on both), which it meets within
-// −34% (the transposes, whose stores cost more) to +21%, where the rate
-// per instruction alone was off by −61% to +197%.
+// A loop nest's global transactions are known in closed form
+// (validate.ExactCounts, independent of the launch's size), so its time is
+// estimated from its memory instructions and transactions. On a device
+// without an L2 for global memory every global transaction is a DRAM
+// request; calibrated, not predicted: a least-squares fit of the relative
+// error over eight runs on the development machine on 2026-11-25 (user
+// seconds of `gpumemsim run ... -format json`: gt200 matmul 512³ and,
+// uncoalesced, 256³ and 128×512×256; g80 matmul 512×512×128; vecadd and
+// transpose on both), which it meets within −34% (the transposes, whose
+// stores cost more) to +21%, where the rate per instruction alone was off
+// by −61% to +197%.
 const (
 	dramSecondsPerInst = 0.387e-6
 	dramSecondsPerTxn  = 0.176e-6
+)
+
+// With an L2, loads and stores are apart: a load transaction may hit the
+// L1 (Fermi) or go to the L2 only, a store transaction goes through to the
+// L2 and its write-backs. Calibrated too: a fit of the relative error over
+// fifteen runs of the same day (user seconds; fermi, kepler and maxwell:
+// matmul 512³ and, uncoalesced, 256³, transpose 2048, vecadd 2^24; on fermi
+// also transpose 4096, copy and matvec), which it meets within −93% to +56%,
+// median 28%, where the rate per instruction was off by −96% to +56%,
+// median 64%. What it cannot see is DRAM traffic the caches do not stop:
+// fermi's matvec (every lane a row of a 64-MiB matrix, 33 M DRAM sectors)
+// takes 17.3 s against 1.25 s estimated.
+const (
+	l2SecondsPerInst     = 0.153e-6
+	l2SecondsPerLoadTxn  = 0.0437e-6
+	l2SecondsPerStoreTxn = 0.291e-6
 )
 
 // estimateOf is the work of one launch on dev, counted within cap
@@ -134,31 +150,36 @@ func estimateOf(dev *arch.Device, l *traces.Launch, cap float64) workEstimate {
 	l.LimitWork(cap)
 	mem := l.MemoryInstructions()
 	s := mem / simRate(dev)
-	if txns, ok := dramTransactions(dev, l); ok {
-		s = mem*dramSecondsPerInst + txns*dramSecondsPerTxn
+	if loads, stores, ok := globalTransactions(dev, l); ok {
+		if dev.L2.CachesGlobal() {
+			s = mem*l2SecondsPerInst + loads*l2SecondsPerLoadTxn + stores*l2SecondsPerStoreTxn
+		} else {
+			s = mem*dramSecondsPerInst + (loads+stores)*dramSecondsPerTxn
+		}
 	}
 	return workEstimate{warpInsts: l.WarpInstructions(), memInsts: mem, blocks: int64(l.Blocks()),
 		launches: 1, seconds: s, longest: s, leastSeconds: s, leastLongest: s}
 }
 
-// dramTransactions is the global transactions of l on dev in closed form,
-// when dev has no L2 for global memory and l is a loop nest the closed
-// form covers (ExactCounts refuses the rest, per-thread kernels first).
-func dramTransactions(dev *arch.Device, l *traces.Launch) (float64, bool) {
-	if dev.L2.CachesGlobal() {
-		return 0, false
-	}
+// globalTransactions is the global load and store transactions of l on
+// dev in closed form, when l is a loop nest the closed form covers
+// (ExactCounts refuses the rest, per-thread kernels first).
+func globalTransactions(dev *arch.Device, l *traces.Launch) (loads, stores float64, ok bool) {
 	exact, err := validate.ExactCounts(dev, l)
 	if err != nil {
-		return 0, false
+		return 0, 0, false
 	}
-	var n float64
 	for _, e := range exact {
-		if l.Refs[e.Ref].Space == kernel.SpaceGlobal {
-			n += float64(e.Transactions)
+		if l.Refs[e.Ref].Space != kernel.SpaceGlobal {
+			continue
+		}
+		if e.Op == traces.OpStore {
+			stores += float64(e.Transactions)
+		} else {
+			loads += float64(e.Transactions)
 		}
 	}
-	return n, true
+	return loads, stores, true
 }
 
 // sampledOf is the estimate of launch l on dev, sampled when sample is

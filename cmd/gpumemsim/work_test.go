@@ -20,17 +20,22 @@ func TestEstimateOf(t *testing.T) {
 	// `C[i1][i2] = acc` (a store and its address: 2). That is 1 + 64·9 + 2
 	// = 579 warp instructions, 64·2 + 1 = 129 of them memory ones.
 	//
-	// Without an L2 the time counts global transactions too. On gt200
-	// (CC 1.3) a half-warp reads one address of A (i1 = ty), one 32-B
-	// transaction, and 16 consecutive aligned floats of B and of C, one
-	// 64-B transaction each: per warp 64·2 + 64·2 + 2 = 258.
+	// The time counts global transactions too. On gt200 (CC 1.3) a
+	// half-warp reads one address of A (i1 = ty), one 32-B transaction,
+	// and 16 consecutive aligned floats of B and of C, one 64-B
+	// transaction each: per warp 64·2 + 64·2 + 2 = 258. On fermi (CC 2.0,
+	// 128-B lines) a warp's two rows read two addresses of A, two lines,
+	// and the same 64 aligned bytes of B, one line: 64·3 loads; its store
+	// of C two 64-B rows, 2. On kepler (CC 3.0, loads not cached in L1:
+	// 32-B segments) A's two addresses are two segments and B's 64 bytes
+	// two: 64·4 loads; C's two rows four segments.
 	const warps = 16 * 8
 	for _, tc := range []struct {
 		device  string
 		seconds float64
 	}{
-		{"fermi", 129 * warps / memInstsPerSecondL2},
-		{"kepler", 129 * warps / memInstsPerSecondL2},
+		{"fermi", 129*warps*l2SecondsPerInst + 192*warps*l2SecondsPerLoadTxn + 2*warps*l2SecondsPerStoreTxn},
+		{"kepler", 129*warps*l2SecondsPerInst + 256*warps*l2SecondsPerLoadTxn + 4*warps*l2SecondsPerStoreTxn},
 		{"gt200", 129*warps*dramSecondsPerInst + 258*warps*dramSecondsPerTxn}, // no L2
 	} {
 		dev, l := bindMatmul(t, tc.device, "", arch.Dim3{}, 64)
