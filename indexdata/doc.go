@@ -50,8 +50,9 @@
 //     crosses, in order (not sorted): an exact integer 3-D DDA
 //     (Amanatides–Woo) on coordinates in units of 1/(8·width·height)
 //     voxel, stepping one face at a time. Row lengths are closed forms,
-//     the row pointers kept; a voxel index re-runs its ray (see rays.go
-//     for the geometry).
+//     the row pointers kept; a voxel index is found by binary searches
+//     over the ray's crossings of each axis (see rays.go for the
+//     geometry).
 //
 // # Files
 //

@@ -28,8 +28,8 @@ import (
 // touches), so consecutive voxels share a face and each coordinate
 // moves one way. A ray visits 1 + |Δx| + |Δy| + (n − 1) voxels, Δ its
 // change of voxel index along an axis: the row pointers are a closed
-// form per row (O(rows) memory); a column index walks its ray from the
-// start (O(row length) time, no memory).
+// form per row (O(rows) memory); a column index is found by binary
+// searches over the ray's crossings (O(log row length) time, no memory).
 func Rays(n, width, height int64) (*CSR, error) {
 	switch {
 	case n < 1 || n > 1<<16:
@@ -97,40 +97,97 @@ func (s raySegment) length() int64 {
 }
 
 // voxel is the linear index of the k-th voxel the ray visits (0 ≤ k <
-// length): the DDA run k steps from the start.
+// length): where the DDA is after k steps, found without walking them.
+// Along axis a the ray crosses boundaries at t = (off_a + j·g)/dist_a, j
+// = 0, 1, ... (off_a the distance from p0 to the first boundary ahead,
+// dist_a = |p1_a − p0_a|); the DDA steps through the crossings of the
+// three axes in order of t, ties to the lowest axis. Those before t = 1
+// are the ray's own (length − 1 of them), so its first k steps are the k
+// first crossings, and the voxel after them has moved along each axis by
+// the number of that axis's crossings among them: a binary search over
+// the axis's crossings by their rank (crossings) in the merged order.
 func (s raySegment) voxel(k int64) int64 {
-	var idx, step, next, dist [3]int64 // next: the boundary ahead; dist: |p1 − p0|
-	for a := range 3 {
-		idx[a] = s.first(a)
-		d := s.p1[a] - s.p0[a]
-		dist[a] = max(d, -d)
-		switch {
-		case d > 0:
-			step[a], next[a] = 1, (idx[a]+1)*s.g
-		case d < 0:
-			step[a], next[a] = -1, idx[a]*s.g
+	var ax [3]rayAxis
+	most := 0 // the axis with the most crossings
+	for a := range ax {
+		ax[a] = s.axis(a)
+		if ax[a].crossings > ax[most].crossings {
+			most = a
 		}
 	}
-	for ; k > 0; k-- {
-		// The axis whose boundary comes first: t_a = |next_a − p0_a| /
-		// dist_a, compared by cross-multiplication; ties go to the
-		// lowest axis.
-		best := -1
-		for a := range 3 {
-			if step[a] == 0 {
-				continue
-			}
-			if best < 0 || absDiff(next[a], s.p0[a])*dist[best] < absDiff(next[best], s.p0[best])*dist[a] {
-				best = a
+	// Every one of the k steps crosses one axis, so the axis with the
+	// most crossings takes what the other two leave.
+	var moved [3]int64
+	moved[most] = k
+	for a := range ax {
+		if a == most {
+			continue
+		}
+		// The crossings of axis a among the first k: the i with rank < k,
+		// a prefix of its crossings since rank grows with i.
+		lo, hi := int64(0), min(ax[a].crossings, k)
+		for lo < hi {
+			if mid := lo + (hi-lo)/2; rank(&ax, a, mid) < k {
+				lo = mid + 1
+			} else {
+				hi = mid
 			}
 		}
-		idx[best] += step[best]
-		next[best] += step[best] * s.g
+		moved[a] = lo
+		moved[most] -= lo
+	}
+	var idx [3]int64
+	for a := range ax {
+		idx[a] = ax[a].first + ax[a].step*moved[a]
 	}
 	return (idx[2]*s.n+idx[1])*s.n + idx[0]
 }
 
-func absDiff(a, b int64) int64 { return max(a-b, b-a) }
+// rayAxis is a ray's motion along one axis: its first voxel index, its
+// step (−1, 0 or 1), and its crossings of boundaries before the end, at t
+// = (off + j·g)/dist for crossing j.
+type rayAxis struct {
+	first, step, crossings int64
+	off, dist, g           int64
+}
+
+func (s raySegment) axis(a int) rayAxis {
+	f := s.first(a)
+	x := rayAxis{first: f, crossings: max(s.last(a)-f, f-s.last(a)), g: s.g}
+	switch d := s.p1[a] - s.p0[a]; {
+	case d > 0:
+		x.step, x.off, x.dist = 1, (f+1)*s.g-s.p0[a], d
+	case d < 0:
+		x.step, x.off, x.dist = -1, s.p0[a]-f*s.g, -d
+	}
+	return x
+}
+
+// rank is the number of crossings that come before crossing i of axis a
+// (i < its crossings) in the DDA's order: by t, ties to the lowest axis.
+// Every product stays below 2^63: a crossing before the end has off + i·g
+// < dist, and Rays bounds n·g.
+func rank(ax *[3]rayAxis, a int, i int64) int64 {
+	n := i
+	r := &ax[a]
+	for b := range ax {
+		o := &ax[b]
+		if b == a || o.step == 0 {
+			continue
+		}
+		// Crossings j of b with (o.off + j·g)/o.dist before (r.off +
+		// i·g)/r.dist: o.off·r.dist + j·g·r.dist < R, or ≤ R for a lower
+		// axis, R = (r.off + i·g)·o.dist.
+		R, L, S := (r.off+i*r.g)*o.dist, o.off*r.dist, o.g*r.dist
+		switch {
+		case b < a && R >= L:
+			n += (R-L)/S + 1
+		case b > a && R > L:
+			n += (R - L + S - 1) / S
+		}
+	}
+	return n
+}
 
 // ceilDiv is ⌈a/b⌉ for a ≥ 0, b > 0.
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
