@@ -216,8 +216,15 @@ func FuzzRays(f *testing.F) {
 		if lo, hi := c.Col.Range(); lo != 0 || hi != n*n*n-1 || c.RowPtr.At(0) != 0 || c.RowPtr.At(c.Rows) != c.NNZ {
 			t.Fatalf("Rays(%d, %d, %d): range [%d, %d], pointers %d..%d, nnz %d", n, w, h, lo, hi, c.RowPtr.At(0), c.RowPtr.At(c.Rows), c.NNZ)
 		}
+		g := rayGeometry{n: n, w: w, h: h, g: 8 * w * h}
 		for r := range c.Rows {
 			checkPath(t, [3]int64{n, w, h}, r, n, rayVoxels(c, n, r))
+			seg := g.ray(r)
+			for _, k := range []int64{seg.length() / 2, seg.length() - 1} {
+				if got, want := seg.voxel(k), walk(seg, k); got != want {
+					t.Fatalf("Rays(%d, %d, %d) ray %d voxel %d: %d; the walk gives %d", n, w, h, r, k, got, want)
+				}
+			}
 		}
 	})
 }
