@@ -104,8 +104,9 @@ func (s raySegment) length() int64 {
 // three axes in order of t, ties to the lowest axis. Those before t = 1
 // are the ray's own (length − 1 of them), so its first k steps are the k
 // first crossings, and the voxel after them has moved along each axis by
-// the number of that axis's crossings among them: a binary search over
-// the axis's crossings by their rank (crossings) in the merged order.
+// the number of that axis's crossings among them: for two axes a binary
+// search over the axis's crossings by their rank in the merged order, the
+// third taking the rest of the k.
 func (s raySegment) voxel(k int64) int64 {
 	var ax [3]rayAxis
 	most := 0 // the axis with the most crossings
