@@ -189,6 +189,26 @@ func TestRaysVoxelWalk(t *testing.T) {
 	}
 }
 
+// TestRaysVoxelLargest: at the largest volume and detector Rays accepts
+// (n·width·height = 2^28, n = 2^16), where the rank's products come
+// nearest 2^63, the search still agrees with the walk.
+func TestRaysVoxelLargest(t *testing.T) {
+	n, w, h := int64(1<<16), int64(64), int64(64)
+	if _, err := Rays(n, w, h); err != nil {
+		t.Fatal(err)
+	}
+	g := rayGeometry{n: n, w: w, h: h, g: 8 * w * h}
+	for _, r := range []int64{0, 63, 2080, w*h - 1} {
+		seg := g.ray(r)
+		l := seg.length()
+		for _, k := range []int64{0, 1, l / 3, l / 2, l - 2, l - 1} {
+			if got, want := seg.voxel(k), walk(seg, k); got != want {
+				t.Errorf("ray %d voxel %d of %d: %d; the walk gives %d", r, k, l, got, want)
+			}
+		}
+	}
+}
+
 func TestRaysErrors(t *testing.T) {
 	for _, a := range [][3]int64{{0, 1, 1}, {1 << 17, 1, 1}, {4, 0, 3}, {4, 1 << 12, 1 << 11}, {1 << 12, 1 << 9, 1 << 8}} {
 		if _, err := Rays(a[0], a[1], a[2]); err == nil {
