@@ -56,7 +56,7 @@ type slice struct {
 	mshr *cache.MSHR
 	free int64 // next cycle the slice can start an access
 	// per MSHR entry:
-	fill    []int64  // data ready at the slice, or -1 while DRAM reads are pending
+	fill    []int64  // data ready at the slice, or -1 while DRAM reads are pending or the entry is free
 	sectors []uint32 // sectors being fetched
 	reads   []int32  // DRAM reads outstanding
 	finish  []int64  // latest DRAM completion so far
@@ -155,7 +155,7 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 	line := local &^ (c.line - 1)
 	ent, pending := sl.mshr.Lookup(line)
 	if pending && sl.fill[ent] >= 0 && sl.fill[ent] <= start {
-		sl.mshr.Release(ent)
+		release(sl.mshr, sl.fill, ent)
 		pending = false
 	}
 	// A miss to a line whose entry holds l2.mshr_merges requests already,

@@ -32,7 +32,7 @@ type level struct {
 	cache *cache.Cache
 	sec   sectoring
 	mshr  *cache.MSHR
-	fill  []int64 // per MSHR entry: data return time, or -1 while below has not said
+	fill  []int64 // per MSHR entry: data return time, or -1 while below has not said or the entry is free
 	stats *L1Stats
 	// miss is what the latest load that missed needs from below.
 	miss levelMiss
@@ -64,7 +64,7 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 	if ent, ok := lv.mshr.Lookup(key); ok {
 		f := lv.fill[ent]
 		if f >= 0 && f <= t {
-			lv.mshr.Release(ent)
+			release(lv.mshr, lv.fill, ent)
 		} else {
 			if !lv.mshr.Merge(ent, token) {
 				if f < 0 {
@@ -123,18 +123,18 @@ func span(lineAddr uint64, mask uint32, sector uint64) (uint64, uint32) {
 }
 
 // reap frees the entries of an MSHR table whose data is back by t (fill
-// holds each entry's return cycle, -1 while it waits on the level below).
-// It returns 0 if an entry is free now, else the first cycle a known fill
-// frees one, or never when every entry waits.
+// holds each entry's return cycle, -1 while it waits on the level below
+// or is free). It returns 0 if an entry is free now, else the first cycle
+// a known fill frees one, or never when every entry waits. The scan needs
+// no look at the table: a free entry's fill is -1.
 func reap(m *cache.MSHR, fill []int64, t int64) int64 {
 	first := int64(never)
 	for i, f := range fill {
-		ent := cache.MSHREntry(i)
-		if f < 0 || !m.InUse(ent) {
+		if f < 0 {
 			continue
 		}
 		if f <= t {
-			m.Release(ent)
+			release(m, fill, cache.MSHREntry(i))
 		} else {
 			first = min(first, f)
 		}
@@ -143,4 +143,20 @@ func reap(m *cache.MSHR, fill []int64, t int64) int64 {
 		return 0
 	}
 	return first
+}
+
+// release frees entry ent of MSHR table m and marks its fill unknown, so
+// that every free entry's fill is -1.
+func release(m *cache.MSHR, fill []int64, ent cache.MSHREntry) {
+	m.Release(ent)
+	fill[ent] = -1
+}
+
+// unknownFills is the fills of an MSHR table of n free entries.
+func unknownFills(n int) []int64 {
+	f := make([]int64, n)
+	for i := range f {
+		f[i] = -1
+	}
+	return f
 }

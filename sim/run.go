@@ -248,7 +248,7 @@ func newLevel(c arch.Cache, sets int, stats *L1Stats) (*level, error) {
 	}
 	g := ch.Geometry()
 	return &level{levelSpec: levelSpec{line: uint64(c.Line), sector: uint64(g.SectorBytes), hit: int64(c.HitLatency), inFlight: uint64(c.Line)},
-		cache: ch, sec: newSectoring(ch), mshr: m, fill: make([]int64, c.MSHREntries), stats: stats}, nil
+		cache: ch, sec: newSectoring(ch), mshr: m, fill: unknownFills(c.MSHREntries), stats: stats}, nil
 }
 
 // newL2 builds the L2 slices of dev.
@@ -270,7 +270,7 @@ func newL2(dev *arch.Device, p *port, sms cores) (*l2, error) {
 		if s.mshr, err = cache.NewMSHR(n, dev.L2.MSHRMerges); err != nil {
 			return nil, fmt.Errorf("device %s: l2: %w", dev.Name, err)
 		}
-		s.fill, s.sectors, s.reads, s.finish = make([]int64, n), make([]uint32, n), make([]int32, n), make([]int64, n)
+		s.fill, s.sectors, s.reads, s.finish = unknownFills(n), make([]uint32, n), make([]int32, n), make([]int64, n)
 		s.whead, s.wtail, s.merged = make([]int32, n), make([]int32, n), make([]int32, n)
 	}
 	c.sec = newSectoring(c.slices[0].l2)

@@ -1,0 +1,46 @@
+package sim
+
+import (
+	"testing"
+
+	"gpumemsim/sim/cache"
+)
+
+// TestReap: a full table of four entries whose data is back at 5 and 3,
+// one still waiting on the level below, and one back at 9. At cycle 4
+// only the entry back at 3 is due: reap frees it, marks its fill unknown
+// (every free entry's is) and says an entry is free now. Full again, at
+// cycle 4 nothing is due and the first known fill, 5, frees one; with
+// every entry waiting on the level below, none is known: never.
+func TestReap(t *testing.T) {
+	m, err := cache.NewMSHR(4, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fill := unknownFills(4)
+	for i, f := range []int64{5, 3, -1, 9} {
+		e, ok := m.Allocate(uint64(128*i), 0)
+		if !ok || int(e) != i { // entry 0 is handed out first
+			t.Fatalf("allocate %d: entry %d, %v", i, e, ok)
+		}
+		fill[e] = f
+	}
+	if got := reap(m, fill, 4); got != 0 {
+		t.Fatalf("reap at 4 = %d; want 0 (the entry back at 3 freed)", got)
+	}
+	if m.InUse(1) || fill[1] != -1 || m.Used() != 3 {
+		t.Fatalf("after reap: entry 1 in use %v, fill %d, %d in use; want free, -1, 3", m.InUse(1), fill[1], m.Used())
+	}
+	if e, _ := m.Allocate(512, 0); e != 1 {
+		t.Fatalf("allocate after reap: entry %d; want 1, the one freed", e)
+	}
+	if got := reap(m, fill, 4); got != 5 {
+		t.Errorf("reap at 4, full, nothing due = %d; want 5", got)
+	}
+	for i := range fill {
+		fill[i] = -1
+	}
+	if got := reap(m, fill, 100); got != never {
+		t.Errorf("reap with every entry waiting below = %d; want never", got)
+	}
+}
