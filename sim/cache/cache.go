@@ -139,7 +139,7 @@ type Cache struct {
 	lru        bool
 
 	tags   []uint64 // line number: addr >> lineShift; noLine when invalid
-	stamps []uint64 // lru: last use; fifo: fill
+	stamps []uint64 // lru: last use; fifo: fill; 0 for an invalid way (the clock counts from 1)
 	valid  []uint32
 	dirty  []uint32
 	clock  uint64
@@ -330,7 +330,7 @@ func (c *Cache) Write(addr uint64, mask uint32) (r Result, forward uint32, ok bo
 		case arch.WriteEvict:
 			r.Evicted = true
 			c.victimLine, c.victimDirty = line<<c.lineShift, c.dirty[i]
-			c.tags[i], c.valid[i], c.dirty[i] = noLine, 0, 0
+			c.tags[i], c.valid[i], c.dirty[i], c.stamps[i] = noLine, 0, 0, 0
 			return r, mask, true
 		}
 		if c.lru {
@@ -375,7 +375,7 @@ func (c *Cache) Invalidate(addr uint64) (valid, dirty uint32) {
 		return 0, 0
 	}
 	valid, dirty = c.valid[i], c.dirty[i]
-	c.tags[i], c.valid[i], c.dirty[i] = noLine, 0, 0
+	c.tags[i], c.valid[i], c.dirty[i], c.stamps[i] = noLine, 0, 0, 0
 	return valid, dirty
 }
 
@@ -387,6 +387,7 @@ func (c *Cache) InvalidateAll() {
 	}
 	clear(c.valid)
 	clear(c.dirty)
+	clear(c.stamps)
 }
 
 // Dirty yields the line address and dirty sectors of every dirty line, in
@@ -429,17 +430,15 @@ func (c *Cache) lookup(base int, line uint64) int {
 }
 
 // victim is the index of the way to fill in the set starting at base: the
-// first invalid way, else the smallest stamp.
+// first invalid way, else the smallest stamp. An invalid way's stamp is 0
+// and a valid one's at least 1, so both are the first smallest stamp: one
+// pass over the stamps, without the valid bits.
 func (c *Cache) victim(base int) int {
-	valid := c.valid[base : base+c.ways]
 	stamps := c.stamps[base : base+c.ways]
 	best, oldest := 0, uint64(math.MaxUint64)
-	for w, v := range valid {
-		if v == 0 {
-			return base + w
-		}
-		if stamps[w] < oldest {
-			best, oldest = w, stamps[w]
+	for w, t := range stamps {
+		if t < oldest {
+			best, oldest = w, t
 		}
 	}
 	return base + best

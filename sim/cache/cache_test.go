@@ -272,6 +272,44 @@ func TestFIFOVersusLRU(t *testing.T) {
 	}
 }
 
+// TestVictimInvalidFirst: in a full 4-way set filled with A, B, C, D and
+// then B read again (LRU order A, C, D, B), invalidating C leaves a hole;
+// the next miss fills it (the first invalid way) rather than evicting A,
+// the least recently used, and the miss after evicts A. Every write-evict
+// hit, Invalidate and InvalidateAll makes a way invalid again.
+func TestVictimInvalidFirst(t *testing.T) {
+	const A, B, C, D, E, F = 0x000, 0x080, 0x100, 0x180, 0x200, 0x280
+	for _, policy := range []arch.Replacement{arch.ReplaceLRU, arch.ReplaceFIFO} {
+		c := mustNew(t, Geometry{Sets: 1, Ways: 4, LineBytes: 128, Replacement: policy})
+		for _, a := range []uint64{A, B, C, D, B} {
+			read(c, a, 1)
+		}
+		c.Invalidate(C)
+		if r := read(c, E, 1); r.Status != Miss || r.Evicted {
+			t.Errorf("%s: Read(E) after Invalidate(C) = %v evicted=%v; want a miss into C's way, nothing evicted", policy, r.Status, r.Evicted)
+		}
+		if r := read(c, F, 1); !r.Evicted || r.Victim != A {
+			t.Errorf("%s: Read(F) evicted=%v victim=%#x; want A (%#x), the oldest", policy, r.Evicted, r.Victim, uint64(A))
+		}
+		c.InvalidateAll()
+		for i, a := range []uint64{A, B, C, D} {
+			if r := read(c, a, 1); r.Evicted {
+				t.Errorf("%s: read %d after InvalidateAll evicted %#x; want an empty set", policy, i, r.Victim)
+			}
+		}
+	}
+	// A write hit under write-evict takes its line out: A's way, though
+	// used after B's, is the hole the next miss fills.
+	c := mustNew(t, Geometry{Sets: 1, Ways: 2, LineBytes: 128, Replacement: arch.ReplaceLRU, WritePolicy: arch.WriteEvict})
+	for _, a := range []uint64{A, B, A} {
+		read(c, a, 1)
+	}
+	c.Write(A, 1)
+	if r := read(c, C, 1); r.Status != Miss || r.Evicted {
+		t.Errorf("write-evict: Read(C) after writing A = %v evicted=%v victim=%#x; want a miss into A's way", r.Status, r.Evicted, r.Victim)
+	}
+}
+
 // Hand-computed Fermi hash indices for 128-B lines. With lower = address bits
 // 11..7 and upper = bits (19,17,15,14,13) as a 5-bit number (bit 13 lowest):
 //
