@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/bits"
+	"slices"
 
 	"gpumemsim/sim/cache"
 	"gpumemsim/sim/coalesce"
@@ -153,10 +154,4 @@ func release(m *cache.MSHR, fill []int64, ent cache.MSHREntry) {
 }
 
 // unknownFills is the fills of an MSHR table of n free entries.
-func unknownFills(n int) []int64 {
-	f := make([]int64, n)
-	for i := range f {
-		f[i] = -1
-	}
-	return f
-}
+func unknownFills(n int) []int64 { return slices.Repeat([]int64{-1}, n) }

@@ -1,5 +1,7 @@
 package dram
 
+import "slices"
+
 // bankSet is a set of the banks of a channel, listed in no particular
 // order, with constant-time insertion and removal.
 type bankSet struct {
@@ -8,11 +10,7 @@ type bankSet struct {
 }
 
 func newBankSet(n int) bankSet {
-	s := bankSet{list: make([]int32, 0, n), pos: make([]int32, n)}
-	for i := range s.pos {
-		s.pos[i] = -1
-	}
-	return s
+	return bankSet{list: make([]int32, 0, n), pos: slices.Repeat([]int32{-1}, n)}
 }
 
 // add puts b in the set. The list's capacity is every bank, so it grows
