@@ -30,6 +30,9 @@ func BenchmarkRun(b *testing.B) {
 		// Ryoo's path: a CC 1.0 half-warp reading one address (A's row
 		// element) makes 16 transactions, all to DRAM, on a device
 		// without caches.
+		// J14's uncoalesced mapping behind an L1 and an L2: every lane's
+		// load a line of its own, the L1's MSHR table full at most misses.
+		{"matmul-uncoalesced/fermi", "fermi", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 256, "N": 256, "P": 256}},
 		{"matmul/g80", "g80", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 128, "N": 128, "P": 128}},
 		// The stall-bound path: uncoalesced stores saturate the L2 and
 		// DRAM while the load/store units wait.
