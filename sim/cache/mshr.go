@@ -126,17 +126,19 @@ func (m *MSHR) Allocate(line uint64, token uint64) (MSHREntry, bool) {
 	if len(m.free) == 0 {
 		return -1, false
 	}
-	if e, ok := m.Lookup(line); ok {
-		panic(fmt.Sprintf("cache: MSHR.Allocate(%#x): line already tracked by entry %d; Merge into it", line, e))
+	// One walk of line's probe run both finds the empty slot that ends
+	// it and makes sure the line is not in it, as a Lookup would.
+	h := m.slot(line)
+	for f := m.index[h]; f != 0; f = m.index[h] {
+		if m.lines[f-1] == line {
+			panic(fmt.Sprintf("cache: MSHR.Allocate(%#x): line already tracked by entry %d; Merge into it", line, f-1))
+		}
+		h = (h + 1) & m.mask
 	}
 	e := m.free[len(m.free)-1]
 	m.free = m.free[:len(m.free)-1]
 	m.lines[e] = line
 	m.counts[e] = 1
-	h := m.slot(line)
-	for m.index[h] != 0 {
-		h = (h + 1) & m.mask
-	}
 	m.index[h] = int32(e) + 1
 	m.tokens[int(e)*m.merges] = token
 	return e, true
