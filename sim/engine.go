@@ -28,12 +28,21 @@ type grid struct {
 	// uncounted are the skipped blocks, done but not yet counted
 	// (samplecount.go): the progress reported leaves them out.
 	uncounted int
-	progress  func(done, total int64)
+	progress  func(Progress)
+	// res is the run's counters, whose warp instructions issued are its
+	// work done; credit is the work of skipped blocks counted in so far.
+	res    *Result
+	credit int64
 	// sampler, when sampling, watches each whole wave finished.
 	sampler *sampler
 }
 
 func (g *grid) more() bool { return g.next < g.total }
+
+// report tells the progress callback how far the run has got.
+func (g *grid) report() {
+	g.progress(Progress{Blocks: int64(g.done - g.uncounted), WarpInsts: g.res.WarpInsts + g.credit})
+}
 
 // take is the next block of the grid.
 func (g *grid) take() int {
@@ -52,7 +61,7 @@ func (g *grid) finished(clk *clock, sm int, t int64) {
 		g.sampler.observe(g, t)
 	}
 	if g.progress != nil { // every block: a grid of a few hundred long blocks needs each for a smooth bar
-		g.progress(int64(g.done-g.uncounted), int64(g.total))
+		g.report()
 	}
 	if g.more() {
 		clk.q.push(max(t, clk.now), evBlockDone, int32(sm), 0)
@@ -135,6 +144,9 @@ func (e *engine) run(ctx context.Context) error {
 		if e.steps&0xFFF == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if e.grid.progress != nil {
+				e.grid.report()
 			}
 		}
 	}

@@ -8,6 +8,20 @@ import (
 	"gpumemsim/traces"
 )
 
+// counted is countSkipped's report of the blocks counted so far, which
+// passes them on as progress: nil when nobody asks for progress.
+func (sp *sampler) counted() func(n int64) {
+	g := &sp.e.grid
+	if g.progress == nil {
+		return nil
+	}
+	return func(n int64) {
+		g.uncounted = int(sp.skipped - n)
+		g.credit = sp.skippedWork * n / sp.skipped
+		g.report()
+	}
+}
+
 // extrapolate adds the skipped waves to the finished, checked run: the
 // instructions they would have issued times the window's rates, with a
 // replicate run per window wave for the intervals. The counts the source
@@ -26,7 +40,7 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 	var counted *Counts // the whole launch's, when the skipped blocks are counted
 	var sent *[sentCounts]int64
 	if sp.counting {
-		c, err := countSkipped(ctx, dev, src, sp.skipFrom, sp.skipFrom+sp.skipped, e.grid.progress)
+		c, err := countSkipped(ctx, dev, src, sp.skipFrom, sp.skipFrom+sp.skipped, sp.counted())
 		if err != nil {
 			return err
 		}

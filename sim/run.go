@@ -18,12 +18,21 @@ type Options struct {
 	Regs int
 	// Smem is the shared memory per block; 0 takes the source's.
 	Smem arch.Bytes
-	// Progress, if not nil, is called now and then with the blocks
-	// finished and the total.
-	Progress func(done, total int64)
+	// Progress, if not nil, is called now and then, from the event loop,
+	// with how far the run has got: at every finished block and every few
+	// thousand events, so that a grid of a few long blocks is seen to move.
+	Progress func(Progress)
 	// Sample, when on, simulates whole waves of blocks until they are
 	// steady and extrapolates the rest (sample.go).
 	Sample SampleOptions
+}
+
+// Progress is how far a run has got: the blocks finished, and the warp
+// instructions issued, its work done. Skipped blocks (sampling) count in
+// both as they are counted, or at once where they are extrapolated; their
+// instructions are their share of those issued before the skip.
+type Progress struct {
+	Blocks, WarpInsts int64
 }
 
 // Run simulates the launch src on dev and returns its counters. It is
@@ -143,7 +152,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	}
 	e.countInto(res)
 	e.activeBlks = occ.ActiveBlocks
-	e.grid = grid{total: info.Blocks(), progress: opts.Progress}
+	e.grid = grid{total: info.Blocks(), progress: opts.Progress, res: res}
 	e.warpCycles, e.activeCycles, e.idleSMs = 0, 0, 0
 	if opts.Sample.On {
 		e.grid.sampler = newSampler(e, src, opts.Sample, waveBlocks(dev, occ))

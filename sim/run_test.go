@@ -105,7 +105,7 @@ func TestDeterministic(t *testing.T) {
 		var out [2][]byte
 		for i := range out {
 			calls := 0
-			r := run(t, dev, l, sim.Options{Progress: func(done, total int64) { calls++ }})
+			r := run(t, dev, l, sim.Options{Progress: func(sim.Progress) { calls++ }})
 			ms, err := sim.Metrics(dev, r, sim.StyleNvprof)
 			if err != nil {
 				t.Fatal(err)

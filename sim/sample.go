@@ -100,6 +100,7 @@ type sampler struct {
 	store                       []bool // per counter, whether stores cause it
 	storeReqs                   []int  // indices into counts of the store references' requests
 	per                         int64  // blocks per batch of the window
+	skippedWork                 int64  // warp instructions the skipped blocks stand for, roughly
 }
 
 func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *sampler {
@@ -156,10 +157,16 @@ func (sp *sampler) observe(g *grid, t int64) {
 	sp.window = deltas
 	perBlock := float64(sp.e.res.MemInsts) / float64(g.done)
 	sp.counting = worthCounting(sp.src, sp.skipFrom, sp.skipped, int64(g.total), perBlock)
+	// The skipped blocks' work, for the progress reported: their share
+	// of what the blocks done so far issued, in at once where it is
+	// extrapolated, as the blocks are counted otherwise.
+	sp.skippedWork = sp.skipped * sp.e.res.WarpInsts / int64(g.done)
 	g.next += int(sp.skipped)
 	g.done += int(sp.skipped)
 	if sp.counting {
 		g.uncounted = int(sp.skipped)
+	} else {
+		g.credit = sp.skippedWork
 	}
 }
 

@@ -60,32 +60,30 @@ func worthCounting(src traces.Source, from, skipped, total int64, perBlock float
 
 // countSkipped counts blocks [from, to) of src on dev, split over the
 // cores into contiguous runs of blocks whose counts are added in order:
-// the sums are those of one pass. progress, if not nil, is told the
-// blocks of the grid simulated or counted so far, from one goroutine.
-func countSkipped(ctx context.Context, dev *arch.Device, src traces.Source, from, to int64, progress func(done, total int64)) (*Counts, error) {
+// the sums are those of one pass. counted, if not nil, is told the blocks
+// counted so far, from one goroutine.
+func countSkipped(ctx context.Context, dev *arch.Device, src traces.Source, from, to int64, counted func(n int64)) (*Counts, error) {
 	workers := int64(max(1, min(runtime.GOMAXPROCS(0), 8)))
 	workers = max(1, min(workers, (to-from)/64))
 	refs := len(src.Info().Refs)
-	total := int64(src.Info().Blocks())
-	simulated := total - (to - from)
 	parts := make([]*Counts, workers)
 	errs := make([]error, workers)
-	counted := make([]atomic.Int64, workers)
+	done := make([]atomic.Int64, workers)
 	var wg sync.WaitGroup
 	for i := range workers {
 		a := from + (to-from)*i/workers
 		b := from + (to-from)*(i+1)/workers
 		parts[i] = &Counts{Refs: make([]RefCounts, refs)}
 		var report func(done, total int64)
-		if progress != nil {
-			report = func(done, _ int64) {
-				counted[i].Store(done - a)
+		if counted != nil {
+			report = func(d, _ int64) {
+				done[i].Store(d - a)
 				if i == 0 {
 					var n int64
-					for j := range counted {
-						n += counted[j].Load()
+					for j := range done {
+						n += done[j].Load()
 					}
-					progress(simulated+n, total)
+					counted(n)
 				}
 			}
 		}
@@ -98,8 +96,8 @@ func countSkipped(ctx context.Context, dev *arch.Device, src traces.Source, from
 		})
 	}
 	wg.Wait()
-	if progress != nil {
-		progress(total, total)
+	if counted != nil {
+		counted(to - from)
 	}
 	sum := &Counts{Refs: make([]RefCounts, refs)}
 	for i, p := range parts {

@@ -53,23 +53,22 @@ func RunSequence(ctx context.Context, dev *arch.Device, srcs []traces.Source, op
 	if err != nil {
 		return nil, err
 	}
-	var blocks []int64 // before each launch, and in all
-	var all int64
-	for _, src := range srcs {
-		blocks = append(blocks, all)
-		all += int64(src.Info().Blocks())
-	}
 	seq := &Sequence{}
 	var warpCycles, activeCycles int64
+	var before Progress // the work of the launches before
 	for i, src := range srcs {
 		o := opts
 		if p := opts.Progress; p != nil {
-			o.Progress = func(done, _ int64) { p(blocks[i]+done, all) }
+			o.Progress = func(q Progress) {
+				p(Progress{Blocks: before.Blocks + q.Blocks, WarpInsts: before.WarpInsts + q.WarpInsts})
+			}
 		}
 		if err := e.runLaunch(ctx, dev, src, o); err != nil {
 			return nil, fmt.Errorf("launch %d of %d: %w", i+1, len(srcs), err)
 		}
 		seq.Launches = append(seq.Launches, e.res)
+		before.Blocks += int64(src.Info().Blocks())
+		before.WarpInsts += e.res.WarpInsts
 		warpCycles += e.warpCycles
 		activeCycles += e.activeCycles
 	}

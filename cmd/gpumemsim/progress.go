@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sync/atomic"
 	"time"
+
+	"gpumemsim/sim"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -15,41 +18,61 @@ import (
 const redraw = 100 * time.Millisecond
 
 // progress tells, when stderr is a terminal and nowhere else, the
-// estimated work before simulating and then the blocks simulated out of
-// the total with their rate and the time left. The simulator reports
-// every finished block from its event loop, from several goroutines in
-// validate; its callbacks only store a count, and a ticker draws the bar
-// from the sum.
+// estimated work before simulating and then how far the simulation has
+// got: the blocks finished out of the total, and a bar of the warp
+// instructions simulated out of the estimate, with the time left. The bar
+// follows the instructions because the blocks come in waves: a grid of one
+// wave finishes its blocks at its end, and a rate of blocks says nothing
+// until then. The simulator reports from its event loop, from several
+// goroutines in validate; its callbacks only store counts, and a ticker
+// draws the bar from their sums.
 type progress struct {
-	bar   *progressbar.ProgressBar // nil when nothing is shown
-	done  []atomic.Int64           // blocks finished, per launch
-	stop  chan struct{}
-	drawn chan struct{} // closed when the drawing has stopped
+	bar  *progressbar.ProgressBar // nil when nothing is shown
+	what string
+	// blocks is the grid's total; insts the warp instructions estimated,
+	// and unit how many of them are one step of the bar.
+	blocks      int64
+	insts, unit float64
+	done        []launchDone // per launch
+	stop        chan struct{}
+	drawn       chan struct{} // closed when the drawing has stopped
 }
 
-// newProgress prints the estimate and starts the bar of its blocks when
-// stderr is a terminal; workers is the cores the launches share.
+// launchDone is how far one launch has got.
+type launchDone struct {
+	blocks, insts atomic.Int64
+}
+
+// barSteps is the bar's length in steps: fine enough for its rate.
+const barSteps = 10000
+
+// newProgress prints the estimate and starts the bar when stderr is a
+// terminal; workers is the cores the launches share.
 func newProgress(stderr io.Writer, what string, est workEstimate, workers int) *progress {
-	p := &progress{done: make([]atomic.Int64, est.launches)}
+	p := &progress{what: what, blocks: est.blocks, insts: est.warpInsts, done: make([]launchDone, est.launches)}
 	f, ok := terminal(stderr)
 	if !ok || est.blocks < 1 {
 		return p
 	}
 	fmt.Fprintln(f, est.line(workers))
-	p.bar = progressbar.NewOptions64(est.blocks,
+	p.insts = max(1, p.insts)
+	p.unit = max(1, p.insts/barSteps)
+	p.bar = progressbar.NewOptions64(int64(math.Ceil(p.insts/p.unit)),
 		progressbar.OptionSetWriter(f),
-		progressbar.OptionSetDescription(what),
+		progressbar.OptionSetDescription(p.describe(0)),
 		progressbar.OptionThrottle(redraw),
-		progressbar.OptionShowCount(),
-		progressbar.OptionShowIts(),
-		progressbar.OptionSetItsString("blocks"),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionClearOnFinish(),
 	)
-	p.bar.StartWithoutRender() // the rate counts from now, not from the first block
+	p.bar.StartWithoutRender() // the rate counts from now, not from the first report
 	p.stop, p.drawn = make(chan struct{}), make(chan struct{})
 	go p.draw()
 	return p
+}
+
+// describe is the text before the bar: the blocks finished.
+func (p *progress) describe(blocks int64) string {
+	return fmt.Sprintf("%s %d/%d blocks", p.what, blocks, p.blocks)
 }
 
 // terminal is stderr as a file when it is a terminal.
@@ -60,41 +83,54 @@ func terminal(stderr io.Writer) (*os.File, bool) {
 
 // job is the sim.Options.Progress callback of launch i: nil, costing the
 // simulator nothing, when no bar is shown.
-func (p *progress) job(i int) func(done, total int64) {
+func (p *progress) job(i int) func(sim.Progress) {
 	if p.bar == nil {
 		return nil
 	}
 	return p.counter(i)
 }
 
-// counter stores the blocks launch i has finished.
-func (p *progress) counter(i int) func(done, total int64) {
-	return func(done, _ int64) { p.done[i].Store(done) }
-}
-
-// sum is the blocks finished over all launches.
-func (p *progress) sum() int64 {
-	var n int64
-	for i := range p.done {
-		n += p.done[i].Load()
+// counter stores how far launch i has got.
+func (p *progress) counter(i int) func(sim.Progress) {
+	return func(q sim.Progress) {
+		p.done[i].blocks.Store(q.Blocks)
+		p.done[i].insts.Store(q.WarpInsts)
 	}
-	return n
 }
 
-// draw sets the bar to the sum until stopped. The bar appears with the
-// first finished block: before it, the bar has no rate to predict from.
+// sum is the blocks finished and the warp instructions simulated over all
+// launches.
+func (p *progress) sum() (blocks, insts int64) {
+	for i := range p.done {
+		blocks += p.done[i].blocks.Load()
+		insts += p.done[i].insts.Load()
+	}
+	return blocks, insts
+}
+
+// draw sets the bar to the sums until stopped, short of its end, which
+// finish reaches: an estimate of per-thread work may be low. The bar
+// appears with the first report: before it, it has no rate to predict
+// from.
 func (p *progress) draw() {
 	defer close(p.drawn)
 	tick := time.NewTicker(redraw)
 	defer tick.Stop()
+	shown := int64(-1)
 	for {
 		select {
 		case <-p.stop:
 			return
 		case <-tick.C:
-			if n := p.sum(); n > 0 {
-				p.bar.Set64(n)
+			blocks, insts := p.sum()
+			if insts == 0 {
+				continue
 			}
+			if blocks != shown {
+				p.bar.Describe(p.describe(blocks))
+				shown = blocks
+			}
+			p.bar.Set64(min(int64(float64(insts)/p.unit), p.bar.GetMax64()-1))
 		}
 	}
 }

@@ -6,28 +6,27 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"sync/atomic"
 	"testing"
+
+	"gpumemsim/sim"
 )
 
-// The bar counts the blocks of all launches, each reported from its own
-// goroutine as validate's are.
+// The bar sums the blocks and warp instructions of all launches, each
+// reported from its own goroutine as validate's are.
 func TestProgressSum(t *testing.T) {
-	p := &progress{done: make([]atomic.Int64, 3)}
+	p := &progress{done: make([]launchDone, 3)}
 	var wg sync.WaitGroup
 	for i, blocks := range []int64{64, 1, 1000} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			report := p.counter(i)
 			for done := int64(1); done <= blocks; done++ {
-				report(done, blocks)
+				report(sim.Progress{Blocks: done, WarpInsts: 10 * done})
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	if got, want := p.sum(), int64(64+1+1000); got != want {
-		t.Errorf("sum = %d blocks; want %d", got, want)
+	if blocks, insts := p.sum(); blocks != 64+1+1000 || insts != 10*(64+1+1000) {
+		t.Errorf("sum = %d blocks, %d warp instructions; want %d and %d", blocks, insts, 64+1+1000, 10*(64+1+1000))
 	}
 }
 
