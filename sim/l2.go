@@ -65,6 +65,38 @@ type slice struct {
 	wtail   []int32
 	// accesses waiting for a free MSHR entry
 	waitq []l2Wait
+	// noneBefore, when not 0, is what the last reap of the full MSHR
+	// table found: no entry's data is back before it (the first known
+	// fill, or never). setFill and release clear it; a new entry needs a
+	// free one, so a release or a reap that freed one came before it.
+	noneBefore int64
+}
+
+// reap frees the entries of the slice's full MSHR table whose data is back
+// by t, as reap does. Until an entry or a fill changes, a reap that freed
+// none holds for any time before the fill it found first, so it is
+// answered again without a scan: a fill lets the whole queue of accesses
+// waiting for an entry try again, and each would scan the table.
+func (sl *slice) reap(t int64) int64 {
+	if b := sl.noneBefore; b != 0 && t < b {
+		return b
+	}
+	sl.noneBefore = reap(sl.mshr, sl.fill, t)
+	return sl.noneBefore
+}
+
+// setFill records when the data of MSHR entry ent is back at the slice:
+// at t, or -1 while DRAM reads are pending. Every fill is written here or
+// by a release, and both clear what the last reap found.
+func (sl *slice) setFill(ent cache.MSHREntry, t int64) {
+	sl.fill[ent] = t
+	sl.noneBefore = 0
+}
+
+// release frees MSHR entry ent.
+func (sl *slice) release(ent cache.MSHREntry) {
+	release(sl.mshr, sl.fill, ent)
+	sl.noneBefore = 0
 }
 
 type l2Wait struct {
@@ -155,7 +187,7 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 	line := local &^ (c.line - 1)
 	ent, pending := sl.mshr.Lookup(line)
 	if pending && sl.fill[ent] >= 0 && sl.fill[ent] <= start {
-		release(sl.mshr, sl.fill, ent)
+		sl.release(ent)
 		pending = false
 	}
 	// A miss to a line whose entry holds l2.mshr_merges requests already,
@@ -165,12 +197,12 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 	wait := pending && sl.merged[ent] >= c.merges && sl.fill[ent] < 0
 	if !pending && sl.mshr.Full() {
 		if valid, _ := sl.l2.Probe(local); sec&^valid != 0 {
-			if first := reap(sl.mshr, sl.fill, start); first != 0 {
+			if first := sl.reap(start); first != 0 {
 				if first == never {
 					wait = true
 				} else {
 					start = first
-					reap(sl.mshr, sl.fill, start)
+					sl.reap(start)
 				}
 			}
 		}
@@ -244,7 +276,7 @@ func (c *l2) miss(si int, ent cache.MSHREntry, pending bool, line uint64, missin
 		sl.finish[ent] = 0
 		sl.whead[ent], sl.wtail[ent] = -1, -1
 	}
-	sl.fill[ent] = -1
+	sl.setFill(ent, -1)
 	sl.sectors[ent] |= missing
 	sl.reads[ent]++
 	c.addWaiter(sl, ent, token)
@@ -321,7 +353,7 @@ func (c *l2) filled(si int, ent cache.MSHREntry, finish int64) {
 		return
 	}
 	f := sl.finish[ent] + c.dramLat
-	sl.fill[ent] = f
+	sl.setFill(ent, f)
 	for i := sl.whead[ent]; i >= 0; {
 		w := c.waiters.items[i]
 		c.sms.deliver(w.token, f+c.icnt)

@@ -44,3 +44,34 @@ func TestReap(t *testing.T) {
 		t.Errorf("reap with every entry waiting below = %d; want never", got)
 	}
 }
+
+// A slice answers a reap that frees nothing again without a scan, until
+// a fill changes: a full table of two entries, one back at 10 and one
+// waiting on DRAM. At 5 nothing is due and the first fill is 10; asked
+// again at 7, still 10. When the entry back at 10 asks DRAM again (fill
+// unknown), no fill is known: never, not the 10 of before. When the other
+// is back at 6, at 7 it is freed.
+func TestSliceReap(t *testing.T) {
+	m, err := cache.NewMSHR(2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sl := &slice{mshr: m, fill: unknownFills(2)}
+	for i, at := range []int64{10, -1} {
+		e, _ := m.Allocate(uint64(128*i), 0)
+		sl.setFill(e, at)
+	}
+	for _, at := range []int64{5, 7} {
+		if got := sl.reap(at); got != 10 {
+			t.Fatalf("reap at %d = %d; want 10", at, got)
+		}
+	}
+	sl.setFill(0, -1)
+	if got := sl.reap(7); got != never {
+		t.Fatalf("reap at 7 after entry 0 waits again = %d; want never", got)
+	}
+	sl.setFill(1, 6)
+	if got := sl.reap(7); got != 0 || m.InUse(1) {
+		t.Fatalf("reap at 7 with entry 1 back at 6 = %d, entry 1 in use %v; want 0, freed", got, m.InUse(1))
+	}
+}
