@@ -63,8 +63,9 @@ type slice struct {
 	merged  []int32  // requests the entry holds, the first one included
 	whead   []int32  // waiter list (indices into l2.waiters), -1 if empty
 	wtail   []int32
-	// accesses waiting for a free MSHR entry
-	waitq []l2Wait
+	// accesses waiting for a free MSHR entry, and the spare slice
+	// filled swaps with it
+	waitq, spare []l2Wait
 	// noneBefore, when not 0, is what the last reap of the full MSHR
 	// table found: no entry's data is back before it (the first known
 	// fill, or never). setFill and release clear it; a new entry needs a
@@ -361,11 +362,15 @@ func (c *l2) filled(si int, ent cache.MSHREntry, finish int64) {
 		i = w.next
 	}
 	sl.whead[ent], sl.wtail[ent] = -1, -1
+	// Those that find no entry again queue up in the spare slice, and the
+	// two swap, so that a long queue retried at every fill allocates
+	// nothing.
 	q := sl.waitq
-	sl.waitq = nil
+	sl.waitq, sl.spare = sl.spare[:0], nil
 	for _, w := range q {
 		if t, ok := c.read(f, w.addr, w.size, w.sectors, w.token, int(w.ref)); ok {
 			c.sms.deliver(w.token, t+c.icnt)
 		}
 	}
+	sl.spare = q[:0]
 }
