@@ -29,13 +29,13 @@ const redraw = 100 * time.Millisecond
 type progress struct {
 	bar  *progressbar.ProgressBar // nil when nothing is shown
 	what string
-	// blocks is the grid's total; insts the warp instructions estimated,
-	// and unit how many of them are one step of the bar.
-	blocks      int64
-	insts, unit float64
-	done        []launchDone // per launch
-	stop        chan struct{}
-	drawn       chan struct{} // closed when the drawing has stopped
+	// blocks is the grid's total; unit is how many of the estimated warp
+	// instructions are one step of the bar.
+	blocks int64
+	unit   float64
+	done   []launchDone // per launch
+	stop   chan struct{}
+	drawn  chan struct{} // closed when the drawing has stopped
 }
 
 // launchDone is how far one launch has got.
@@ -49,15 +49,15 @@ const barSteps = 10000
 // newProgress prints the estimate and starts the bar when stderr is a
 // terminal; workers is the cores the launches share.
 func newProgress(stderr io.Writer, what string, est workEstimate, workers int) *progress {
-	p := &progress{what: what, blocks: est.blocks, insts: est.warpInsts, done: make([]launchDone, est.launches)}
+	p := &progress{what: what, blocks: est.blocks, done: make([]launchDone, est.launches)}
 	f, ok := terminal(stderr)
 	if !ok || est.blocks < 1 {
 		return p
 	}
 	fmt.Fprintln(f, est.line(workers))
-	p.insts = max(1, p.insts)
-	p.unit = max(1, p.insts/barSteps)
-	p.bar = progressbar.NewOptions64(int64(math.Ceil(p.insts/p.unit)),
+	insts := max(1, est.warpInsts)
+	p.unit = max(1, insts/barSteps)
+	p.bar = progressbar.NewOptions64(int64(math.Ceil(insts/p.unit)),
 		progressbar.OptionSetWriter(f),
 		progressbar.OptionSetDescription(p.describe(0)),
 		progressbar.OptionThrottle(redraw),
