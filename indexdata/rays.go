@@ -184,7 +184,7 @@ func rank(ax *[3]rayAxis, a int, i int64) int64 {
 		case b < a && R >= L:
 			n += (R-L)/S + 1
 		case b > a && R > L:
-			n += (R - L + S - 1) / S
+			n += ceilDiv(R-L, S)
 		}
 	}
 	return n
