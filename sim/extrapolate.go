@@ -29,7 +29,8 @@ func (sp *sampler) counted() func(n int64) {
 // blocks' addresses decide (samplecount.go), which it counts.
 func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces.Source) error {
 	e := sp.e
-	info := &Sampling{WaveBlocks: sp.wave, SimulatedBlocks: int64(e.grid.total) - sp.skipped, SkippedBlocks: sp.skipped}
+	info := &Sampling{WaveBlocks: sp.wave, SimulatedBlocks: int64(e.grid.total) - sp.skipped, SkippedBlocks: sp.skipped,
+		CyclesTolerance: sp.opts.CyclesTolerance, CountTolerance: sp.opts.CountTolerance}
 	e.res.Sampling = info
 	if sp.skipped == 0 {
 		return nil

@@ -57,6 +57,10 @@ type Sampling struct {
 	// CyclesCI95 is the half-width of the 95% confidence interval of
 	// Cycles (0 when nothing was skipped).
 	CyclesCI95 float64 `json:"cycles_ci95"`
+	// CyclesTolerance and CountTolerance are the tolerances the sampler
+	// held the window to (SampleOptions, defaults filled in).
+	CyclesTolerance float64 `json:"cycles_tolerance"`
+	CountTolerance  float64 `json:"count_tolerance"`
 	// Counted says the skipped blocks' requests, transactions and passes
 	// were counted, exact, rather than extrapolated (samplecount.go).
 	Counted bool `json:"counted"`

@@ -34,6 +34,12 @@ func TestRefuse(t *testing.T) {
 		// and is not refused).
 		{"refuse-work-trace-totals", []string{"trace", "-kernel", "testdata/kernels/triangular.yaml", "-set", "N=262144", "-totals"}},
 		{"refuse-max-work", []string{"run", "-max-work", "-1"}},
+		// The sampler's tolerances: a percentage in (0, 50], and only
+		// with -sample.
+		{"refuse-sample-tol-zero", []string{"run", "-kernel", "vecadd", "-sample", "-sample-cycles-tol", "0"}},
+		{"refuse-sample-tol-large", []string{"validate", "-kernel", "vecadd", "-sample", "-sample-count-tol", "51"}},
+		{"refuse-sample-tol-nan", []string{"run", "-kernel", "vecadd", "-sample", "-sample-count-tol", "NaN"}},
+		{"refuse-sample-tol-alone", []string{"run", "-kernel", "vecadd", "-sample-cycles-tol", "5"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}

@@ -19,14 +19,14 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D (-kernel K | -trace FILE) [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D (-kernel K | -trace FILE) [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample [-sample-cycles-tol PCT] [-sample-count-tol PCT]] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
 	format := fs.String("format", "text", "output format: text, json or csv")
 	style := fs.String("metrics", sim.StyleNvprof, "metric names: nvprof, ncu or gpgpusim")
 	describe := fs.Bool("describe", false, "print each metric's description under it (text format)")
-	sample := sampleFlag(fs)
+	sf := addSampleFlags(fs)
 	maxWork := workFlag(fs)
 	remapCost := remapCostFlag(fs)
 	show := fs.Bool("show-kernel", false, "print the kernel file that would be simulated (with -spaces jang, the rewritten CUDA-form kernel) and exit")
@@ -54,11 +54,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := checkRemapCost(*remapCost); err != nil {
 		return err
 	}
+	sample, err := sf.options(fs)
+	if err != nil {
+		return err
+	}
 	if *regs < 0 {
 		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
 	}
 	if *trace != "" {
-		return runTrace(ctx, traceRun{path: *trace, device: *lf.device, split: *lf.cacheConfig, regs: *regs, sample: *sample, maxWork: *maxWork,
+		return runTrace(ctx, traceRun{path: *trace, device: *lf.device, split: *lf.cacheConfig, regs: *regs, sample: sample, maxWork: *maxWork,
 			out: runOutput{*format, *style, *describe}}, stdout, stderr)
 	}
 	dev, ls, err := lf.loadSequence()
@@ -69,7 +73,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(ls) > 1 || len(ls[0].Kernel.Launches) > 0 {
-		if *sample {
+		if sample.On {
 			return fmt.Errorf("-sample: %s is a sequence of %d launches, which are simulated whole; hint: leave out -sample", kernelLaunch(ls).Kernel.Name, len(ls))
 		}
 		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
@@ -84,8 +88,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("-regs: %v", err)
 		}
 	}
-	bar := newProgress(stderr, "simulating", sampledOf(dev, l, *maxWork, *sample, *regs), 1)
-	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sim.SampleOptions{On: *sample}})
+	bar := newProgress(stderr, "simulating", sampledOf(dev, l, *maxWork, sample.On, *regs), 1)
+	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sample})
 	bar.finish()
 	if err != nil {
 		return err

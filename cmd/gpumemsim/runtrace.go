@@ -44,7 +44,7 @@ type traceRun struct {
 	device  string
 	split   string
 	regs    int
-	sample  bool
+	sample  sim.SampleOptions
 	maxWork float64
 	out     runOutput
 }
@@ -97,11 +97,11 @@ func runTrace(ctx context.Context, tr traceRun, stdout, stderr io.Writer) error 
 	if err := checkWork(tr.path, est.warpInsts, tr.maxWork); err != nil {
 		return err
 	}
-	if tr.sample && len(srcs) > 1 {
+	if tr.sample.On && len(srcs) > 1 {
 		return fmt.Errorf("-sample: %s lists %d kernels, which are simulated whole, one after the other; hint: leave out -sample", tr.path, len(srcs))
 	}
 	bar := newProgress(stderr, "simulating", est, 1)
-	seq, err := sim.RunSequence(ctx, dev, srcs, sim.Options{Regs: tr.regs, Progress: bar.job(0), Sample: sim.SampleOptions{On: tr.sample}})
+	seq, err := sim.RunSequence(ctx, dev, srcs, sim.Options{Regs: tr.regs, Progress: bar.job(0), Sample: tr.sample})
 	bar.finish()
 	if err != nil {
 		return err

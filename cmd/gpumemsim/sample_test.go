@@ -62,3 +62,62 @@ func TestRunSampleFormats(t *testing.T) {
 		t.Errorf("CSV header %v: want a last column CI95", h)
 	}
 }
+
+// The sampler's tolerances trade simulated blocks for the width of the
+// interval: on gt200's transpose at N=2048 (16,384 blocks of 256 threads,
+// waves of 4 × 30 = 120), the default 2% needs many waves, while 50%
+// stops within a wave of the least a sampled run simulates (the warm-up,
+// four waves, the one in flight: 720, then 130 whole waves of the 15,664
+// left skipped, the 64 after them simulated: 784). The JSON says which
+// tolerances held, and the instruction count, exact, does not move.
+func TestRunSampleTolerances(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates thousands of blocks twice")
+	}
+	skipUnderRace(t)
+	type out struct {
+		Metrics  map[string]float64 `json:"metrics"`
+		Sampling struct {
+			SimulatedBlocks int64   `json:"simulated_blocks"`
+			SkippedBlocks   int64   `json:"skipped_blocks"`
+			CyclesCI95      float64 `json:"cycles_ci95"`
+			CyclesTolerance float64 `json:"cycles_tolerance"`
+			CountTolerance  float64 `json:"count_tolerance"`
+		} `json:"sampling"`
+	}
+	sampled := func(tols ...string) out {
+		args := append([]string{"run", "-device", "gt200", "-kernel", "transpose", "-set", "N=2048", "-sample", "-format", "json"}, tols...)
+		var v out
+		if err := json.Unmarshal(runTwice(t, args...), &v); err != nil {
+			t.Fatal(err)
+		}
+		if s := v.Sampling; s.SimulatedBlocks+s.SkippedBlocks != 16384 || s.SkippedBlocks%120 != 0 {
+			t.Fatalf("tolerances %v: sampling %+v, want 16384 blocks, whole waves of 120 skipped", tols, s)
+		}
+		// 2048²/32 warps, one load and one store each.
+		if got := v.Metrics["inst_executed_global_loads"]; got != 2048*2048/32 {
+			t.Errorf("tolerances %v: %v warp loads, want 131072", tols, got)
+		}
+		return v
+	}
+	def, loose := sampled(), sampled("-sample-cycles-tol", "50", "-sample-count-tol", "50")
+	if d := def.Sampling; d.CyclesTolerance != 0.02 || d.CountTolerance != 0.01 {
+		t.Errorf("default tolerances %v, %v: want 0.02 and 0.01", d.CyclesTolerance, d.CountTolerance)
+	}
+	l := loose.Sampling
+	if l.CyclesTolerance != 0.5 || l.CountTolerance != 0.5 {
+		t.Errorf("tolerances %v, %v: want the 50%% asked for", l.CyclesTolerance, l.CountTolerance)
+	}
+	if l.SimulatedBlocks < 784 || l.SimulatedBlocks > 784+120 {
+		t.Errorf("at 50%%: %d blocks simulated, want within a wave above the least, 784", l.SimulatedBlocks)
+	}
+	if def.Sampling.SimulatedBlocks < 2*l.SimulatedBlocks {
+		t.Errorf("at 2%%: %d blocks simulated, want at least twice the %d at 50%%", def.Sampling.SimulatedBlocks, l.SimulatedBlocks)
+	}
+	if rel := def.Sampling.CyclesCI95 / def.Metrics["sim_cycles"]; rel > 0.02 {
+		t.Errorf("at 2%%: cycles ± %.2f%%, want within the tolerance", 100*rel)
+	}
+	if def.Sampling.CyclesCI95 >= l.CyclesCI95 {
+		t.Errorf("cycles ± %v at 2%%, ± %v at 50%%: want the looser tolerance's wider", def.Sampling.CyclesCI95, l.CyclesCI95)
+	}
+}

@@ -36,19 +36,23 @@ type config struct {
 func (c *config) mappingName() string { return mappingName(c.mapping, c.perThread) }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample] [-format text|json|csv] [-plot FILE.svg]", stderr)
+	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample [-sample-cycles-tol PCT] [-sample-count-tol PCT]] [-format text|json|csv] [-plot FILE.svg]", stderr)
 	lf := addLaunchFlags(fs)
 	plotPath := plotFlag(fs)
 	blocks := fs.String("blocks", "jang", "candidate blocks: `jang` (Algorithm 2's) or a list such as 32x8,16x16")
 	maps := fs.String("maps", "", "`all`: every assignment of the mapped loops to thread dimensions")
 	layouts := fs.String("layouts", "", "`all` or a list of the kernel file's layouts: rank them by Peng et al.'s cost against simulated cycles, at one mapping and block")
 	format := fs.String("format", "text", "output format: text, json or csv")
-	sample := sampleFlag(fs)
+	sf := addSampleFlags(fs)
 	maxWork := workFlag(fs)
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
 	}
 	shapes, err := checkValidateFlags(lf, *blocks, *maps, *format, *maxWork)
+	if err != nil {
+		return err
+	}
+	sample, err := sf.options(fs)
 	if err != nil {
 		return err
 	}
@@ -61,7 +65,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if err := checkLayoutsFlags(fs, lf); err != nil {
 			return err
 		}
-		return validateLayouts(ctx, lf, *layouts, *format, *plotPath, *maxWork, *sample, stdout, stderr)
+		return validateLayouts(ctx, lf, *layouts, *format, *plotPath, *maxWork, sample, stdout, stderr)
 	}
 	dev, base, err := lf.load()
 	if err != nil {
@@ -85,7 +89,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 	}
-	if err := simulateAll(ctx, dev, base, params, runs, *maxWork, *sample, stderr); err != nil {
+	if err := simulateAll(ctx, dev, base, params, runs, *maxWork, sample, stderr); err != nil {
 		return err
 	}
 	rankBySim(runs)
@@ -267,7 +271,7 @@ func permutedMappings(m kernel.Mapping) []kernel.Mapping {
 // simulateAll binds every configuration and simulates them in parallel
 // with sim.RunAll; results come back in the order of runs, so the output
 // does not depend on the order in which the runs finish.
-func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, maxWork float64, sample bool, stderr io.Writer) error {
+func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, params map[string]int64, runs []*config, maxWork float64, sample sim.SampleOptions, stderr io.Writer) error {
 	ls := make([]*traces.Launch, len(runs))
 	for i, c := range runs {
 		if c.launch == nil {
@@ -300,12 +304,12 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 // refusing them together past maxWork, under a progress bar: noun names
 // them on the bar ("configurations"), what in the refusal, and name(i)
 // launch i in an error.
-func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch, noun, what string, maxWork float64, sample bool, stderr io.Writer, name func(int) string) ([]*sim.Result, error) {
+func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch, noun, what string, maxWork float64, sample sim.SampleOptions, stderr io.Writer, name func(int) string) ([]*sim.Result, error) {
 	jobs := make([]sim.Job, len(ls))
 	var work workEstimate
 	for i, l := range ls {
-		work = work.add(sampledOf(dev, l, maxWork, sample, 0))
-		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sim.SampleOptions{On: sample}}}
+		work = work.add(sampledOf(dev, l, maxWork, sample.On, 0))
+		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample}}
 	}
 	if err := checkWork(what, work.warpInsts, maxWork); err != nil {
 		return nil, err

@@ -35,7 +35,7 @@ type layoutRun struct {
 // al.'s cost model and simulated at the one mapping and block the flags
 // give; the layouts are ranked by Peng's cost vector and by simulated
 // cycles, and the ranks compared.
-func validateLayouts(ctx context.Context, lf *launchFlags, list, format, plotPath string, maxWork float64, sample bool, stdout, stderr io.Writer) error {
+func validateLayouts(ctx context.Context, lf *launchFlags, list, format, plotPath string, maxWork float64, sample sim.SampleOptions, stdout, stderr io.Writer) error {
 	a, err := lf.parse()
 	if err != nil {
 		return err
@@ -115,7 +115,7 @@ func layoutList(k *kernel.Kernel, list string) ([]string, error) {
 
 // simulateLayouts simulates every layout's launch and works out Peng's
 // cost of what the simulation counted.
-func simulateLayouts(ctx context.Context, dev *arch.Device, runs []*layoutRun, maxWork float64, sample bool, stderr io.Writer) error {
+func simulateLayouts(ctx context.Context, dev *arch.Device, runs []*layoutRun, maxWork float64, sample sim.SampleOptions, stderr io.Writer) error {
 	ls := make([]*traces.Launch, len(runs))
 	for i, r := range runs {
 		ls[i] = r.launch
