@@ -13,7 +13,7 @@ import (
 // (sim.SampleOptions).
 const (
 	defaultCyclesTol = 2
-	defaultCountsTol = 1
+	defaultCountTol = 1
 	// A half-width of more than half the total says nothing of it.
 	maxSampleTol = 50
 )
@@ -28,7 +28,7 @@ func addSampleFlags(fs *flag.FlagSet) *sampleFlags {
 	return &sampleFlags{
 		on:     fs.Bool("sample", false, "simulate whole waves of blocks until they are steady (cycles and counts within -sample-cycles-tol and -sample-count-tol at 95% confidence), skip middle waves and extrapolate them (their transactions counted exactly where that is cheap); extrapolated metrics get 95% confidence intervals"),
 		cycles: fs.Float64("sample-cycles-tol", defaultCyclesTol, "with -sample, the largest 95% confidence half-width of the extrapolated cycles, in `percent` of the total, at which the sampler skips (larger: fewer waves simulated, wider intervals)"),
-		counts: fs.Float64("sample-count-tol", defaultCountsTol, "with -sample, the same for the extrapolated L1 and L2 hits and misses and DRAM reads and writes, in `percent`"),
+		counts: fs.Float64("sample-count-tol", defaultCountTol, "with -sample, the same for the extrapolated L1 and L2 hits and misses and DRAM reads and writes, in `percent`"),
 	}
 }
 
