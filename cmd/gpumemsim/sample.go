@@ -13,7 +13,7 @@ import (
 // (sim.SampleOptions).
 const (
 	defaultCyclesTol = 2
-	defaultCountTol = 1
+	defaultCountTol  = 1
 	// A half-width of more than half the total says nothing of it.
 	maxSampleTol = 50
 )
