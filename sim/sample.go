@@ -26,9 +26,17 @@ type SampleOptions struct {
 	On bool
 	// CyclesTolerance and CountTolerance are the largest relative 95%
 	// half-widths of the extrapolated cycles and main counters at which
-	// the sampler skips; 0 takes 2% and 1%.
+	// the sampler skips; 0 takes DefaultCyclesTolerance and
+	// DefaultCountTolerance.
 	CyclesTolerance, CountTolerance float64
 }
+
+// The sampler's tolerances when SampleOptions leaves them 0: cycles
+// within 2%, the main counters within 1%.
+const (
+	DefaultCyclesTolerance = 0.02
+	DefaultCountTolerance  = 0.01
+)
 
 const (
 	// sampleWarmup waves are never part of a window: the first fills the
@@ -109,10 +117,10 @@ type sampler struct {
 
 func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *sampler {
 	if opts.CyclesTolerance == 0 {
-		opts.CyclesTolerance = 0.02
+		opts.CyclesTolerance = DefaultCyclesTolerance
 	}
 	if opts.CountTolerance == 0 {
-		opts.CountTolerance = 0.01
+		opts.CountTolerance = DefaultCountTolerance
 	}
 	sp := &sampler{e: e, src: src, opts: opts, wave: wave}
 	sp.snaps = append(sp.snaps, snapshot{counts: make([]int64, len(counterFields(e.res)))})

@@ -8,14 +8,13 @@ import (
 	"gpumemsim/sim"
 )
 
-// The sampler's default tolerances, in percent: the largest 95% half-width
-// of the extrapolated cycles and of the main counters at which it skips
-// (sim.SampleOptions).
+// The flags of the sampler's tolerances, in percent of the total
+// (sim.SampleOptions); a half-width of more than half the total says
+// nothing of it.
 const (
-	defaultCyclesTol = 2
-	defaultCountTol  = 1
-	// A half-width of more than half the total says nothing of it.
-	maxSampleTol = 50
+	cyclesTolFlag = "sample-cycles-tol"
+	countTolFlag  = "sample-count-tol"
+	maxSampleTol  = 50
 )
 
 // sampleFlags are -sample and its tolerances, shared by run and validate.
@@ -26,9 +25,9 @@ type sampleFlags struct {
 
 func addSampleFlags(fs *flag.FlagSet) *sampleFlags {
 	return &sampleFlags{
-		on:     fs.Bool("sample", false, "simulate whole waves of blocks until they are steady (cycles and counts within -sample-cycles-tol and -sample-count-tol at 95% confidence), skip middle waves and extrapolate them (their transactions counted exactly where that is cheap); extrapolated metrics get 95% confidence intervals"),
-		cycles: fs.Float64("sample-cycles-tol", defaultCyclesTol, "with -sample, the largest 95% confidence half-width of the extrapolated cycles, in `percent` of the total, at which the sampler skips (larger: fewer waves simulated, wider intervals)"),
-		counts: fs.Float64("sample-count-tol", defaultCountTol, "with -sample, the same for the extrapolated L1 and L2 hits and misses and DRAM reads and writes, in `percent`"),
+		on:     fs.Bool("sample", false, "simulate whole waves of blocks until they are steady (cycles and counts within -"+cyclesTolFlag+" and -"+countTolFlag+" at 95% confidence), skip middle waves and extrapolate them (their transactions counted exactly where that is cheap); extrapolated metrics get 95% confidence intervals"),
+		cycles: fs.Float64(cyclesTolFlag, 100*sim.DefaultCyclesTolerance, "with -sample, the largest 95% confidence half-width of the extrapolated cycles, in `percent` of the total, at which the sampler skips (larger: fewer waves simulated, wider intervals)"),
+		counts: fs.Float64(countTolFlag, 100*sim.DefaultCountTolerance, "with -sample, the same for the extrapolated L1 and L2 hits and misses and DRAM reads and writes, in `percent`"),
 	}
 }
 
@@ -36,19 +35,16 @@ func addSampleFlags(fs *flag.FlagSet) *sampleFlags {
 // options: a tolerance needs -sample, and lies above 0 and at most
 // maxSampleTol percent.
 func (f *sampleFlags) options(fs *flag.FlagSet) (sim.SampleOptions, error) {
-	var err error
-	fs.Visit(func(fl *flag.Flag) {
-		if err == nil && !*f.on && (fl.Name == "sample-cycles-tol" || fl.Name == "sample-count-tol") {
-			err = fmt.Errorf("-%s: a tolerance of the sampler needs -sample; hint: add -sample, or leave out -%s", fl.Name, fl.Name)
-		}
-	})
-	if err != nil {
-		return sim.SampleOptions{}, err
-	}
-	for _, t := range []struct {
+	tols := []struct {
 		name string
 		v    float64
-	}{{"sample-cycles-tol", *f.cycles}, {"sample-count-tol", *f.counts}} {
+	}{{cyclesTolFlag, *f.cycles}, {countTolFlag, *f.counts}}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	for _, t := range tols {
+		if set[t.name] && !*f.on {
+			return sim.SampleOptions{}, fmt.Errorf("-%s: a tolerance of the sampler needs -sample; hint: add -sample, or leave out -%s", t.name, t.name)
+		}
 		if !(t.v > 0 && t.v <= maxSampleTol) { // NaN fails too
 			return sim.SampleOptions{}, fmt.Errorf("-%s: want a percentage above 0 and at most %d; got %v", t.name, maxSampleTol, t.v)
 		}
