@@ -240,9 +240,19 @@ func (m *Memory) issueColumn(ch *channel, b *bank, t int64) {
 	b.busy = false
 	ch.sides[b.side].remove(b.id)
 	b.side = -1
-	if b.head >= 0 {
-		ch.ready.add(b.id)
+	if b.head < 0 {
+		return
 	}
+	// Under FR-FCFS a bank freed at t with a request arrived by then
+	// takes it now, as the dispatch at t would: no other bank is free
+	// with an arrived request at t (each took one at its arrival), and
+	// the freed bank's next command is later than t (the column bus is
+	// taken at t, and its precharge waits for the burst).
+	if m.frfcfs && ch.pool[b.head].arrival <= t {
+		ch.handOver(b, t)
+		return
+	}
+	ch.ready.add(b.id)
 }
 
 // dispatch hands waiting requests that have arrived by slot t to free banks.
@@ -274,23 +284,28 @@ func (m *Memory) dispatch(ch *channel, t int64) {
 	// valid while take removes the current bank from the list.
 	for k := len(ch.ready.list) - 1; k >= 0; k-- {
 		b := &ch.banks[ch.ready.list[k]]
-		first := b.head
-		if ch.pool[first].arrival > t {
-			continue
+		if ch.pool[b.head].arrival <= t {
+			ch.handOver(b, t)
 		}
-		pick, prev := first, int32(-1)
-		for i, p := first, int32(-1); i >= 0; p, i = i, ch.pool[i].next {
-			e := &ch.pool[i]
-			if e.arrival > t {
-				break
-			}
-			if e.row == b.openRow {
-				pick, prev = i, p
-				break
-			}
-		}
-		ch.take(b, prev, pick, t)
 	}
+}
+
+// handOver gives free bank b, whose oldest waiting request has arrived by
+// t, its oldest request arrived by t to its open row, else that oldest.
+func (ch *channel) handOver(b *bank, t int64) {
+	first := b.head
+	pick, prev := first, int32(-1)
+	for i, p := first, int32(-1); i >= 0; p, i = i, ch.pool[i].next {
+		e := &ch.pool[i]
+		if e.arrival > t {
+			break
+		}
+		if e.row == b.openRow {
+			pick, prev = i, p
+			break
+		}
+	}
+	ch.take(b, prev, pick, t)
 }
 
 // take removes entry idx (after prev, or first when prev is -1) from b's
