@@ -1,6 +1,6 @@
 package sim
 
-import "math"
+import "math/bits"
 
 // A policy picks the warp its scheduler issues.
 type policy interface {
@@ -23,9 +23,11 @@ var (
 	_ policy = (*gto)(nil)
 )
 
-// pick makes one branch-free pass over the warps from the last issued one
-// on, in cyclic order. The pass finds the minima of both classes on the
-// way, so it leaves them to sc.
+// pick makes one branch-free pass over the warps, marking in a bit set
+// those that can issue at t and finding the minima of both classes on the
+// way (it leaves them to sc); the first marked at or after the one after
+// the last issued goes, else the first marked from the front. A scheduler
+// holds at most 64 warps (arch validates sm.max_warps), one bit each.
 func (*lrr) pick(sc *scheduler, t, gate int64) int {
 	alu, lsu := sc.alu, sc.lsu
 	n := len(alu)
@@ -34,28 +36,27 @@ func (*lrr) pick(sc *scheduler, t, gate int64) int {
 	if gate > t {
 		tl = -1
 	}
-	start := sc.last + 1
 	a, l := int64(never), int64(never)
-	best := uint64(math.MaxUint64)
-	pick := -1
+	var can uint64
 	// Own times are in [0, never] and t, tl in [-1, never), so the
 	// differences below cannot overflow; their sign bit says "not yet".
-	for k := range n {
+	// Backwards, so that warp k's bit is shifted to place k.
+	for k := n - 1; k >= 0; k-- {
 		ak, lk := alu[k], lsu[k]
 		a = min(a, ak)
 		l = min(l, lk)
 		late := uint64(t-ak) & uint64(tl-lk) >> 63
-		d := k - start
-		key := uint64(d+n&(d>>63)) | -late
-		if key < best {
-			best, pick = key, k
-		}
+		can = can<<1 | (late ^ 1)
 	}
 	sc.minALU, sc.minLSU, sc.minOK = a, l, true
-	if best == math.MaxUint64 {
-		return -1
+	start := uint(sc.last+1) & 63 // last+1 == 64 only when n == 64: start over
+	if after := can >> start; after != 0 {
+		return int(start) + bits.TrailingZeros64(after)
 	}
-	return pick
+	if can != 0 {
+		return bits.TrailingZeros64(can)
+	}
+	return -1
 }
 
 // pick tries the last issued warp, then passes over the warps in age

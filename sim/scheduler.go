@@ -1,6 +1,9 @@
 package sim
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // scheduler is one warp scheduler of an SM. The issue state of its warps
 // is kept in small parallel arrays so that picking a warp scans a few
@@ -39,6 +42,11 @@ type scheduler struct {
 // newScheduler builds a scheduler of policy p for up to warps warps; a
 // greedy-then-oldest one keeps its warps by age.
 func newScheduler(p policy, ipc int64, warps int) scheduler {
+	if warps > 64 {
+		// lrr.pick marks the warps in a 64-bit set; arch caps
+		// sm.max_warps at 64.
+		panic(fmt.Sprintf("sim: a scheduler of %d warps, more than 64", warps))
+	}
 	_, byAge := p.(*gto)
 	sc := scheduler{policy: p, byAge: byAge, ipc: ipc, ipcShift: -1, last: -1, wakeAt: never,
 		slots: make([]int32, 0, warps), alu: make([]int64, 0, warps), lsu: make([]int64, 0, warps), own: make([]int64, 0, warps)}
