@@ -201,7 +201,13 @@ func (c *Coalescer) CoalesceHalves(w *coalesce.Warp, h *traces.Halves) ([]coales
 	}
 	size := c.halves[w.Op][w.Width]
 	if size == 0 {
-		return nil, false
+		if c.rule != coalesce.CC13 {
+			return nil, false
+		}
+		// CC 1.2/1.3 half-warps, each in one segment.
+		txns, ok := coalesce.AppendSegmentHalves(c.txns[:0], w.Width, h.Lo, h.Hi, h.Stride)
+		c.txns = txns
+		return txns, ok
 	}
 	txns, ok := coalesce.AppendHalves(c.txns[:0], w.Width, size, h.Lo, h.Hi, h.Stride)
 	c.txns = txns

@@ -38,6 +38,12 @@ func appendHalfUnits(dst []Txn, a0, a16, e0, e1, size uint64) []Txn {
 // otherwise it reports false with dst unchanged, and Coalesce, given the
 // lane addresses, decides. It is HalvesUnit then AppendHalves.
 func CoalesceHalves(r Rule, path Path, op Op, width int, lo, hi, stride uint64, dst []Txn) ([]Txn, bool) {
+	if r == CC13 {
+		if path > L2 || op > Store || !validWidth(width) {
+			return dst, false
+		}
+		return AppendSegmentHalves(dst, width, lo, hi, stride)
+	}
 	size := HalvesUnit(r, path, op, width)
 	if size == 0 {
 		return dst, false
@@ -75,6 +81,42 @@ func HalvesUnit(r Rule, path Path, op Op, width int) uint64 {
 		return 128
 	}
 	return 32
+}
+
+// AppendSegmentHalves is CoalesceHalves under CC13 (width valid) for the
+// warps whose half-warps each lie in one segment (§2.2 step 1: 32, 64 or
+// 128 bytes by width): one transaction per half-warp, lower half first,
+// reduced by step 3. A warp of 16 lanes reading one word, or 16 words in a
+// row inside a segment, is one. It reports false, and leaves dst alone,
+// for any other warp.
+func AppendSegmentHalves(dst []Txn, width int, lo, hi, stride uint64) ([]Txn, bool) {
+	w := uint64(width)
+	seg := cc13Segment(width)
+	// 15 steps inside a segment: at most 8 bytes a step, so the lanes
+	// leave no sector between the first and the last untouched. The step
+	// is bounded before it is multiplied, so that no stride wraps the
+	// last lane back into the first one's segment.
+	d := int64(stride)
+	ad := max(d, -d) // negative only for the most negative int64
+	if (lo|hi|stride)&(w-1) != 0 || ad < 0 || ad >= int64(seg) || 15*ad >= int64(seg) {
+		return dst, false
+	}
+	e0, e1 := lo+15*stride, hi+15*stride
+	if (lo^e0)|(hi^e1) >= seg {
+		return dst, false // a half-warp crosses a segment, or wraps
+	}
+	n := len(dst)
+	dst = append(dst, segmentTxn(lo, e0, w, seg, 0x0000FFFF), segmentTxn(hi, e1, w, seg, 0xFFFF0000))
+	reduce(dst[n:])
+	return dst, true
+}
+
+// segmentTxn is the segment transaction of the lanes in mask whose words
+// run from a (the first lane's) to e (the last's), in one segment of size
+// seg, before reduction.
+func segmentTxn(a, e, width, seg uint64, mask uint32) Txn {
+	first, last := min(a, e), max(a, e)+width-1
+	return Txn{Addr: a &^ (seg - 1), Size: uint32(seg), Sectors: sectorSpan(first, last), Lanes: mask}
 }
 
 // AppendHalves is CoalesceHalves given size, HalvesUnit's nonzero result

@@ -1,6 +1,7 @@
 package coalesce
 
 import (
+	"math"
 	"slices"
 	"testing"
 )
@@ -11,7 +12,9 @@ import (
 // are misaligned, or wrap past 2^64: where it answers it must give
 // exactly Coalesce's transactions, and it must answer the common cases.
 func TestCoalesceHalves(t *testing.T) {
-	strides := []int64{0, 1, 2, 4, 8, 12, 16, 32, 64, 96, 128, 1024, 1 << 32, -1, -4, -8, -16, -32, -64, -1024, -(1 << 32)}
+	// 0x1111111111111111 is a step that 15 times over wraps to -1: its
+	// lane 15 lands next to lane 0 with lanes 1 to 14 far away.
+	strides := []int64{0, 1, 2, 4, 8, 12, 16, 32, 64, 96, 128, 1024, 1 << 32, 0x1111111111111111, -1, -4, -8, -16, -32, -64, -1024, -(1 << 32), math.MinInt64}
 	bases := []uint64{0, 4, 8, 16, 60, 64, 124, 128, 1 << 20, 1<<20 + 4, 1<<20 + 2, 1<<20 + 1, 1<<64 - 128, 1<<64 - 4}
 	deltas := []int64{0, 4, 64, 128, 256, 1024, -128, -1024, 6}
 	answered := map[string]int{}
@@ -45,22 +48,43 @@ func TestCoalesceHalves(t *testing.T) {
 			}
 		}
 	}
-	// Rules that split a warp before forming units never answer; the
-	// others answer at least a row of 4-byte words read through L2.
-	for _, r := range []string{"cc10", "cc13"} {
-		if answered[r] != 0 {
-			t.Errorf("CoalesceHalves answered %d warps of rule %s; want 0 (it splits half-warps first)", answered[r], r)
-		}
+	// CC10 never answers (every lane of a half-warp must match its own
+	// word of the segment); the others answer at least a row of 4-byte
+	// words read through L2, CC13 those whose half-warps each lie in one
+	// segment.
+	if answered["cc10"] != 0 {
+		t.Errorf("CoalesceHalves answered %d warps of rule cc10; want 0", answered["cc10"])
 	}
-	for _, r := range []string{"cc20", "cc30", "cc50"} {
+	for _, r := range []string{"cc13", "cc20", "cc30", "cc50"} {
 		if answered[r] == 0 {
 			t.Errorf("CoalesceHalves answered no warp of rule %s", r)
 		}
 	}
+	// CC 1.3 (PG42 §F.3.2.2): 32 floats in a row at 0x1000 are two
+	// half-warps of 64 contiguous bytes, each in the 128-B segment at
+	// 0x1000 but using only its lower or its upper half, reduced to 64 B;
+	// 16 lanes reading the float at 0x2004 use one 32-B sector of their
+	// segment, reduced to 32 B, and the other half-warp's at 0x2400 too.
+	got, ok := CoalesceHalves(CC13, L1, Load, 4, 0x1000, 0x1040, 4, nil)
+	want := []Txn{
+		{Addr: 0x1000, Size: 64, Sectors: 0b0011, Lanes: 0x0000FFFF},
+		{Addr: 0x1040, Size: 64, Sectors: 0b1100, Lanes: 0xFFFF0000},
+	}
+	if !ok || !slices.Equal(got, want) {
+		t.Errorf("CoalesceHalves(cc13, 32 floats at 0x1000) = %+v, %v; want %+v, true", got, ok, want)
+	}
+	got, ok = CoalesceHalves(CC13, L1, Load, 4, 0x2004, 0x2400, 0, nil)
+	want = []Txn{
+		{Addr: 0x2000, Size: 32, Sectors: 0b0001, Lanes: 0x0000FFFF},
+		{Addr: 0x2400, Size: 32, Sectors: 0b0001, Lanes: 0xFFFF0000},
+	}
+	if !ok || !slices.Equal(got, want) {
+		t.Errorf("CoalesceHalves(cc13, one float per half-warp) = %+v, %v; want %+v, true", got, ok, want)
+	}
 	// A row of 32 floats at 0x1000 through Fermi's L1: one 128-B line,
 	// all four sectors (hardware.md §2.3).
-	got, ok := CoalesceHalves(CC20, L1, Load, 4, 0x1000, 0x1040, 4, nil)
-	want := []Txn{{Addr: 0x1000, Size: 128, Sectors: 0xF, Lanes: 0xFFFFFFFF}}
+	got, ok = CoalesceHalves(CC20, L1, Load, 4, 0x1000, 0x1040, 4, nil)
+	want = []Txn{{Addr: 0x1000, Size: 128, Sectors: 0xF, Lanes: 0xFFFFFFFF}}
 	if !ok || !slices.Equal(got, want) {
 		t.Errorf("CoalesceHalves(cc20, l1, 32 floats at 0x1000) = %+v, %v; want %+v, true", got, ok, want)
 	}
