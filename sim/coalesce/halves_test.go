@@ -60,44 +60,45 @@ func TestCoalesceHalves(t *testing.T) {
 			t.Errorf("CoalesceHalves answered no warp of rule %s", r)
 		}
 	}
-	// CC 1.3 (PG42 §F.3.2.2): 32 floats in a row at 0x1000 are two
-	// half-warps of 64 contiguous bytes, each in the 128-B segment at
-	// 0x1000 but using only its lower or its upper half, reduced to 64 B;
-	// 16 lanes reading the float at 0x2004 use one 32-B sector of their
-	// segment, reduced to 32 B, and the other half-warp's at 0x2400 too.
-	got, ok := CoalesceHalves(CC13, L1, Load, 4, 0x1000, 0x1040, 4, nil)
-	want := []Txn{
-		{Addr: 0x1000, Size: 64, Sectors: 0b0011, Lanes: 0x0000FFFF},
-		{Addr: 0x1040, Size: 64, Sectors: 0b1100, Lanes: 0xFFFF0000},
-	}
-	if !ok || !slices.Equal(got, want) {
-		t.Errorf("CoalesceHalves(cc13, 32 floats at 0x1000) = %+v, %v; want %+v, true", got, ok, want)
-	}
-	got, ok = CoalesceHalves(CC13, L1, Load, 4, 0x2004, 0x2400, 0, nil)
-	want = []Txn{
-		{Addr: 0x2000, Size: 32, Sectors: 0b0001, Lanes: 0x0000FFFF},
-		{Addr: 0x2400, Size: 32, Sectors: 0b0001, Lanes: 0xFFFF0000},
-	}
-	if !ok || !slices.Equal(got, want) {
-		t.Errorf("CoalesceHalves(cc13, one float per half-warp) = %+v, %v; want %+v, true", got, ok, want)
-	}
-	// A row of 32 floats at 0x1000 through Fermi's L1: one 128-B line,
-	// all four sectors (hardware.md §2.3).
-	got, ok = CoalesceHalves(CC20, L1, Load, 4, 0x1000, 0x1040, 4, nil)
-	want = []Txn{{Addr: 0x1000, Size: 128, Sectors: 0xF, Lanes: 0xFFFFFFFF}}
-	if !ok || !slices.Equal(got, want) {
-		t.Errorf("CoalesceHalves(cc20, l1, 32 floats at 0x1000) = %+v, %v; want %+v, true", got, ok, want)
-	}
-	// Two rows of 16 floats 1 KiB apart through L2 on Kepler: two 64-B
-	// rows, each two 32-B segments.
-	got, ok = CoalesceHalves(CC30, L2, Load, 4, 0x2000, 0x2400, 4, nil)
-	want = []Txn{
-		{Addr: 0x2000, Size: 32, Sectors: 0x1, Lanes: 0x000000FF},
-		{Addr: 0x2020, Size: 32, Sectors: 0x2, Lanes: 0x0000FF00},
-		{Addr: 0x2400, Size: 32, Sectors: 0x1, Lanes: 0x00FF0000},
-		{Addr: 0x2420, Size: 32, Sectors: 0x2, Lanes: 0xFF000000},
-	}
-	if !ok || !slices.Equal(got, want) {
-		t.Errorf("CoalesceHalves(cc30, l2, two rows of 16 floats) = %+v, %v; want %+v, true", got, ok, want)
+	// Warps worked out by hand, each of 4-byte words:
+	//   - CC 1.3 (PG42 §F.3.2.2): 32 floats in a row at 0x1000 are two
+	//     half-warps of 64 contiguous bytes, each in the 128-B segment at
+	//     0x1000 but using only its lower or its upper half, reduced to
+	//     64 B; 16 lanes reading the float at 0x2004 use one 32-B sector of
+	//     their segment, reduced to 32 B, and the other half-warp's at
+	//     0x2400 too;
+	//   - a row of 32 floats at 0x1000 through Fermi's L1: one 128-B line,
+	//     all four sectors (hardware.md §2.3);
+	//   - two rows of 16 floats 1 KiB apart through L2 on Kepler: two 64-B
+	//     rows, each two 32-B segments.
+	for _, c := range []struct {
+		name           string
+		r              Rule
+		path           Path
+		lo, hi, stride uint64
+		want           []Txn
+	}{
+		{"cc13, 32 floats at 0x1000", CC13, L1, 0x1000, 0x1040, 4, []Txn{
+			{Addr: 0x1000, Size: 64, Sectors: 0b0011, Lanes: 0x0000FFFF},
+			{Addr: 0x1040, Size: 64, Sectors: 0b1100, Lanes: 0xFFFF0000},
+		}},
+		{"cc13, one float per half-warp", CC13, L1, 0x2004, 0x2400, 0, []Txn{
+			{Addr: 0x2000, Size: 32, Sectors: 0b0001, Lanes: 0x0000FFFF},
+			{Addr: 0x2400, Size: 32, Sectors: 0b0001, Lanes: 0xFFFF0000},
+		}},
+		{"cc20, l1, 32 floats at 0x1000", CC20, L1, 0x1000, 0x1040, 4, []Txn{
+			{Addr: 0x1000, Size: 128, Sectors: 0xF, Lanes: 0xFFFFFFFF},
+		}},
+		{"cc30, l2, two rows of 16 floats", CC30, L2, 0x2000, 0x2400, 4, []Txn{
+			{Addr: 0x2000, Size: 32, Sectors: 0x1, Lanes: 0x000000FF},
+			{Addr: 0x2020, Size: 32, Sectors: 0x2, Lanes: 0x0000FF00},
+			{Addr: 0x2400, Size: 32, Sectors: 0x1, Lanes: 0x00FF0000},
+			{Addr: 0x2420, Size: 32, Sectors: 0x2, Lanes: 0xFF000000},
+		}},
+	} {
+		got, ok := CoalesceHalves(c.r, c.path, Load, 4, c.lo, c.hi, c.stride, nil)
+		if !ok || !slices.Equal(got, c.want) {
+			t.Errorf("CoalesceHalves(%s) = %+v, %v; want %+v, true", c.name, got, ok, c.want)
+		}
 	}
 }
