@@ -92,13 +92,13 @@ func HalvesUnit(r Rule, path Path, op Op, width int) uint64 {
 func AppendSegmentHalves(dst []Txn, width int, lo, hi, stride uint64) ([]Txn, bool) {
 	w := uint64(width)
 	seg := cc13Segment(width)
-	// 15 steps inside a segment: at most 8 bytes a step, so the lanes
-	// leave no sector between the first and the last untouched. The step
-	// is bounded before it is multiplied, so that no stride wraps the
-	// last lane back into the first one's segment.
-	d := int64(stride)
-	ad := max(d, -d) // negative only for the most negative int64
-	if (lo|hi|stride)&(w-1) != 0 || ad < 0 || ad >= int64(seg) || 15*ad >= int64(seg) {
+	// A step of a segment or more, either way (|stride| >= seg, in
+	// unsigned arithmetic), cannot keep 16 lanes in one, and bounding it
+	// first keeps the 15 steps from wrapping the last lane back into the
+	// first one's segment. Inside one segment a step is at most 8 bytes,
+	// so the lanes leave no sector between the first and the last
+	// untouched.
+	if (lo|hi|stride)&(w-1) != 0 || stride+seg-1 >= 2*seg-1 {
 		return dst, false
 	}
 	e0, e1 := lo+15*stride, hi+15*stride
