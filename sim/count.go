@@ -199,17 +199,17 @@ func (c *Coalescer) CoalesceHalves(w *coalesce.Warp, h *traces.Halves) ([]coales
 	if uint(w.Op) >= 2 || uint(w.Width) >= 17 {
 		return nil, false
 	}
-	size := c.halves[w.Op][w.Width]
-	if size == 0 {
-		if c.rule != coalesce.CC13 {
-			return nil, false
-		}
-		// CC 1.2/1.3 half-warps, each in one segment.
-		txns, ok := coalesce.AppendSegmentHalves(c.txns[:0], w.Width, h.Lo, h.Hi, h.Stride)
-		c.txns = txns
-		return txns, ok
+	// coalesce.CoalesceHalves, with HalvesUnit looked up where it
+	// applies: CC13 forms each half-warp on its own.
+	var txns []coalesce.Txn
+	var ok bool
+	if c.rule == coalesce.CC13 {
+		txns, ok = coalesce.CoalesceHalves(c.rule, c.path, w.Op, w.Width, h.Lo, h.Hi, h.Stride, c.txns[:0])
+	} else if size := c.halves[w.Op][w.Width]; size != 0 {
+		txns, ok = coalesce.AppendHalves(c.txns[:0], w.Width, size, h.Lo, h.Hi, h.Stride)
+	} else {
+		return nil, false
 	}
-	txns, ok := coalesce.AppendHalves(c.txns[:0], w.Width, size, h.Lo, h.Hi, h.Stride)
 	c.txns = txns
 	return txns, ok
 }

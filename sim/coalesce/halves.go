@@ -33,16 +33,18 @@ func appendHalfUnits(dst []Txn, a0, a16, e0, e1, size uint64) []Txn {
 // half-warps each read a progression of one stride: lane l at
 // lo + l·stride and lane 16+l at hi + l·stride (mod 2^64). Where the
 // transactions follow from that alone (a rule that forms the units of the
-// whole warp at once, each half-warp a run the closed forms cover) it
-// appends exactly those Coalesce makes of the same warp and reports true;
-// otherwise it reports false with dst unchanged, and Coalesce, given the
-// lane addresses, decides. It is HalvesUnit then AppendHalves.
+// whole warp at once, each half-warp a run the closed forms cover; or
+// CC13 with each half-warp in one segment) it appends exactly those
+// Coalesce makes of the same warp and reports true; otherwise it reports
+// false with dst unchanged, and Coalesce, given the lane addresses,
+// decides. It is appendSegmentHalves under CC13, else HalvesUnit then
+// AppendHalves.
 func CoalesceHalves(r Rule, path Path, op Op, width int, lo, hi, stride uint64, dst []Txn) ([]Txn, bool) {
 	if r == CC13 {
 		if path > L2 || op > Store || !validWidth(width) {
 			return dst, false
 		}
-		return AppendSegmentHalves(dst, width, lo, hi, stride)
+		return appendSegmentHalves(dst, width, lo, hi, stride)
 	}
 	size := HalvesUnit(r, path, op, width)
 	if size == 0 {
@@ -83,13 +85,13 @@ func HalvesUnit(r Rule, path Path, op Op, width int) uint64 {
 	return 32
 }
 
-// AppendSegmentHalves is CoalesceHalves under CC13 (width valid) for the
+// appendSegmentHalves is CoalesceHalves under CC13 (width valid) for the
 // warps whose half-warps each lie in one segment (§2.2 step 1: 32, 64 or
 // 128 bytes by width): one transaction per half-warp, lower half first,
 // reduced by step 3. A warp of 16 lanes reading one word, or 16 words in a
 // row inside a segment, is one. It reports false, and leaves dst alone,
 // for any other warp.
-func AppendSegmentHalves(dst []Txn, width int, lo, hi, stride uint64) ([]Txn, bool) {
+func appendSegmentHalves(dst []Txn, width int, lo, hi, stride uint64) ([]Txn, bool) {
 	w := uint64(width)
 	seg := cc13Segment(width)
 	// A step of a segment or more, either way (|stride| >= seg, in
