@@ -7,7 +7,7 @@ FUZZTIME  ?= 20s
 FUZZMINTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo
+.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo against
 
 all: build
 
@@ -64,6 +64,12 @@ run:
 
 clean:
 	$(GO) clean ./...
+
+## against: issue 10's delivery 1, the command at AGAINST (489b94e) and
+## now, side by side in one sitting: wall seconds, speed-ups, and whether
+## the metrics they share are identical (scripts/against.sh)
+against:
+	sh scripts/against.sh
 
 ## papers: the papers' experiments at their own sizes, sampled, each timed
 ## (issue 10's delivery 3; docs/design.md lists the times measured)

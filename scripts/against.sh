@@ -1,0 +1,88 @@
+#!/bin/sh
+# against.sh: issue 10's delivery 1 measured side by side. It builds the
+# command at an old commit (AGAINST, 489b94e by default, the commit the
+# issue measured from) in a temporary git worktree and at the working tree,
+# the same way (go build, each with its own default.pgo where it has one),
+# then runs each case old then new, ROUNDS times, under the same clock, and
+# prints the wall seconds, the speed-up of the medians and whether every
+# metric the two outputs share is the same. It exits 1 if one differs.
+#
+#	make against                      # the three cases below, 2 rounds
+#	ROUNDS=5 AGAINST=1f5fdcb make against
+#
+# Wall time on a shared machine moves by the hour: compare only figures
+# taken in one sitting, and prefer instruction counts
+# (valgrind --tool=cachegrind) for small changes (docs/design.md, "Where
+# the time goes").
+set -eu
+export LC_ALL=C # sort and join must agree on the order
+
+AGAINST=${AGAINST:-489b94e}
+ROUNDS=${ROUNDS:-2}
+GO=${GO:-go}
+
+root=$(git rev-parse --show-toplevel)
+work=$(mktemp -d)
+cleanup() {
+	git -C "$root" worktree remove --force "$work/old-tree" >/dev/null 2>&1 || true
+	rm -rf "$work"
+}
+trap cleanup EXIT INT TERM
+
+git -C "$root" worktree add --detach "$work/old-tree" "$AGAINST" >/dev/null 2>&1
+(cd "$work/old-tree" && "$GO" build -o "$work/old" ./cmd/gpumemsim)
+(cd "$root" && "$GO" build -o "$work/new" ./cmd/gpumemsim)
+
+# name|arguments: the full hierarchy, the DRAM-bound path and the
+# stall-bound path, as issue 10 names them.
+cases='full hierarchy: fermi matmul 512^3|-device fermi -kernel matmul -set M=512,N=512,P=512
+DRAM-bound: gt200 matmul 256^3 uncoalesced|-device gt200 -kernel matmul -map i1=tx,i2=ty -set M=256,N=256,P=256
+stall-bound: fermi transpose N=4096|-device fermi -kernel transpose -set N=4096'
+
+# wall runs the binary $1 with the arguments $2, its report to $3, and
+# prints the wall seconds.
+wall() {
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2086 # the arguments are split on purpose
+	"$1" run $2 -format json >"$3" 2>/dev/null
+	end=$(date +%s.%N)
+	echo "$start $end" | awk '{printf "%.2f", $2 - $1}'
+}
+
+# metrics prints the "name value" pairs of the "metrics" object of a run's
+# JSON report (indented, one metric a line), sorted by name.
+metrics() {
+	awk '/^  "metrics": \{/ {on = 1; next} on && /^  }/ {exit}
+		on {gsub(/[",]/, ""); sub(/:/, ""); print $1, $2}' "$1" | sort
+}
+
+# median of the numbers given.
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+
+printf 'against %s, %s rounds, %s\n\n' "$(git -C "$root" rev-parse --short "$AGAINST")" "$ROUNDS" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+printf '| run | %s | now | speed-up | shared metrics |\n|---|---|---|---|---|\n' "$AGAINST"
+echo "$cases" | while IFS='|' read -r name args; do
+	olds='' news=''
+	i=0
+	while [ "$i" -lt "$ROUNDS" ]; do
+		olds="$olds $(wall "$work/old" "$args" "$work/old.out")"
+		news="$news $(wall "$work/new" "$args" "$work/new.out")"
+		i=$((i + 1))
+	done
+	metrics "$work/old.out" >"$work/old.m"
+	metrics "$work/new.out" >"$work/new.m"
+	shared=$(join "$work/old.m" "$work/new.m" | wc -l)
+	differ=$(join "$work/old.m" "$work/new.m" | awk '$2 != $3' | wc -l)
+	same="$shared identical"
+	if [ "$differ" -ne 0 ] || [ "$shared" -eq 0 ]; then
+		same="$differ of $shared DIFFER"
+	fi
+	# shellcheck disable=SC2086
+	speedup=$(echo "$(median $olds) $(median $news)" | awk '{printf "%.2fx", $1 / $2}')
+	# shellcheck disable=SC2086
+	printf '| %s (`%s`) | %s s | %s s | %s | %s |\n' "$name" "$args" "$(echo $olds | sed 's/ /, /g')" "$(echo $news | sed 's/ /, /g')" "$speedup" "$same"
+	if [ "$differ" -ne 0 ] || [ "$shared" -eq 0 ]; then
+		join "$work/old.m" "$work/new.m" | awk '$2 != $3 {print "  " $1 ": " $2 " against " $3}' >&2
+		exit 1
+	fi
+done
