@@ -87,19 +87,9 @@ func (m *MSHR) Lookup(line uint64) (MSHREntry, bool) {
 	}
 }
 
-// slot is the home slot of line in the index. One multiplicative hash
-// (the line times 2^64/φ, bits 32 and up) sends some strides' lines to
-// neighbouring slots, and linear probing turns that into long runs:
-// J14's uncoalesced matmul on Fermi with 256x2 blocks averaged 3.8
-// probes a lookup and 5.0 steps a release in its 64-entry L1 tables, at
-// a load of a quarter at most. Folding the product's high half into its
-// low half and multiplying again mixes every bit of the line into the
-// slot, so that no stride clusters (TestMSHRIndexStrides): 1.3 probes
-// and 1.6 steps there, about what a random hash gives at that load.
+// slot is the home slot of line in the index.
 func (m *MSHR) slot(line uint64) uint64 {
-	x := line * 0x9E3779B97F4A7C15
-	x ^= x >> 32
-	return (x * 0x9E3779B97F4A7C15 >> 32) & m.mask
+	return (line * 0x9E3779B97F4A7C15 >> 32) & m.mask
 }
 
 // unindex removes entry e from the index, shifting later entries of its
