@@ -29,7 +29,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-git -C "$root" worktree add --detach "$work/old-tree" "$AGAINST" >/dev/null 2>&1
+if ! git -C "$root" worktree add --detach "$work/old-tree" "$AGAINST" >/dev/null; then
+	echo "against.sh: cannot check out AGAINST=$AGAINST; set it to a commit of this repository, e.g. AGAINST=489b94e" >&2
+	exit 1
+fi
 (cd "$work/old-tree" && "$GO" build -o "$work/old" ./cmd/gpumemsim)
 (cd "$root" && "$GO" build -o "$work/new" ./cmd/gpumemsim)
 
@@ -40,11 +43,16 @@ DRAM-bound: gt200 matmul 256^3 uncoalesced|-device gt200 -kernel matmul -map i1=
 stall-bound: fermi transpose N=4096|-device fermi -kernel transpose -set N=4096'
 
 # wall runs the binary $1 with the arguments $2, its report to $3, and
-# prints the wall seconds.
+# prints the wall seconds; a run that fails stops the script with its
+# error.
 wall() {
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086 # the arguments are split on purpose
-	"$1" run $2 -format json >"$3" 2>/dev/null
+	if ! "$1" run $2 -format json >"$3" 2>"$3.err"; then
+		echo "against.sh: $1 run $2 failed:" >&2
+		cat "$3.err" >&2
+		exit 1
+	fi
 	end=$(date +%s.%N)
 	echo "$start $end" | awk '{printf "%.2f", $2 - $1}'
 }
@@ -71,18 +79,21 @@ echo "$cases" | while IFS='|' read -r name args; do
 	done
 	metrics "$work/old.out" >"$work/old.m"
 	metrics "$work/new.out" >"$work/new.m"
-	shared=$(join "$work/old.m" "$work/new.m" | wc -l)
-	differ=$(join "$work/old.m" "$work/new.m" | awk '$2 != $3' | wc -l)
+	join "$work/old.m" "$work/new.m" >"$work/both.m"
+	shared=$(wc -l <"$work/both.m")
+	differ=$(awk '$2 != $3' "$work/both.m" | wc -l)
+	ok=true
 	same="$shared identical"
 	if [ "$differ" -ne 0 ] || [ "$shared" -eq 0 ]; then
+		ok=false
 		same="$differ of $shared DIFFER"
 	fi
 	# shellcheck disable=SC2086
 	speedup=$(echo "$(median $olds) $(median $news)" | awk '{printf "%.2fx", $1 / $2}')
 	# shellcheck disable=SC2086
 	printf '| %s (`%s`) | %s s | %s s | %s | %s |\n' "$name" "$args" "$(echo $olds | sed 's/ /, /g')" "$(echo $news | sed 's/ /, /g')" "$speedup" "$same"
-	if [ "$differ" -ne 0 ] || [ "$shared" -eq 0 ]; then
-		join "$work/old.m" "$work/new.m" | awk '$2 != $3 {print "  " $1 ": " $2 " against " $3}' >&2
+	if ! $ok; then
+		awk '$2 != $3 {print "  " $1 ": " $2 " against " $3}' "$work/both.m" >&2
 		exit 1
 	fi
 done
