@@ -70,6 +70,11 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 		info.replicates = append(info.replicates, grow(sp.window[j:j+1], 1))
 	}
 	info.probe = grow(sp.window, 2)
+	for _, r := range append([]*Result{point, info.probe}, info.replicates...) {
+		if err := r.checkExtrapolated(dev); err != nil {
+			return selfCheckFailed(err)
+		}
+	}
 	info.Window = len(sp.window)
 	info.SkippedInsts = int64(math.Round(skip))
 	ts := make([]float64, len(info.replicates))
@@ -160,6 +165,7 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *Counts, r *
 		counted.setDirect(r)
 	}
 	sumRefs(r)
+	reconcile(dev, r)
 	derive(dev, r, warpCycles, active)
 }
 

@@ -1,0 +1,228 @@
+package sim
+
+import (
+	"math/bits"
+
+	"gpumemsim/arch"
+	"gpumemsim/kernel"
+	"gpumemsim/traces"
+)
+
+// An extrapolated run's counters are each estimated on its own: the
+// simulated part's count plus the skipped instructions times the window's
+// rate, rounded. A total and its parts (a level's accesses, hits and
+// misses; a reference's share of them) then disagree by the rounding, and
+// where the skipped blocks were counted, one side of an identity is exact
+// and the other an estimate: `run -device fermi -kernel matmul -set
+// M=2048,N=1024,P=128 -sample` gave A[i1][i3] 16,777,216 load
+// transactions, all counted, and 15,912,071 L1 hits and 865,135 misses,
+// 10 accesses short.
+//
+// reconcile makes the estimates keep every identity checkTotals holds a
+// simulated run to, going down the hierarchy from what is known best:
+//   - a cache's lookups are the transactions or passes that make them (a
+//     reference's L1, constant- and texture-cache hits and misses add up
+//     to its transactions), and a level's totals are its references' sums;
+//   - what a level receives is what the level above sent (L2 read requests
+//     are the L1's and the read-only caches' fills, or the load
+//     transactions where the L1 does not cache them; L2 write requests are
+//     the store transactions; a texture-only L2 reads the texture caches'
+//     fill sectors);
+//   - DRAM reads what the level above it sent (each global load's
+//     transactions and the read-only caches' fills where no L2 caches
+//     global memory, each reference's L2 miss sectors behind an L2 of
+//     32-byte sectors), and writes the stores and write-backs.
+//
+// Where an identity fixes a total, its parts are apportioned to it in
+// proportion to their estimates (apportion); where it fixes the parts,
+// the total is their sum. An exact count is never moved: it is what the
+// others are fitted to. The changes are within a few units of the
+// estimates, or within the estimates' own error where an exact count
+// replaces one (the intervals stay; withIntervals finds a count that
+// became exact to be exact).
+func reconcile(dev *arch.Device, r *Result) {
+	for i := range r.Refs {
+		ref := &r.Refs[i]
+		switch {
+		case isConstant(ref.Space):
+			apportion(ref.Transactions, &ref.ConstHits, &ref.ConstMisses)
+		case texturePath(ref.Space):
+			apportion(ref.Transactions, &ref.TexHits, &ref.TexMisses)
+		case l1Global(dev, ref):
+			apportion(ref.Transactions, &ref.L1Hits, &ref.L1Misses)
+		}
+	}
+	r.sumLevels()
+	if dev.L2.Present() {
+		r.reconcileL2(dev)
+	}
+	r.reconcileDRAM(dev)
+}
+
+// sumLevels makes the L1's, shared memory's and the read-only paths'
+// totals, and the memory instructions, their references' sums.
+func (r *Result) sumLevels() {
+	var l1 L1Stats
+	var shared SharedStats
+	var constant, texture ReadOnlyStats
+	for i := range r.Refs {
+		ref := &r.Refs[i]
+		l1.Hits += ref.L1Hits
+		l1.Misses += ref.L1Misses
+		switch {
+		case ref.Space == kernel.SpaceShared.String():
+			shared.addRef(ref)
+		case isConstant(ref.Space):
+			constant.addRef(ref, ref.ConstHits, ref.ConstMisses)
+		case texturePath(ref.Space):
+			texture.addRef(ref, ref.TexHits, ref.TexMisses)
+		}
+	}
+	r.L1.Hits, r.L1.Misses, r.L1.Accesses = l1.Hits, l1.Misses, l1.Hits+l1.Misses
+	r.Shared = shared
+	r.Constant.setRefs(&constant)
+	r.Texture.setRefs(&texture)
+	r.MemInsts = r.Loads.Requests + r.Stores.Requests + shared.LoadRequests + shared.StoreRequests + constant.Requests + texture.Requests
+}
+
+// addRef adds a read-only reference's requests, passes, bytes, hits and
+// misses to st.
+func (st *ReadOnlyStats) addRef(ref *RefStats, hits, misses int64) {
+	st.Requests += ref.Requests
+	st.Passes += ref.Transactions
+	st.Bytes += ref.RequestedBytes
+	st.Cache.Hits += hits
+	st.Cache.Misses += misses
+}
+
+// setRefs puts the references' sums o into st: a pass is one access.
+func (st *ReadOnlyStats) setRefs(o *ReadOnlyStats) {
+	st.Requests, st.Passes, st.Bytes = o.Requests, o.Passes, o.Bytes
+	st.Cache.Hits, st.Cache.Misses = o.Cache.Hits, o.Cache.Misses
+	st.Cache.Accesses = o.Cache.Hits + o.Cache.Misses
+}
+
+// reconcileL2 fits the L2's read sectors, their hits and misses, and its
+// requests to what the levels above sent.
+func (r *Result) reconcileL2(dev *arch.Device) {
+	total := r.L2.ReadSectors
+	if dev.L2.TextureOnly {
+		total = r.Texture.FillSectors
+	}
+	parts := make([]*int64, len(r.Refs))
+	for i := range r.Refs {
+		parts[i] = &r.Refs[i].L2ReadSectors
+	}
+	apportion(total, parts...)
+	var hits, misses int64
+	for i := range r.Refs {
+		ref := &r.Refs[i]
+		apportion(ref.L2ReadSectors, &ref.L2HitSectors, &ref.L2MissSectors)
+		hits += ref.L2HitSectors
+		misses += ref.L2MissSectors
+	}
+	r.L2.ReadSectors, r.L2.ReadHitSectors, r.L2.ReadMissSectors = total, hits, misses
+	fills := r.Constant.Cache.Fills + r.Texture.Cache.Fills
+	switch {
+	case dev.L2.TextureOnly:
+		r.L2.ReadRequests, r.L2.WriteRequests = r.Texture.Cache.Fills, 0
+		return
+	case dev.Coalescer.CacheGlobalLoads:
+		r.L2.ReadRequests = r.L1.Fills + fills
+	default:
+		r.L2.ReadRequests = r.Loads.Transactions + fills
+	}
+	r.L2.WriteRequests = r.Stores.Transactions
+}
+
+// reconcileDRAM fits DRAM's read and write sectors, and the references'
+// read sectors, to what was sent to it.
+func (r *Result) reconcileDRAM(dev *arch.Device) {
+	d := &r.DRAM
+	var global int64 // what global loads read straight from DRAM
+	var constant, texture []*int64
+	for i := range r.Refs {
+		ref := &r.Refs[i]
+		switch {
+		case dev.L2.CachesGlobal():
+			if dev.L2.Sector == atomBytes {
+				ref.DRAMReadSectors = ref.L2MissSectors
+			}
+		case isConstant(ref.Space):
+			constant = append(constant, &ref.DRAMReadSectors)
+		case texturePath(ref.Space):
+			texture = append(texture, &ref.DRAMReadSectors)
+		case ref.Space == "" && ref.Op != traces.OpStore.String():
+			ref.DRAMReadSectors = ref.Bytes / 32
+			global += ref.DRAMReadSectors
+		}
+	}
+	switch {
+	case !dev.L2.Present():
+		apportion(r.Constant.FillSectors, constant...)
+		apportion(r.Texture.FillSectors, texture...)
+		d.WriteSectors = r.Stores.Bytes / 32
+	case dev.L2.TextureOnly:
+		apportion(r.Constant.FillSectors, constant...)
+		apportion(max(0, d.ReadSectors-global-r.Constant.FillSectors), texture...)
+		d.WriteSectors = r.Stores.Bytes/32 + r.L2.WriteBackSectors
+	case dev.L2.Sector != atomBytes:
+		parts := make([]*int64, len(r.Refs))
+		for i := range r.Refs {
+			parts[i] = &r.Refs[i].DRAMReadSectors
+		}
+		apportion(d.ReadSectors, parts...)
+	}
+	d.ReadSectors = 0
+	for i := range r.Refs {
+		d.ReadSectors += r.Refs[i].DRAMReadSectors
+	}
+	d.ReadBytes, d.WriteBytes = 32*d.ReadSectors, 32*d.WriteSectors
+}
+
+// apportion sets parts, estimates of the shares of total, to add up to
+// it, each in proportion to its estimate: the integer part of its exact
+// share, and one more for the parts with the largest remainders (the
+// earlier part first where two are equal) until the total is reached.
+// Where the estimates are all zero the last part takes the total; a
+// negative estimate counts as zero. With no parts it does nothing.
+func apportion(total int64, parts ...*int64) {
+	if len(parts) == 0 {
+		return
+	}
+	var sum int64
+	for _, p := range parts {
+		*p = max(*p, 0)
+		sum += *p
+	}
+	if sum == total {
+		return
+	}
+	if sum == 0 || total <= 0 {
+		for _, p := range parts {
+			*p = 0
+		}
+		*parts[len(parts)-1] = max(total, 0)
+		return
+	}
+	rem := make([]uint64, len(parts))
+	left := total
+	for i, p := range parts {
+		// total × p / sum exactly: total and p are below 2^63, and the
+		// quotient is at most total.
+		hi, lo := bits.Mul64(uint64(total), uint64(*p))
+		q, r := bits.Div64(hi, lo, uint64(sum))
+		*p, rem[i] = int64(q), r
+		left -= int64(q)
+	}
+	for ; left > 0; left-- {
+		best := 0
+		for i := range rem {
+			if rem[i] > rem[best] {
+				best = i
+			}
+		}
+		*parts[best]++
+		rem[best] = 0
+	}
+}

@@ -1,0 +1,66 @@
+package sim_test
+
+import (
+	"testing"
+
+	"gpumemsim/kernel"
+	"gpumemsim/sim"
+)
+
+// In a sampled run whose skipped blocks were counted, the counters the
+// transactions fix are exact, as in the full run: every load transaction
+// is one L1 lookup where the L1 caches global loads (fermi, a100), one L2
+// read request where it does not (kepler), every store transaction one L2
+// write request, every texture lookup one texture-cache access. By hand
+// for vecadd N=2^22 on fermi: 131,072 warps, each loading 128 aligned
+// bytes of A and of B (one transaction each) and storing 128 of C.
+func TestSampleFirstLevelExact(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates each grid twice")
+	}
+	const warps = 1 << 22 / 32
+	for _, c := range []struct {
+		device string
+		spaces map[string]kernel.Space
+	}{
+		{"fermi", nil},
+		{"kepler", nil},
+		{"a100", nil},
+		{"fermi", map[string]kernel.Space{"A": kernel.SpaceTexture}},
+		{"gt200", map[string]kernel.Space{"A": kernel.SpaceTexture}},
+	} {
+		dev, _ := bind(t, c.device, "vecadd", "", "", nil)
+		l := bindSpaces(t, dev, "vecadd", c.spaces, "", "", map[string]int64{"N": 1 << 22})
+		full := run(t, dev, l, sim.Options{})
+		got := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true}})
+		name := c.device
+		if c.spaces != nil {
+			name += " with A in texture memory"
+		}
+		if s := got.Sampling; s == nil || s.SkippedBlocks == 0 || !s.Counted {
+			t.Fatalf("%s: sampling %s; want blocks skipped and counted", name, describe(s))
+		}
+		if got.L1.Accesses != full.L1.Accesses || got.L1.Hits+got.L1.Misses != got.L1.Accesses {
+			t.Errorf("%s: L1 %d hits + %d misses, %d accesses; the full run's %d accesses", name, got.L1.Hits, got.L1.Misses, got.L1.Accesses, full.L1.Accesses)
+		}
+		for i := range full.Refs {
+			g, f := &got.Refs[i], &full.Refs[i]
+			if g.L1Hits+g.L1Misses != f.L1Hits+f.L1Misses || g.TexHits+g.TexMisses != f.TexHits+f.TexMisses {
+				t.Errorf("%s, %s: %d L1 and %d texture-cache lookups; the full run's %d and %d", name, f.Ref,
+					g.L1Hits+g.L1Misses, g.TexHits+g.TexMisses, f.L1Hits+f.L1Misses, f.TexHits+f.TexMisses)
+			}
+		}
+		if got.Texture.Cache.Accesses != full.Texture.Cache.Accesses {
+			t.Errorf("%s: %d texture-cache accesses; the full run's %d", name, got.Texture.Cache.Accesses, full.Texture.Cache.Accesses)
+		}
+		if got.L2.WriteRequests != full.L2.WriteRequests {
+			t.Errorf("%s: %d L2 write requests; the full run's %d", name, got.L2.WriteRequests, full.L2.WriteRequests)
+		}
+		if !dev.Coalescer.CacheGlobalLoads && got.Texture.Requests == 0 && got.L2.ReadRequests != full.L2.ReadRequests {
+			t.Errorf("%s: %d L2 read requests; the full run's %d", name, got.L2.ReadRequests, full.L2.ReadRequests)
+		}
+		if c.device == "fermi" && c.spaces == nil && (got.L1.Accesses != 2*warps || got.L2.WriteRequests != warps) {
+			t.Errorf("fermi: %d L1 accesses and %d L2 write requests, want %d and %d", got.L1.Accesses, got.L2.WriteRequests, 2*warps, warps)
+		}
+	}
+}

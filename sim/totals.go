@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"errors"
+	"fmt"
+
+	"gpumemsim/arch"
+	"gpumemsim/kernel"
+	"gpumemsim/traces"
+)
+
+// checkTotals verifies the identities a Result keeps on its own, with no
+// view of the units behind it: at every level hits and misses add up to
+// the accesses, the references account for each level's totals, and what
+// one level sent is what the next received. A simulated run keeps them by
+// construction (check runs them with the rest); an extrapolated one keeps
+// them because reconcile restores them, and is checked again.
+func (res *Result) checkTotals(fail func(string, ...any), dev *arch.Device) {
+	if l1 := res.L1; l1.Hits+l1.Misses != l1.Accesses {
+		fail("L1: %d hits + %d misses != %d accesses", l1.Hits, l1.Misses, l1.Accesses)
+	}
+	if l2 := res.L2; l2.ReadHitSectors+l2.ReadMissSectors != l2.ReadSectors {
+		fail("L2: %d hit + %d miss sectors != %d read sectors", l2.ReadHitSectors, l2.ReadMissSectors, l2.ReadSectors)
+	}
+	res.checkRefs(fail, dev)
+	res.checkReadOnly(fail, "constant", &res.Constant, isConstant, func(r *RefStats) (int64, int64) { return r.ConstHits, r.ConstMisses })
+	res.checkReadOnly(fail, "texture", &res.Texture, texturePath, func(r *RefStats) (int64, int64) { return r.TexHits, r.TexMisses })
+	sh := &res.Shared
+	if n := res.Loads.Requests + res.Stores.Requests + sh.LoadRequests + sh.StoreRequests + res.Constant.Requests + res.Texture.Requests; n != res.MemInsts {
+		fail("%d memory instructions issued; references account for %d", res.MemInsts, n)
+	}
+	res.checkCrossings(fail, dev)
+	res.checkDRAM(fail, dev)
+}
+
+// checkDRAM verifies DRAM's read sectors against where they came from:
+// on a device whose L2 does not cache global memory, each global load
+// reference's transactions and each read-only space's fills; behind an L2
+// of 32-byte sectors, each reference's L2 miss sectors. A DRAM request's
+// bytes are its sectors'.
+func (res *Result) checkDRAM(fail func(string, ...any), dev *arch.Device) {
+	d := &res.DRAM
+	if d.ReadBytes != 32*d.ReadSectors || d.WriteBytes != 32*d.WriteSectors {
+		fail("DRAM: %d bytes read in %d sectors, %d written in %d", d.ReadBytes, d.ReadSectors, d.WriteBytes, d.WriteSectors)
+	}
+	var constant, texture int64
+	for i := range res.Refs {
+		r := &res.Refs[i]
+		switch {
+		case dev.L2.CachesGlobal():
+			if dev.L2.Sector == atomBytes && r.DRAMReadSectors != r.L2MissSectors {
+				fail("DRAM: reference %d: %d sectors read of %d L2 miss sectors", i, r.DRAMReadSectors, r.L2MissSectors)
+			}
+		case isConstant(r.Space):
+			constant += r.DRAMReadSectors
+		case texturePath(r.Space):
+			texture += r.DRAMReadSectors
+		case r.Space == "" && r.Op != traces.OpStore.String() && r.DRAMReadSectors != r.Bytes/32:
+			fail("DRAM: reference %d: %d sectors read of %d in its transactions", i, r.DRAMReadSectors, r.Bytes/32)
+		}
+	}
+	if !dev.L2.CachesGlobal() && constant != res.Constant.FillSectors {
+		fail("DRAM: constant references read %d sectors; the constant caches filled %d", constant, res.Constant.FillSectors)
+	}
+	if !dev.L2.Present() && texture != res.Texture.FillSectors {
+		fail("DRAM: texture references read %d sectors; the texture caches filled %d", texture, res.Texture.FillSectors)
+	}
+}
+
+// checkExtrapolated holds an extrapolated run to the identities of a
+// simulated one (reconcile restores them).
+func (res *Result) checkExtrapolated(dev *arch.Device) error {
+	var errs []error
+	res.checkTotals(func(format string, args ...any) { errs = append(errs, fmt.Errorf("extrapolated: "+format, args...)) }, dev)
+	return errors.Join(errs...)
+}
+
+// checkRefs verifies that the references account for shared memory's,
+// the L1's, the L2's and DRAM's totals, and that each reference's hits
+// and misses add up: at the L2 to its read sectors, at an L1 that caches
+// global loads to its transactions.
+func (res *Result) checkRefs(fail func(string, ...any), dev *arch.Device) {
+	var l1, l2, l2Hits, l2Misses, dram int64
+	var shared SharedStats
+	for i := range res.Refs {
+		r := &res.Refs[i]
+		if r.Space == kernel.SpaceShared.String() {
+			shared.addRef(r)
+		}
+		if l1Global(dev, r) && r.L1Hits+r.L1Misses != r.Transactions {
+			fail("L1: reference %d: %d hits + %d misses != %d transactions", i, r.L1Hits, r.L1Misses, r.Transactions)
+		}
+		if r.L2HitSectors+r.L2MissSectors != r.L2ReadSectors {
+			fail("L2: reference %d: %d hit + %d miss sectors != %d read sectors", i, r.L2HitSectors, r.L2MissSectors, r.L2ReadSectors)
+		}
+		l1 += r.L1Hits + r.L1Misses
+		l2 += r.L2ReadSectors
+		l2Hits += r.L2HitSectors
+		l2Misses += r.L2MissSectors
+		dram += r.DRAMReadSectors
+	}
+	if shared != res.Shared {
+		fail("shared memory: references account for %+v of %+v", shared, res.Shared)
+	}
+	if l1 != res.L1.Accesses {
+		fail("L1: references account for %d accesses of %d", l1, res.L1.Accesses)
+	}
+	if l2 != res.L2.ReadSectors || l2Hits != res.L2.ReadHitSectors || l2Misses != res.L2.ReadMissSectors {
+		fail("L2: references account for %d read, %d hit and %d miss sectors of %d, %d and %d", l2, l2Hits, l2Misses, res.L2.ReadSectors, res.L2.ReadHitSectors, res.L2.ReadMissSectors)
+	}
+	if dram != res.DRAM.ReadSectors {
+		fail("DRAM: references account for %d read sectors of %d", dram, res.DRAM.ReadSectors)
+	}
+}
+
+// addRef adds a shared-memory reference's requests, passes and bytes to
+// st.
+func (st *SharedStats) addRef(r *RefStats) {
+	if r.Op == traces.OpStore.String() {
+		st.StoreRequests += r.Requests
+		st.StoreTransactions += r.Transactions
+		st.StoreBytes += r.RequestedBytes
+		return
+	}
+	st.LoadRequests += r.Requests
+	st.LoadTransactions += r.Transactions
+	st.LoadBytes += r.RequestedBytes
+}
+
+// l1Global says reference r is a global load that an L1 caching global
+// loads looks up, one access a transaction.
+func l1Global(dev *arch.Device, r *RefStats) bool {
+	return dev.Coalescer.CacheGlobalLoads && r.Space == "" && r.Op != traces.OpStore.String()
+}
+
+func isConstant(space string) bool { return space == kernel.SpaceConstant.String() }
+
+// checkCrossings verifies that what one level sends the next receives:
+// transactions and fills to the L2 or DRAM, stores to where they are
+// written.
+func (res *Result) checkCrossings(fail func(string, ...any), dev *arch.Device) {
+	cf := res.Constant.Cache.Fills + res.Texture.Cache.Fills
+	switch {
+	case !dev.L2.Present():
+		if want := res.Loads.Bytes/32 + res.Constant.FillSectors + res.Texture.FillSectors; want != res.DRAM.ReadSectors {
+			fail("no L2: load transactions and constant- and texture-cache fills of %d sectors, %d read from DRAM", want, res.DRAM.ReadSectors)
+		}
+		if want := res.Stores.Bytes / 32; want != res.DRAM.WriteSectors {
+			fail("no L2: store transactions of %d sectors, %d written to DRAM", want, res.DRAM.WriteSectors)
+		}
+		return
+	case dev.L2.TextureOnly:
+		if tf := res.Texture.Cache.Fills; res.L2.ReadRequests != tf || res.L2.WriteRequests != 0 {
+			fail("texture-only L2: %d read and %d write requests; the texture caches sent %d fills and nothing else may reach it", res.L2.ReadRequests, res.L2.WriteRequests, tf)
+		}
+		if res.L2.ReadSectors != res.Texture.FillSectors {
+			fail("texture-only L2: %d sectors read; the texture caches' fills asked for %d", res.L2.ReadSectors, res.Texture.FillSectors)
+		}
+		if want := res.Stores.Bytes/32 + res.L2.WriteBackSectors; want != res.DRAM.WriteSectors {
+			fail("texture-only L2: store transactions and L2 write-backs of %d sectors, %d written to DRAM", want, res.DRAM.WriteSectors)
+		}
+		return
+	case dev.Coalescer.CacheGlobalLoads:
+		if res.L2.ReadRequests != res.L1.Fills+cf {
+			fail("L1 sent %d fills and the constant and texture caches %d; L2 received %d reads", res.L1.Fills, cf, res.L2.ReadRequests)
+		}
+		if res.L1.Accesses != res.Loads.Transactions {
+			fail("L1: %d accesses of %d load transactions", res.L1.Accesses, res.Loads.Transactions)
+		}
+	default:
+		if res.L2.ReadRequests != res.Loads.Transactions+cf {
+			fail("L2: %d read requests of %d load transactions and %d constant- and texture-cache fills", res.L2.ReadRequests, res.Loads.Transactions, cf)
+		}
+	}
+	if res.L2.WriteRequests != res.Stores.Transactions {
+		fail("L2: %d write requests of %d store transactions", res.L2.WriteRequests, res.Stores.Transactions)
+	}
+}
+
+// checkReadOnly verifies the counters of a read-only path's caches
+// (constant, texture): a pass or lookup is one access, hits and misses
+// add up, and the references of the spaces the path serves (in) account
+// for the requests, passes, bytes, hits and misses; hitMiss gives a
+// reference's hits and misses.
+func (res *Result) checkReadOnly(fail func(string, ...any), space string, c *ReadOnlyStats, in func(space string) bool, hitMiss func(*RefStats) (int64, int64)) {
+	if cc := c.Cache; cc.Hits+cc.Misses != cc.Accesses || cc.Accesses != c.Passes {
+		fail("%s cache: %d hits + %d misses, %d accesses, %d passes", space, cc.Hits, cc.Misses, cc.Accesses, c.Passes)
+	}
+	var sum ReadOnlyStats
+	for i := range res.Refs {
+		r := &res.Refs[i]
+		if !in(r.Space) {
+			continue
+		}
+		h, m := hitMiss(r)
+		sum.Requests += r.Requests
+		sum.Passes += r.Transactions
+		sum.Bytes += r.RequestedBytes
+		sum.Cache.Hits += h
+		sum.Cache.Misses += m
+	}
+	if sum.Requests != c.Requests || sum.Passes != c.Passes || sum.Bytes != c.Bytes || sum.Cache.Hits != c.Cache.Hits || sum.Cache.Misses != c.Cache.Misses {
+		fail("%s memory: references account for %d requests, %d passes, %d bytes, %d hits and %d misses of %d, %d, %d, %d and %d", space,
+			sum.Requests, sum.Passes, sum.Bytes, sum.Cache.Hits, sum.Cache.Misses, c.Requests, c.Passes, c.Bytes, c.Cache.Hits, c.Cache.Misses)
+	}
+}
