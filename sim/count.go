@@ -38,6 +38,12 @@ type RefCounts struct {
 	// transactions (meaningful on cc10 only).
 	HalfWarps int64 `json:"half_warps"`
 	Coalesced int64 `json:"coalesced_half_warps"`
+	// TouchedSectors counts the 32-byte sectors within the transactions
+	// that the active lanes touch (their sector masks, sectorsOf): what an
+	// L2 reads for a load transaction that no L1 caches, and writes for a
+	// store. No profiler prints it; the self-check and a sampled run's
+	// exact counts use it.
+	TouchedSectors int64 `json:"-"`
 }
 
 // TransactionsPerRequest is nvprof's transactions per request (0 with no
@@ -55,6 +61,7 @@ func (c *RefCounts) add(o *RefCounts) {
 	c.Txn64 += o.Txn64
 	c.Txn128 += o.Txn128
 	c.Sectors += o.Sectors
+	c.TouchedSectors += o.TouchedSectors
 	c.Bytes += o.Bytes
 	c.RequestedBytes += o.RequestedBytes
 	c.ActiveLanes += o.ActiveLanes
@@ -70,11 +77,12 @@ func (c *RefCounts) record(w *coalesce.Warp, txns []coalesce.Txn) {
 	c.RequestedBytes += lanes * int64(w.Width)
 	c.Transactions += int64(len(txns))
 	// Sums kept in registers, added once.
-	var bytes, n32, n64 int64
+	var bytes, n32, n64, touched int64
 	var wide uint32 // lanes served by a transaction wider than 32 B
 	for i := range txns {
 		t := &txns[i]
 		bytes += int64(t.Size)
+		touched += int64(bits.OnesCount32(sectorsOf(t.Addr, t.Size, uint32(t.Sectors))))
 		switch t.Size {
 		case 32:
 			n32++
@@ -87,6 +95,7 @@ func (c *RefCounts) record(w *coalesce.Warp, txns []coalesce.Txn) {
 	}
 	c.Bytes += bytes
 	c.Sectors += bytes / 32
+	c.TouchedSectors += touched
 	c.Txn32 += n32
 	c.Txn64 += n64
 	c.Txn128 += int64(len(txns)) - n32 - n64

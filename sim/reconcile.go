@@ -102,26 +102,28 @@ func (st *ReadOnlyStats) setRefs(o *ReadOnlyStats) {
 	st.Cache.Accesses = o.Cache.Hits + o.Cache.Misses
 }
 
-// reconcileL2 fits the L2's read sectors, their hits and misses, and its
-// requests to what the levels above sent.
+// reconcileL2 fits the L2's read and write sectors, their hits and
+// misses, and its requests to what the levels above sent.
 func (r *Result) reconcileL2(dev *arch.Device) {
-	total := r.L2.ReadSectors
 	if dev.L2.TextureOnly {
-		total = r.Texture.FillSectors
+		parts := make([]*int64, len(r.Refs))
+		for i := range r.Refs {
+			parts[i] = &r.Refs[i].L2ReadSectors
+		}
+		apportion(r.Texture.FillSectors, parts...)
 	}
-	parts := make([]*int64, len(r.Refs))
-	for i := range r.Refs {
-		parts[i] = &r.Refs[i].L2ReadSectors
-	}
-	apportion(total, parts...)
-	var hits, misses int64
+	var reads, hits, misses int64
 	for i := range r.Refs {
 		ref := &r.Refs[i]
+		if l2Global(dev, ref) {
+			ref.L2ReadSectors = ref.TouchedSectors
+		}
 		apportion(ref.L2ReadSectors, &ref.L2HitSectors, &ref.L2MissSectors)
+		reads += ref.L2ReadSectors
 		hits += ref.L2HitSectors
 		misses += ref.L2MissSectors
 	}
-	r.L2.ReadSectors, r.L2.ReadHitSectors, r.L2.ReadMissSectors = total, hits, misses
+	r.L2.ReadSectors, r.L2.ReadHitSectors, r.L2.ReadMissSectors = reads, hits, misses
 	fills := r.Constant.Cache.Fills + r.Texture.Cache.Fills
 	switch {
 	case dev.L2.TextureOnly:
@@ -132,7 +134,7 @@ func (r *Result) reconcileL2(dev *arch.Device) {
 	default:
 		r.L2.ReadRequests = r.Loads.Transactions + fills
 	}
-	r.L2.WriteRequests = r.Stores.Transactions
+	r.L2.WriteRequests, r.L2.WriteSectors = r.Stores.Transactions, r.Stores.TouchedSectors
 }
 
 // reconcileDRAM fits DRAM's read and write sectors, and the references'

@@ -90,6 +90,9 @@ func (res *Result) checkRefs(fail func(string, ...any), dev *arch.Device) {
 		if l1Global(dev, r) && r.L1Hits+r.L1Misses != r.Transactions {
 			fail("L1: reference %d: %d hits + %d misses != %d transactions", i, r.L1Hits, r.L1Misses, r.Transactions)
 		}
+		if l2Global(dev, r) && r.L2ReadSectors != r.TouchedSectors {
+			fail("L2: reference %d: %d read sectors; its transactions touch %d", i, r.L2ReadSectors, r.TouchedSectors)
+		}
 		if r.L2HitSectors+r.L2MissSectors != r.L2ReadSectors {
 			fail("L2: reference %d: %d hit + %d miss sectors != %d read sectors", i, r.L2HitSectors, r.L2MissSectors, r.L2ReadSectors)
 		}
@@ -133,6 +136,12 @@ func l1Global(dev *arch.Device, r *RefStats) bool {
 	return dev.Coalescer.CacheGlobalLoads && r.Space == "" && r.Op != traces.OpStore.String()
 }
 
+// l2Global says reference r is a global load whose transactions the L2
+// reads as they are, no L1 caching global loads.
+func l2Global(dev *arch.Device, r *RefStats) bool {
+	return dev.L2.CachesGlobal() && !dev.Coalescer.CacheGlobalLoads && r.Space == "" && r.Op != traces.OpStore.String()
+}
+
 func isConstant(space string) bool { return space == kernel.SpaceConstant.String() }
 
 // checkCrossings verifies that what one level sends the next receives:
@@ -172,8 +181,8 @@ func (res *Result) checkCrossings(fail func(string, ...any), dev *arch.Device) {
 			fail("L2: %d read requests of %d load transactions and %d constant- and texture-cache fills", res.L2.ReadRequests, res.Loads.Transactions, cf)
 		}
 	}
-	if res.L2.WriteRequests != res.Stores.Transactions {
-		fail("L2: %d write requests of %d store transactions", res.L2.WriteRequests, res.Stores.Transactions)
+	if res.L2.WriteRequests != res.Stores.Transactions || res.L2.WriteSectors != res.Stores.TouchedSectors {
+		fail("L2: %d write requests of %d sectors; the stores sent %d transactions touching %d", res.L2.WriteRequests, res.L2.WriteSectors, res.Stores.Transactions, res.Stores.TouchedSectors)
 	}
 }
 
