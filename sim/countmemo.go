@@ -70,7 +70,7 @@ func (k *counter) countShape(c *RefCounts, in *traces.WarpInst, h *traces.Halves
 			txns = k.co.CoalesceWarp(w)
 		}
 		e.key, e.full, e.delta = key, true, RefCounts{}
-		e.delta.record(w, txns)
+		e.delta.recordWarp(w, txns)
 	}
 	c.add(&e.delta)
 }

@@ -57,7 +57,7 @@ func TestCountShapeMemo(t *testing.T) {
 					k.countShape(&got, &in, &cur.h, cur)
 					cur.Addresses(&in.Addr)
 					warp, txns := oracle.Coalesce(&in)
-					want.record(warp, txns)
+					want.recordWarp(warp, txns)
 				}
 				if got != want {
 					t.Errorf("%s, %d-byte %v: memo counted %+v; coalescing each %+v", name, width, op, got, want)

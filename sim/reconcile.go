@@ -115,9 +115,6 @@ func (r *Result) reconcileL2(dev *arch.Device) {
 	var reads, hits, misses int64
 	for i := range r.Refs {
 		ref := &r.Refs[i]
-		if l2Global(dev, ref) {
-			ref.L2ReadSectors = ref.TouchedSectors
-		}
 		apportion(ref.L2ReadSectors, &ref.L2HitSectors, &ref.L2MissSectors)
 		reads += ref.L2ReadSectors
 		hits += ref.L2HitSectors

@@ -230,6 +230,7 @@ func (s *sm) issue(sc *scheduler, slot int, t int64) {
 		txns := s.coalesce(w)
 		res.Refs[w.ref].record(&w.mem, txns)
 		if w.op == traces.OpStore {
+			res.Refs[w.ref].TouchedSectors += touchedSectors(txns)
 			s.storeTxns(slot, txns, t)
 		} else if !s.loadTxns(slot, int(w.ref), txns, t) {
 			// Some transactions wait in the LSU; the warp may not use its

@@ -90,9 +90,6 @@ func (res *Result) checkRefs(fail func(string, ...any), dev *arch.Device) {
 		if l1Global(dev, r) && r.L1Hits+r.L1Misses != r.Transactions {
 			fail("L1: reference %d: %d hits + %d misses != %d transactions", i, r.L1Hits, r.L1Misses, r.Transactions)
 		}
-		if l2Global(dev, r) && r.L2ReadSectors != r.TouchedSectors {
-			fail("L2: reference %d: %d read sectors; its transactions touch %d", i, r.L2ReadSectors, r.TouchedSectors)
-		}
 		if r.L2HitSectors+r.L2MissSectors != r.L2ReadSectors {
 			fail("L2: reference %d: %d hit + %d miss sectors != %d read sectors", i, r.L2HitSectors, r.L2MissSectors, r.L2ReadSectors)
 		}
@@ -134,12 +131,6 @@ func (st *SharedStats) addRef(r *RefStats) {
 // loads looks up, one access a transaction.
 func l1Global(dev *arch.Device, r *RefStats) bool {
 	return dev.Coalescer.CacheGlobalLoads && r.Space == "" && r.Op != traces.OpStore.String()
-}
-
-// l2Global says reference r is a global load whose transactions the L2
-// reads as they are, no L1 caching global loads.
-func l2Global(dev *arch.Device, r *RefStats) bool {
-	return dev.L2.CachesGlobal() && !dev.Coalescer.CacheGlobalLoads && r.Space == "" && r.Op != traces.OpStore.String()
 }
 
 func isConstant(space string) bool { return space == kernel.SpaceConstant.String() }
