@@ -25,9 +25,10 @@ import (
 //     to its transactions), and a level's totals are its references' sums;
 //   - what a level receives is what the level above sent (L2 read requests
 //     are the L1's and the read-only caches' fills, or the load
-//     transactions where the L1 does not cache them; L2 write requests are
-//     the store transactions; a texture-only L2 reads the texture caches'
-//     fill sectors);
+//     transactions where the L1 does not cache them, of one sector each
+//     where those are 32 bytes; L2 write requests are the store
+//     transactions, of the sectors they touch; a texture-only L2 reads
+//     the texture caches' fill sectors);
 //   - DRAM reads what the level above it sent (each global load's
 //     transactions and the read-only caches' fills where no L2 caches
 //     global memory, each reference's L2 miss sectors behind an L2 of
@@ -115,6 +116,9 @@ func (r *Result) reconcileL2(dev *arch.Device) {
 	var reads, hits, misses int64
 	for i := range r.Refs {
 		ref := &r.Refs[i]
+		if narrowL2Load(dev, ref) {
+			ref.L2ReadSectors = ref.Transactions
+		}
 		apportion(ref.L2ReadSectors, &ref.L2HitSectors, &ref.L2MissSectors)
 		reads += ref.L2ReadSectors
 		hits += ref.L2HitSectors

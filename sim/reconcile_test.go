@@ -10,8 +10,9 @@ import (
 // In a sampled run whose skipped blocks were counted, the counters the
 // transactions fix are exact, as in the full run: every load transaction
 // is one L1 lookup where the L1 caches global loads (fermi, a100), one L2
-// read request where it does not (kepler), every store transaction one L2
-// write request of the sectors it touches,
+// read request where it does not (kepler; of one sector, its
+// transactions being 32 bytes), every store transaction one L2 write
+// request of the sectors it touches,
 // every texture lookup one texture-cache access. By hand
 // for vecadd N=2^22 on fermi: 131,072 warps, each loading 128 aligned
 // bytes of A and of B (one transaction each) and storing 128 of C.
@@ -58,17 +59,20 @@ func TestSampleFirstLevelExact(t *testing.T) {
 			t.Errorf("%s: %d L2 write requests of %d sectors; the full run's %d of %d", name,
 				got.L2.WriteRequests, got.L2.WriteSectors, full.L2.WriteRequests, full.L2.WriteSectors)
 		}
-		if !dev.Coalescer.CacheGlobalLoads && got.Texture.Requests == 0 && got.L2.ReadRequests != full.L2.ReadRequests {
-			t.Errorf("%s: %d L2 read requests; the full run's %d", name, got.L2.ReadRequests, full.L2.ReadRequests)
+		if !dev.Coalescer.CacheGlobalLoads && got.Texture.Requests == 0 && (got.L2.ReadRequests != full.L2.ReadRequests || got.L2.ReadSectors != full.L2.ReadSectors) {
+			t.Errorf("%s: %d L2 read requests of %d sectors; the full run's %d of %d", name,
+				got.L2.ReadRequests, got.L2.ReadSectors, full.L2.ReadRequests, full.L2.ReadSectors)
 		}
 		if c.device == "fermi" && c.spaces == nil && (got.L1.Accesses != 2*warps || got.L2.WriteRequests != warps) {
 			t.Errorf("fermi: %d L1 accesses and %d L2 write requests, want %d and %d", got.L1.Accesses, got.L2.WriteRequests, 2*warps, warps)
 		}
 		// Kepler serves a global load from the L2 in 32-byte segments
 		// (hardware.md §2.4): each of the 2 × 131,072 warp loads of 128
-		// bytes is 4 L2 read requests, and each store writes 4 sectors.
-		if c.device == "kepler" && (got.L2.ReadRequests != 8*warps || got.L2.WriteSectors != 4*warps) {
-			t.Errorf("kepler: %d L2 read requests and %d write sectors, want %d and %d", got.L2.ReadRequests, got.L2.WriteSectors, 8*warps, 4*warps)
+		// bytes is 4 L2 read requests of one sector, and each store writes
+		// 4 sectors.
+		if c.device == "kepler" && (got.L2.ReadRequests != 8*warps || got.L2.ReadSectors != 8*warps || got.L2.WriteSectors != 4*warps) {
+			t.Errorf("kepler: %d L2 read requests of %d sectors and %d write sectors, want %d, %d and %d",
+				got.L2.ReadRequests, got.L2.ReadSectors, got.L2.WriteSectors, 8*warps, 8*warps, 4*warps)
 		}
 	}
 }

@@ -90,6 +90,9 @@ func (res *Result) checkRefs(fail func(string, ...any), dev *arch.Device) {
 		if l1Global(dev, r) && r.L1Hits+r.L1Misses != r.Transactions {
 			fail("L1: reference %d: %d hits + %d misses != %d transactions", i, r.L1Hits, r.L1Misses, r.Transactions)
 		}
+		if narrowL2Load(dev, r) && r.L2ReadSectors != r.Transactions {
+			fail("L2: reference %d: %d read sectors of %d 32-byte transactions", i, r.L2ReadSectors, r.Transactions)
+		}
 		if r.L2HitSectors+r.L2MissSectors != r.L2ReadSectors {
 			fail("L2: reference %d: %d hit + %d miss sectors != %d read sectors", i, r.L2HitSectors, r.L2MissSectors, r.L2ReadSectors)
 		}
@@ -131,6 +134,14 @@ func (st *SharedStats) addRef(r *RefStats) {
 // loads looks up, one access a transaction.
 func l1Global(dev *arch.Device, r *RefStats) bool {
 	return dev.Coalescer.CacheGlobalLoads && r.Space == "" && r.Op != traces.OpStore.String()
+}
+
+// narrowL2Load says reference r is a global load that the L2 reads as it
+// is, no L1 caching global loads, in 32-byte transactions only (kepler's
+// and maxwell's rule): each is one sector read.
+func narrowL2Load(dev *arch.Device, r *RefStats) bool {
+	return dev.L2.CachesGlobal() && !dev.Coalescer.CacheGlobalLoads && r.Space == "" &&
+		r.Op != traces.OpStore.String() && r.Txn32 == r.Transactions
 }
 
 func isConstant(space string) bool { return space == kernel.SpaceConstant.String() }
