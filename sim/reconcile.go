@@ -37,10 +37,10 @@ import (
 // Where an identity fixes a total, its parts are apportioned to it in
 // proportion to their estimates (apportion); where it fixes the parts,
 // the total is their sum. An exact count is never moved: it is what the
-// others are fitted to. The changes are within a few units of the
-// estimates, or within the estimates' own error where an exact count
-// replaces one (the intervals stay; withIntervals finds a count that
-// became exact to be exact).
+// others are fitted to. A count fitted to exact ones is exact (the probe,
+// grown with twice the skipped share, leaves it as it is, so withIntervals
+// prints it without an interval); the others move by their rounding, or
+// within their own error.
 func reconcile(dev *arch.Device, r *Result) {
 	for i := range r.Refs {
 		ref := &r.Refs[i]
@@ -107,11 +107,7 @@ func (st *ReadOnlyStats) setRefs(o *ReadOnlyStats) {
 // misses, and its requests to what the levels above sent.
 func (r *Result) reconcileL2(dev *arch.Device) {
 	if dev.L2.TextureOnly {
-		parts := make([]*int64, len(r.Refs))
-		for i := range r.Refs {
-			parts[i] = &r.Refs[i].L2ReadSectors
-		}
-		apportion(r.Texture.FillSectors, parts...)
+		apportion(r.Texture.FillSectors, r.refCounts(func(ref *RefStats) *int64 { return &ref.L2ReadSectors })...)
 	}
 	var reads, hits, misses int64
 	for i := range r.Refs {
@@ -170,17 +166,22 @@ func (r *Result) reconcileDRAM(dev *arch.Device) {
 		apportion(max(0, d.ReadSectors-global-r.Constant.FillSectors), texture...)
 		d.WriteSectors = r.Stores.Bytes/32 + r.L2.WriteBackSectors
 	case dev.L2.Sector != atomBytes:
-		parts := make([]*int64, len(r.Refs))
-		for i := range r.Refs {
-			parts[i] = &r.Refs[i].DRAMReadSectors
-		}
-		apportion(d.ReadSectors, parts...)
+		apportion(d.ReadSectors, r.refCounts(func(ref *RefStats) *int64 { return &ref.DRAMReadSectors })...)
 	}
 	d.ReadSectors = 0
 	for i := range r.Refs {
 		d.ReadSectors += r.Refs[i].DRAMReadSectors
 	}
 	d.ReadBytes, d.WriteBytes = 32*d.ReadSectors, 32*d.WriteSectors
+}
+
+// refCounts is one count of each reference of r, as field picks it.
+func (r *Result) refCounts(field func(*RefStats) *int64) []*int64 {
+	out := make([]*int64, len(r.Refs))
+	for i := range r.Refs {
+		out[i] = field(&r.Refs[i])
+	}
+	return out
 }
 
 // apportion sets parts, estimates of the shares of total, to add up to
