@@ -23,6 +23,7 @@ import (
 //   - a cache's lookups are the transactions or passes that make them (a
 //     reference's L1, constant- and texture-cache hits and misses add up
 //     to its transactions), and a level's totals are its references' sums;
+//     a miss merges with one in flight or is one fill of a sector;
 //   - what a level receives is what the level above sent (L2 read requests
 //     are the L1's and the read-only caches' fills, or the load
 //     transactions where the L1 does not cache them, of one sector each
@@ -54,6 +55,12 @@ func reconcile(dev *arch.Device, r *Result) {
 		}
 	}
 	r.sumLevels()
+	for _, c := range r.firstLevels(dev) {
+		apportion(c.stats.Misses, &c.stats.MSHRMerges, &c.stats.Fills) // with nothing to go by, every miss a fill
+		if c.fillSectors != nil {
+			*c.fillSectors = c.stats.Fills * c.sector / atomBytes
+		}
+	}
 	if dev.L2.Present() {
 		r.reconcileL2(dev)
 	}

@@ -55,6 +55,12 @@ func TestSampleFirstLevelExact(t *testing.T) {
 		if got.Texture.Cache.Accesses != full.Texture.Cache.Accesses {
 			t.Errorf("%s: %d texture-cache accesses; the full run's %d", name, got.Texture.Cache.Accesses, full.Texture.Cache.Accesses)
 		}
+		// A's 16 MiB are read once, 32 bytes a lookup: 2^19 lookups, each
+		// a miss and one fill of a 32-byte sector. The misses follow from
+		// the counted lookups and no hits, the fills from the misses.
+		if tx := got.Texture; c.spaces != nil && (tx.Cache.Accesses != 1<<19 || tx.Cache.Misses != 1<<19 || tx.Cache.Fills != 1<<19 || tx.FillSectors != 1<<19) {
+			t.Errorf("%s: %d texture lookups, %d misses, %d fills of %d sectors; want 2^19 each", name, tx.Cache.Accesses, tx.Cache.Misses, tx.Cache.Fills, tx.FillSectors)
+		}
 		if got.L2.WriteRequests != full.L2.WriteRequests || got.L2.WriteSectors != full.L2.WriteSectors {
 			t.Errorf("%s: %d L2 write requests of %d sectors; the full run's %d of %d", name,
 				got.L2.WriteRequests, got.L2.WriteSectors, full.L2.WriteRequests, full.L2.WriteSectors)

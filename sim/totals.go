@@ -19,6 +19,14 @@ func (res *Result) checkTotals(fail func(string, ...any), dev *arch.Device) {
 	if l1 := res.L1; l1.Hits+l1.Misses != l1.Accesses {
 		fail("L1: %d hits + %d misses != %d accesses", l1.Hits, l1.Misses, l1.Accesses)
 	}
+	for _, c := range res.firstLevels(dev) {
+		if st := c.stats; st.Fills+st.MSHRMerges != st.Misses {
+			fail("%s: %d fills + %d merged misses != %d misses", c.name, st.Fills, st.MSHRMerges, st.Misses)
+		}
+		if c.fillSectors != nil && *c.fillSectors*atomBytes != c.stats.Fills*c.sector {
+			fail("%s: %d fill sectors of %d fills of %d bytes", c.name, *c.fillSectors, c.stats.Fills, c.sector)
+		}
+	}
 	if l2 := res.L2; l2.ReadHitSectors+l2.ReadMissSectors != l2.ReadSectors {
 		fail("L2: %d hit + %d miss sectors != %d read sectors", l2.ReadHitSectors, l2.ReadMissSectors, l2.ReadSectors)
 	}
@@ -73,6 +81,26 @@ func (res *Result) checkExtrapolated(dev *arch.Device) error {
 	var errs []error
 	res.checkTotals(func(format string, args ...any) { errs = append(errs, fmt.Errorf("extrapolated: "+format, args...)) }, dev)
 	return errors.Join(errs...)
+}
+
+// firstLevel is one kind of the SMs' caches: its counters and, for a
+// read-only cache, the 32-byte sectors its fills read and its fill size.
+type firstLevel struct {
+	name        string
+	stats       *L1Stats
+	fillSectors *int64
+	sector      int64
+}
+
+// firstLevels are the L1s and the constant and texture caches of res on
+// dev: a miss either merges with one in flight or is one fill of a
+// sector.
+func (res *Result) firstLevels(dev *arch.Device) [3]firstLevel {
+	return [3]firstLevel{
+		{name: "L1", stats: &res.L1},
+		{"constant cache", &res.Constant.Cache, &res.Constant.FillSectors, int64(dev.Constant.Sector)},
+		{"texture cache", &res.Texture.Cache, &res.Texture.FillSectors, int64(dev.Texture.Sector)},
+	}
 }
 
 // checkRefs verifies that the references account for shared memory's,
