@@ -14,5 +14,8 @@
 //
 // With Options.Sample a run simulates whole waves of blocks until their
 // rates are steady, skips the middle waves and extrapolates them, with a
-// 95% interval per metric (sample.go, samplerate.go, extrapolate.go).
+// 95% interval per metric (sample.go, samplerate.go, extrapolate.go),
+// counts what the skipped blocks' addresses decide (samplecount.go) and
+// fits the extrapolated counters to the identities of the self-check
+// (reconcile.go, totals.go), which the extrapolated run must pass too.
 package sim
