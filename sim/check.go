@@ -120,6 +120,15 @@ func (e *engine) check(dev *arch.Device) error {
 		e.l2.check(fail)
 	}
 	e.res.check(fail, m, e.l2, dev)
+	if e.grid.sampler != nil && dev.L2.CachesGlobal() {
+		var stores int64
+		for i := range e.sms {
+			stores += e.sms[i].storeSectors
+		}
+		if stores != e.res.L2.WriteSectors {
+			fail("L2: %d sectors written; the stores' transactions touch %d", e.res.L2.WriteSectors, stores)
+		}
+	}
 	return errors.Join(errs...)
 }
 

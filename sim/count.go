@@ -38,13 +38,6 @@ type RefCounts struct {
 	// transactions (meaningful on cc10 only).
 	HalfWarps int64 `json:"half_warps"`
 	Coalesced int64 `json:"coalesced_half_warps"`
-	// TouchedSectors counts, for a store, the 32-byte sectors within its
-	// transactions that the active lanes touch (their sector masks,
-	// sectorsOf): what an L2 writes. No profiler prints it; the
-	// self-check and a sampled run's exact counts use it. (An L2 reads
-	// the same of a load transaction that no L1 caches; counting it for
-	// loads cost 1.3% of a full-hierarchy run's instructions.)
-	TouchedSectors int64 `json:"-"`
 }
 
 // TransactionsPerRequest is nvprof's transactions per request (0 with no
@@ -62,7 +55,6 @@ func (c *RefCounts) add(o *RefCounts) {
 	c.Txn64 += o.Txn64
 	c.Txn128 += o.Txn128
 	c.Sectors += o.Sectors
-	c.TouchedSectors += o.TouchedSectors
 	c.Bytes += o.Bytes
 	c.RequestedBytes += o.RequestedBytes
 	c.ActiveLanes += o.ActiveLanes
@@ -113,14 +105,14 @@ func (c *RefCounts) record(w *coalesce.Warp, txns []coalesce.Txn) {
 	}
 }
 
-// recordWarp is record, for a load or a store: a store's touched sectors
-// too. (The simulator adds those where it sends a store, keeping record,
-// which every load passes through, as short as it was.)
-func (c *RefCounts) recordWarp(w *coalesce.Warp, txns []coalesce.Txn) {
+// record adds a warp instruction and its transactions to c; it returns
+// the sectors a store's transactions touch where k counts them, else 0.
+func (k *counter) record(c *RefCounts, w *coalesce.Warp, txns []coalesce.Txn) int64 {
 	c.record(w, txns)
-	if w.Op == coalesce.Store {
-		c.TouchedSectors += touchedSectors(txns)
+	if k.touched && w.Op == coalesce.Store {
+		return touchedSectors(txns)
 	}
+	return 0
 }
 
 // touchedSectors is the 32-byte sectors the transactions' sector masks
@@ -161,6 +153,11 @@ type Counts struct {
 	Texture ReadOnlyStats `json:"texture,omitzero"`
 	// Refs is indexed like traces.Info.Refs.
 	Refs []RefCounts `json:"refs"`
+	// storeSectors are the 32-byte sectors the global stores'
+	// transactions touch (their sector masks, sectorsOf), what an L2
+	// writes: counted for a sampled run's skipped blocks only
+	// (counter.touched), which fits its L2 write sectors to them.
+	storeSectors int64
 }
 
 // LoadPath is the path a device's global loads take: through L1 when the
@@ -298,6 +295,9 @@ type counter struct {
 	in     traces.WarpInst
 	h      traces.Halves
 	passes []uint64
+	// touched says to count the sectors each store touches
+	// (Counts.storeSectors), as a sampled run's SMs do (smSpec.touched).
+	touched bool
 }
 
 func newCounter(dev *arch.Device, src traces.Source) (*counter, error) {
@@ -369,7 +369,7 @@ func (k *counter) block(c *Counts, b int) {
 			}
 			r := in.Ref
 			if lazy && !k.shared[r] && !k.constant[r] && !k.texture[r] {
-				k.countShape(&c.Refs[r], in, h, hcur)
+				c.storeSectors += k.countShape(&c.Refs[r], in, h, hcur)
 				continue
 			}
 			if lazy {
@@ -386,7 +386,7 @@ func (k *counter) block(c *Counts, b int) {
 				c.Texture.record(&c.Refs[r], int(in.Width), in.Active, len(k.passes))
 			default:
 				warp, txns := k.co.Coalesce(in)
-				c.Refs[r].recordWarp(warp, txns)
+				c.storeSectors += k.record(&c.Refs[r], warp, txns)
 			}
 		}
 	}

@@ -25,6 +25,9 @@ type memoEntry struct {
 	key   memoKey
 	full  bool
 	delta RefCounts
+	// stores is what counter.record returned for the shape: the sectors
+	// a store touches, where the counter counts them.
+	stores int64
 }
 
 // shapeMemo holds the counts of the last shapes met, per reference.
@@ -54,8 +57,8 @@ func (m *shapeMemo) entry(ref int, k memoKey) *memoEntry {
 
 // countShape counts into c the memory instruction in of shape h, which
 // cur reported lazy, through the memo; co coalesces a shape met for the
-// first time.
-func (k *counter) countShape(c *RefCounts, in *traces.WarpInst, h *traces.Halves, cur traces.HalvesWarp) {
+// first time. It returns the sectors a store touches, where k counts them.
+func (k *counter) countShape(c *RefCounts, in *traces.WarpInst, h *traces.Halves, cur traces.HalvesWarp) int64 {
 	key := keyOf(h)
 	e := k.memo.entry(in.Ref, key)
 	if !e.full || e.key != key {
@@ -70,7 +73,8 @@ func (k *counter) countShape(c *RefCounts, in *traces.WarpInst, h *traces.Halves
 			txns = k.co.CoalesceWarp(w)
 		}
 		e.key, e.full, e.delta = key, true, RefCounts{}
-		e.delta.recordWarp(w, txns)
+		e.stores = k.record(&e.delta, w, txns)
 	}
 	c.add(&e.delta)
+	return e.stores
 }

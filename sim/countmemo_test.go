@@ -40,12 +40,13 @@ func TestCountShapeMemo(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				k := &counter{co: co, memo: newShapeMemo(1)}
+				k := &counter{co: co, memo: newShapeMemo(1), touched: true}
 				oracle, err := NewCoalescer(dev)
 				if err != nil {
 					t.Fatal(err)
 				}
 				var got, want RefCounts
+				var gotStores, wantStores int64
 				for range 4000 {
 					w := uint64(width)
 					off := w * rng.Uint64N(128/w)
@@ -54,13 +55,16 @@ func TestCountShapeMemo(t *testing.T) {
 					lo := 1<<30 + 128*rng.Uint64N(1<<20) + off
 					cur := &halvesCursor{h: traces.Halves{Lo: lo, Hi: lo + dist, Stride: stride}}
 					in := traces.WarpInst{Op: op, Width: width, Active: 0xFFFFFFFF}
-					k.countShape(&got, &in, &cur.h, cur)
+					gotStores += k.countShape(&got, &in, &cur.h, cur)
 					cur.Addresses(&in.Addr)
 					warp, txns := oracle.Coalesce(&in)
-					want.recordWarp(warp, txns)
+					want.record(warp, txns)
+					if op == traces.OpStore {
+						wantStores += touchedSectors(txns)
+					}
 				}
-				if got != want {
-					t.Errorf("%s, %d-byte %v: memo counted %+v; coalescing each %+v", name, width, op, got, want)
+				if got != want || gotStores != wantStores {
+					t.Errorf("%s, %d-byte %v: memo counted %+v and %d store sectors; coalescing each %+v and %d", name, width, op, got, gotStores, want, wantStores)
 				}
 			}
 		}

@@ -46,6 +46,9 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 			return err
 		}
 		counted = simulatedCounts(base)
+		for i := range e.sms {
+			counted.storeSectors += e.sms[i].storeSectors
+		}
 		counted.add(c)
 		if err := checkRequests(counted, exact); err != nil {
 			return selfCheckFailed(err)
@@ -165,7 +168,11 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *Counts, r *
 		counted.setDirect(r)
 	}
 	sumRefs(r)
-	reconcile(dev, r)
+	stores := int64(-1) // not known where the skipped blocks were not counted
+	if counted != nil {
+		stores = counted.storeSectors
+	}
+	reconcile(dev, r, stores)
 	derive(dev, r, warpCycles, active)
 }
 

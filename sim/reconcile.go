@@ -42,7 +42,7 @@ import (
 // grown with twice the skipped share, leaves it as it is, so withIntervals
 // prints it without an interval); the others move by their rounding, or
 // within their own error.
-func reconcile(dev *arch.Device, r *Result) {
+func reconcile(dev *arch.Device, r *Result, storeSectors int64) {
 	for i := range r.Refs {
 		ref := &r.Refs[i]
 		switch {
@@ -62,7 +62,7 @@ func reconcile(dev *arch.Device, r *Result) {
 		}
 	}
 	if dev.L2.Present() {
-		r.reconcileL2(dev)
+		r.reconcileL2(dev, storeSectors)
 	}
 	r.reconcileDRAM(dev)
 }
@@ -111,8 +111,10 @@ func (st *ReadOnlyStats) setRefs(o *ReadOnlyStats) {
 }
 
 // reconcileL2 fits the L2's read and write sectors, their hits and
-// misses, and its requests to what the levels above sent.
-func (r *Result) reconcileL2(dev *arch.Device) {
+// misses, and its requests to what the levels above sent: storeSectors
+// are the sectors the launch's stores touch, where they were counted
+// (else -1).
+func (r *Result) reconcileL2(dev *arch.Device, storeSectors int64) {
 	if dev.L2.TextureOnly {
 		apportion(r.Texture.FillSectors, r.refCounts(func(ref *RefStats) *int64 { return &ref.L2ReadSectors })...)
 	}
@@ -138,7 +140,10 @@ func (r *Result) reconcileL2(dev *arch.Device) {
 	default:
 		r.L2.ReadRequests = r.Loads.Transactions + fills
 	}
-	r.L2.WriteRequests, r.L2.WriteSectors = r.Stores.Transactions, r.Stores.TouchedSectors
+	r.L2.WriteRequests = r.Stores.Transactions
+	if storeSectors >= 0 {
+		r.L2.WriteSectors = storeSectors
+	}
 }
 
 // reconcileDRAM fits DRAM's read and write sectors, and the references'

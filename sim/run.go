@@ -158,7 +158,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		e.grid.sampler = newSampler(e, src, opts.Sample, waveBlocks(dev, occ))
 	}
 	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
-		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache()}
+		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On}
 	for i := range e.sms {
 		s := &e.sms[i]
 		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, texMem: e.texBelow, held: e.held, co: e.co, res: res, firstStart: -1,

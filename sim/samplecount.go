@@ -90,6 +90,7 @@ func countSkipped(ctx context.Context, dev *arch.Device, src traces.Source, from
 		wg.Go(func() {
 			k, err := newCounter(dev, src)
 			if err == nil {
+				k.touched = true // as the simulated blocks' SMs count them
 				err = k.blocks(ctx, parts[i], a, b, report)
 			}
 			errs[i] = err
@@ -116,6 +117,7 @@ func (c *Counts) add(o *Counts) {
 	c.Shared.add(&o.Shared)
 	c.Constant.addPasses(&o.Constant)
 	c.Texture.addPasses(&o.Texture)
+	c.storeSectors += o.storeSectors
 	for i := range c.Refs {
 		c.Refs[i].add(&o.Refs[i])
 	}

@@ -17,6 +17,11 @@ type smSpec struct {
 	// texShare is the number of consecutive SMs that share a texture
 	// cache (texture.shared_by, at least 1).
 	texShare int
+	// touched says to count the sectors each store touches
+	// (sm.storeSectors): a sampled run fits its L2 write sectors to them.
+	// A full run does not need them, and they cost 0.7% of a store-bound
+	// run's instructions (transpose on fermi).
+	touched bool
 }
 
 type blockCtx struct {
@@ -48,6 +53,9 @@ type sm struct {
 	firstStart int64
 	lastEnd    int64
 	warpCycles int64
+	// storeSectors are the sectors the stores' transactions touched, where
+	// spec.touched says to count them.
+	storeSectors int64
 
 	clk  *clock
 	grid *grid
@@ -230,7 +238,9 @@ func (s *sm) issue(sc *scheduler, slot int, t int64) {
 		txns := s.coalesce(w)
 		res.Refs[w.ref].record(&w.mem, txns)
 		if w.op == traces.OpStore {
-			res.Refs[w.ref].TouchedSectors += touchedSectors(txns)
+			if s.spec.touched {
+				s.storeSectors += touchedSectors(txns)
+			}
 			s.storeTxns(slot, txns, t)
 		} else if !s.loadTxns(slot, int(w.ref), txns, t) {
 			// Some transactions wait in the LSU; the warp may not use its
