@@ -24,7 +24,9 @@ type RefCounts struct {
 	Txn32        int64 `json:"txn_32b"`
 	Txn64        int64 `json:"txn_64b"`
 	Txn128       int64 `json:"txn_128b"`
-	// Sectors counts the 32-byte sectors the transactions touch.
+	// Sectors is the transactions' size in 32-byte sectors (Bytes / 32),
+	// whether the lanes touch them all or not; a sectored L2 reads or
+	// writes only those they touch (the transactions' sector masks).
 	Sectors int64 `json:"sectors"`
 	// Bytes is the size of all transactions; RequestedBytes is what the
 	// active lanes asked for (lanes × width, each lane counted even when
