@@ -1,6 +1,8 @@
 package sim_test
 
 import (
+	"encoding/json"
+	"slices"
 	"testing"
 
 	"gpumemsim/kernel"
@@ -81,4 +83,75 @@ func TestSampleFirstLevelExact(t *testing.T) {
 				got.L2.ReadRequests, got.L2.ReadSectors, got.L2.WriteSectors, 8*warps, 8*warps, 4*warps)
 		}
 	}
+}
+
+// reconcile leaves a simulated run, which keeps every identity, as it is;
+// a counter moved off an identity fails the check, and reconcile fits it
+// back without moving the counts the coalescer made. Each device takes
+// its own branch: fermi (an L1 for global loads, A through the texture
+// cache and the L2), kepler (the L2 alone), gt200 (no L2 for global
+// memory; its L2 caches the texture caches' fills only).
+func TestReconcileRestoresIdentities(t *testing.T) {
+	for _, c := range []struct {
+		device string
+		moves  map[string]func(r *sim.Result) *int64
+	}{
+		{"fermi", map[string]func(r *sim.Result) *int64{
+			"L1 hits":              func(r *sim.Result) *int64 { return &r.L1.Hits },
+			"B's L1 misses":        func(r *sim.Result) *int64 { return &r.Refs[1].L1Misses },
+			"L1 merged misses":     func(r *sim.Result) *int64 { return &r.L1.MSHRMerges },
+			"L2 hit sectors":       func(r *sim.Result) *int64 { return &r.L2.ReadHitSectors },
+			"B's L2 hit sectors":   func(r *sim.Result) *int64 { return &r.Refs[1].L2HitSectors },
+			"texture misses":       func(r *sim.Result) *int64 { return &r.Texture.Cache.Misses },
+			"texture fill sectors": func(r *sim.Result) *int64 { return &r.Texture.FillSectors },
+			"DRAM read sectors":    func(r *sim.Result) *int64 { return &r.DRAM.ReadSectors },
+			"L2 write requests":    func(r *sim.Result) *int64 { return &r.L2.WriteRequests },
+			"memory instructions":  func(r *sim.Result) *int64 { return &r.MemInsts },
+		}},
+		{"kepler", map[string]func(r *sim.Result) *int64{
+			"L2 read requests":      func(r *sim.Result) *int64 { return &r.L2.ReadRequests },
+			"B's L2 read sectors":   func(r *sim.Result) *int64 { return &r.Refs[1].L2ReadSectors },
+			"B's DRAM read sectors": func(r *sim.Result) *int64 { return &r.Refs[1].DRAMReadSectors },
+			"DRAM read bytes":       func(r *sim.Result) *int64 { return &r.DRAM.ReadBytes },
+		}},
+		{"gt200", map[string]func(r *sim.Result) *int64{
+			"texture fills":         func(r *sim.Result) *int64 { return &r.Texture.Cache.Fills },
+			"L2 read sectors":       func(r *sim.Result) *int64 { return &r.L2.ReadSectors },
+			"DRAM write sectors":    func(r *sim.Result) *int64 { return &r.DRAM.WriteSectors },
+			"B's DRAM read sectors": func(r *sim.Result) *int64 { return &r.Refs[1].DRAMReadSectors },
+		}},
+	} {
+		dev, _ := bind(t, c.device, "vecadd", "", "", nil)
+		l := bindSpaces(t, dev, "vecadd", map[string]kernel.Space{"A": kernel.SpaceTexture}, "", "", map[string]int64{"N": 1 << 16})
+		full := run(t, dev, l, sim.Options{})
+		want, _ := json.Marshal(full)
+		same := copyResult(full)
+		sim.Reconcile(dev, same)
+		if got, _ := json.Marshal(same); string(got) != string(want) {
+			t.Errorf("%s: reconcile changed a simulated run", c.device)
+		}
+		for name, field := range c.moves {
+			r := copyResult(full)
+			*field(r) += 3
+			if err := sim.CheckTotals(dev, r); err == nil {
+				t.Errorf("%s: %s 3 off passes the check", c.device, name)
+			}
+			sim.Reconcile(dev, r)
+			if err := sim.CheckTotals(dev, r); err != nil {
+				t.Errorf("%s: %s 3 off, reconciled: %v", c.device, name, err)
+			}
+			for i := range r.Refs {
+				if r.Refs[i].RefCounts != full.Refs[i].RefCounts {
+					t.Errorf("%s: %s 3 off: reconcile moved %s's coalescer counts", c.device, name, full.Refs[i].Ref)
+				}
+			}
+		}
+	}
+}
+
+// copyResult is a copy of r that shares nothing with it.
+func copyResult(r *sim.Result) *sim.Result {
+	c := *r
+	c.Refs = slices.Clone(r.Refs)
+	return &c
 }
