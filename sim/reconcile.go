@@ -27,13 +27,15 @@ import (
 //   - what a level receives is what the level above sent (L2 read requests
 //     are the L1's and the read-only caches' fills, or the load
 //     transactions where the L1 does not cache them, of one sector each
-//     where those are 32 bytes; L2 write requests are the store
+//     where those are 32 bytes, and the L1's fills' sectors where it
+//     does; L2 write requests are the store
 //     transactions, of the sectors they touch; a texture-only L2 reads
 //     the texture caches' fill sectors);
 //   - DRAM reads what the level above it sent (each global load's
 //     transactions and the read-only caches' fills where no L2 caches
 //     global memory, each reference's L2 miss sectors behind an L2 of
-//     32-byte sectors), and writes the stores and write-backs.
+//     32-byte sectors), and writes the stores where no L2 caches them and
+//     the L2's write-backs.
 //
 // Where an identity fixes a total, its parts are apportioned to it in
 // proportion to their estimates (apportion); where it fixes the parts,
@@ -118,6 +120,15 @@ func (r *Result) reconcileL2(dev *arch.Device, storeSectors int64) {
 	if dev.L2.TextureOnly {
 		apportion(r.Texture.FillSectors, r.refCounts(func(ref *RefStats) *int64 { return &ref.L2ReadSectors })...)
 	}
+	if dev.Coalescer.CacheGlobalLoads && !dev.L2.TextureOnly {
+		var global []*int64 // the L2 reads of the L1's fills
+		for i := range r.Refs {
+			if l1Global(dev, &r.Refs[i]) {
+				global = append(global, &r.Refs[i].L2ReadSectors)
+			}
+		}
+		apportion(r.L1.Fills*int64(dev.L1.Sector)/atomBytes, global...)
+	}
 	var reads, hits, misses int64
 	for i := range r.Refs {
 		ref := &r.Refs[i]
@@ -179,6 +190,9 @@ func (r *Result) reconcileDRAM(dev *arch.Device) {
 		d.WriteSectors = r.Stores.Bytes/32 + r.L2.WriteBackSectors
 	case dev.L2.Sector != atomBytes:
 		apportion(d.ReadSectors, r.refCounts(func(ref *RefStats) *int64 { return &ref.DRAMReadSectors })...)
+	}
+	if dev.L2.CachesGlobal() {
+		d.WriteSectors = r.L2.WriteBackSectors
 	}
 	d.ReadSectors = 0
 	for i := range r.Refs {

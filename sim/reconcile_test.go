@@ -106,6 +106,7 @@ func TestReconcileRestoresIdentities(t *testing.T) {
 			"texture fill sectors": func(r *sim.Result) *int64 { return &r.Texture.FillSectors },
 			"DRAM read sectors":    func(r *sim.Result) *int64 { return &r.DRAM.ReadSectors },
 			"L2 write requests":    func(r *sim.Result) *int64 { return &r.L2.WriteRequests },
+			"B's L2 read sectors":  func(r *sim.Result) *int64 { return &r.Refs[1].L2ReadSectors },
 			"memory instructions":  func(r *sim.Result) *int64 { return &r.MemInsts },
 		}},
 		{"kepler", map[string]func(r *sim.Result) *int64{
@@ -113,6 +114,7 @@ func TestReconcileRestoresIdentities(t *testing.T) {
 			"B's L2 read sectors":   func(r *sim.Result) *int64 { return &r.Refs[1].L2ReadSectors },
 			"B's DRAM read sectors": func(r *sim.Result) *int64 { return &r.Refs[1].DRAMReadSectors },
 			"DRAM read bytes":       func(r *sim.Result) *int64 { return &r.DRAM.ReadBytes },
+			"DRAM write sectors":    func(r *sim.Result) *int64 { return &r.DRAM.WriteSectors },
 		}},
 		{"gt200", map[string]func(r *sim.Result) *int64{
 			"texture fills":         func(r *sim.Result) *int64 { return &r.Texture.Cache.Fills },

@@ -67,6 +67,9 @@ func (res *Result) checkDRAM(fail func(string, ...any), dev *arch.Device) {
 			fail("DRAM: reference %d: %d sectors read of %d in its transactions", i, r.DRAMReadSectors, r.Bytes/32)
 		}
 	}
+	if dev.L2.CachesGlobal() && d.WriteSectors != res.L2.WriteBackSectors {
+		fail("DRAM: %d sectors written; the L2 wrote back %d", d.WriteSectors, res.L2.WriteBackSectors)
+	}
 	if !dev.L2.CachesGlobal() && constant != res.Constant.FillSectors {
 		fail("DRAM: constant references read %d sectors; the constant caches filled %d", constant, res.Constant.FillSectors)
 	}
@@ -202,6 +205,15 @@ func (res *Result) checkCrossings(fail func(string, ...any), dev *arch.Device) {
 	case dev.Coalescer.CacheGlobalLoads:
 		if res.L2.ReadRequests != res.L1.Fills+cf {
 			fail("L1 sent %d fills and the constant and texture caches %d; L2 received %d reads", res.L1.Fills, cf, res.L2.ReadRequests)
+		}
+		var global int64
+		for i := range res.Refs {
+			if l1Global(dev, &res.Refs[i]) {
+				global += res.Refs[i].L2ReadSectors
+			}
+		}
+		if global*atomBytes != res.L1.Fills*int64(dev.L1.Sector) {
+			fail("L2: global loads read %d sectors; the L1 sent %d fills of %d bytes", global, res.L1.Fills, dev.L1.Sector)
 		}
 		if res.L1.Accesses != res.Loads.Transactions {
 			fail("L1: %d accesses of %d load transactions", res.L1.Accesses, res.Loads.Transactions)
