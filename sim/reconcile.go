@@ -121,13 +121,7 @@ func (r *Result) reconcileL2(dev *arch.Device, storeSectors int64) {
 		apportion(r.Texture.FillSectors, r.refCounts(func(ref *RefStats) *int64 { return &ref.L2ReadSectors })...)
 	}
 	if dev.Coalescer.CacheGlobalLoads && !dev.L2.TextureOnly {
-		var global []*int64 // the L2 reads of the L1's fills
-		for i := range r.Refs {
-			if l1Global(dev, &r.Refs[i]) {
-				global = append(global, &r.Refs[i].L2ReadSectors)
-			}
-		}
-		apportion(r.L1.Fills*int64(dev.L1.Sector)/atomBytes, global...)
+		apportion(r.L1.Fills*int64(dev.L1.Sector)/atomBytes, r.l1FillReads(dev)...)
 	}
 	var reads, hits, misses int64
 	for i := range r.Refs {
@@ -201,13 +195,27 @@ func (r *Result) reconcileDRAM(dev *arch.Device) {
 	d.ReadBytes, d.WriteBytes = 32*d.ReadSectors, 32*d.WriteSectors
 }
 
-// refCounts is one count of each reference of r, as field picks it.
+// refCounts is one count of each reference of r, as field picks it; a
+// reference for which field gives nil is left out.
 func (r *Result) refCounts(field func(*RefStats) *int64) []*int64 {
-	out := make([]*int64, len(r.Refs))
+	out := make([]*int64, 0, len(r.Refs))
 	for i := range r.Refs {
-		out[i] = field(&r.Refs[i])
+		if p := field(&r.Refs[i]); p != nil {
+			out = append(out, p)
+		}
 	}
 	return out
+}
+
+// l1FillReads are the L2 read sectors of the global loads an L1 caches:
+// its fills' reads.
+func (r *Result) l1FillReads(dev *arch.Device) []*int64 {
+	return r.refCounts(func(ref *RefStats) *int64 {
+		if l1Global(dev, ref) {
+			return &ref.L2ReadSectors
+		}
+		return nil
+	})
 }
 
 // apportion sets parts, estimates of the shares of total, to add up to

@@ -207,10 +207,8 @@ func (res *Result) checkCrossings(fail func(string, ...any), dev *arch.Device) {
 			fail("L1 sent %d fills and the constant and texture caches %d; L2 received %d reads", res.L1.Fills, cf, res.L2.ReadRequests)
 		}
 		var global int64
-		for i := range res.Refs {
-			if l1Global(dev, &res.Refs[i]) {
-				global += res.Refs[i].L2ReadSectors
-			}
+		for _, p := range res.l1FillReads(dev) {
+			global += *p
 		}
 		if global*atomBytes != res.L1.Fills*int64(dev.L1.Sector) {
 			fail("L2: global loads read %d sectors; the L1 sent %d fills of %d bytes", global, res.L1.Fills, dev.L1.Sector)
@@ -244,11 +242,7 @@ func (res *Result) checkReadOnly(fail func(string, ...any), space string, c *Rea
 			continue
 		}
 		h, m := hitMiss(r)
-		sum.Requests += r.Requests
-		sum.Passes += r.Transactions
-		sum.Bytes += r.RequestedBytes
-		sum.Cache.Hits += h
-		sum.Cache.Misses += m
+		sum.addRef(r, h, m)
 	}
 	if sum.Requests != c.Requests || sum.Passes != c.Passes || sum.Bytes != c.Bytes || sum.Cache.Hits != c.Cache.Hits || sum.Cache.Misses != c.Cache.Misses {
 		fail("%s memory: references account for %d requests, %d passes, %d bytes, %d hits and %d misses of %d, %d, %d, %d and %d", space,
