@@ -89,8 +89,8 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	add("sim_ipc", ratio(r.WarpInsts, r.Cycles), "per cycle", "Warp instructions issued per core cycle, all SMs")
 	add("sim_theoretical_occupancy", r.Occupancy.Occupancy, "", "Occupancy from the occupancy calculator ("+r.Occupancy.LimitedBy+" limit)")
 	add("sim_active_blocks_per_sm", float64(r.Occupancy.ActiveBlocks), "blocks", "Resident blocks per SM allowed by the occupancy calculator")
-	add("sim_gld_sectors", float64(ld.Sectors), "sectors", "32-byte sectors touched by global load transactions")
-	add("sim_gst_sectors", float64(st.Sectors), "sectors", "32-byte sectors touched by global store transactions")
+	add("sim_gld_sectors", float64(ld.Sectors), "sectors", "32-byte sectors spanned by global load transactions (bytes / 32; fewer may be touched)")
+	add("sim_gst_sectors", float64(st.Sectors), "sectors", "32-byte sectors spanned by global store transactions (bytes / 32; fewer may be touched)")
 	if dev.Coalescer.CacheGlobalLoads {
 		add("sim_l1_mshr_merges", float64(r.L1.MSHRMerges), "accesses", "L1 misses merged into a miss already in flight")
 		add("sim_l1_mshr_stalls", float64(r.L1.MSHRStalls), "stalls", "Times the load/store unit stopped for lack of an L1 MSHR entry or merge slot")
