@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"gpumemsim/arch"
+	"gpumemsim/configs"
 	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
@@ -78,7 +79,7 @@ func TestSamplingError(t *testing.T) {
 	t.Run("cases", func(t *testing.T) {
 		order := 0
 		cases := samplingCases(t)
-		for _, dev := range goldenDevices {
+		for _, dev := range samplingDeviceList() {
 			if *samplingDevices != "" && !slices.Contains(strings.Split(*samplingDevices, ","), dev) {
 				continue
 			}
@@ -113,6 +114,19 @@ func TestSamplingError(t *testing.T) {
 	})
 	slices.SortFunc(errs, func(a, b samplingError) int { return a.order - b.order })
 	t.Log("\n" + samplingTable(errs))
+}
+
+// samplingDeviceList is every shipped device: the golden cases' six first,
+// in their order, then the others (a100, fermi-m2050), so that the report
+// measures sampling wherever a user can run it.
+func samplingDeviceList() []string {
+	devs := slices.Clone(goldenDevices)
+	for _, n := range configs.Names() {
+		if !slices.Contains(devs, n) {
+			devs = append(devs, n)
+		}
+	}
+	return devs
 }
 
 // caseName is c's name in the report: its golden file's, without the
