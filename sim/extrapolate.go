@@ -78,7 +78,7 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 			return selfCheckFailed(err)
 		}
 	}
-	info.Window = len(sp.window)
+	info.Window, info.WarmupWaves = len(sp.window), sp.warm
 	info.SkippedInsts = int64(math.Round(skip))
 	ts := make([]float64, len(info.replicates))
 	for j, r := range info.replicates {

@@ -39,8 +39,9 @@ const (
 )
 
 const (
-	// sampleWarmup waves are never part of a window: the first fills the
-	// device from empty.
+	// sampleWarmup waves at least are never part of a window: the first
+	// fills the device from empty. The warm-up lasts longer while a cache
+	// is still filling for the first time (warmth.go).
 	sampleWarmup = 1
 	// A window holds every wave after the warm-up, at least
 	// sampleMinWindow of them, in up to sampleBatches batches.
@@ -60,7 +61,12 @@ type Sampling struct {
 	// ones, and SkippedInsts the instructions the rates are per (memory
 	// instructions, where the kernel has any) that those would have
 	// issued.
-	Window       int   `json:"window_batches"`
+	Window int `json:"window_batches"`
+	// WarmupWaves are the waves before the window: the fill of the
+	// empty device, and after it every wave that began with a cache
+	// filling at a rate that would have filled it within the skip
+	// (warmth.go).
+	WarmupWaves  int   `json:"warmup_waves"`
 	SkippedInsts int64 `json:"skipped_insts"`
 	// CyclesCI95 is the half-width of the 95% confidence interval of
 	// Cycles (0 when nothing was skipped).
@@ -91,10 +97,15 @@ type snapshot struct {
 
 // sampler watches a run's waves and decides when to skip.
 type sampler struct {
-	e        *engine
-	opts     SampleOptions
-	wave     int64 // blocks per wave
-	snaps    []snapshot
+	e     *engine
+	opts  SampleOptions
+	wave  int64 // blocks per wave
+	snaps []snapshot
+	// warm is the index in snaps of the boundary the window starts at,
+	// the end of the warm-up; fill is the caches' free sectors at the
+	// latest boundary (warmth.go).
+	warm     int
+	fill     fillState
 	decided  bool
 	skipped  int64
 	skipFrom int64 // the first skipped block
@@ -122,7 +133,7 @@ func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *s
 	if opts.CountTolerance == 0 {
 		opts.CountTolerance = DefaultCountTolerance
 	}
-	sp := &sampler{e: e, src: src, opts: opts, wave: wave}
+	sp := &sampler{e: e, src: src, opts: opts, wave: wave, warm: sampleWarmup, fill: e.fillState()}
 	sp.snaps = append(sp.snaps, snapshot{counts: make([]int64, len(counterFields(e.res)))})
 	sp.keyIndex, sp.inst = keyCounters(e.res, len(e.res.Refs) > 0)
 	r := e.res
@@ -159,6 +170,11 @@ func (sp *sampler) observe(g *grid, t int64) {
 		sp.decided = true // too late to skip anything
 		return
 	}
+	fill := sp.e.fillState()
+	if filling(sp.fill, fill, m, sp.opts.CountTolerance) {
+		sp.warm = len(sp.snaps) // the next wave fills it further: not part of a window either
+	}
+	sp.fill = fill
 	deltas := sp.deltas()
 	if len(deltas) < sampleMinWindow || !sp.steady(deltas, m, g) {
 		return
@@ -205,7 +221,7 @@ func (sp *sampler) take(t int64) snapshot {
 // the interval honest for counters that come in bursts (write-backs,
 // DRAM row hits), whose single waves swing far more than their mean.
 func (sp *sampler) deltas() []snapshot {
-	waves := len(sp.snaps) - 1 - sampleWarmup
+	waves := len(sp.snaps) - 1 - sp.warm
 	if waves <= 0 {
 		return nil
 	}

@@ -61,8 +61,8 @@ func samplingLine(s *sim.Sampling) string {
 	if s.Counted {
 		how = "counted"
 	}
-	return fmt.Sprintf("Sampled  %d of %d blocks simulated (waves of %d; %d waves skipped, rates from %d batches of the waves before; their transactions %s); cycles ± %.0f (95%% CI)",
-		s.SimulatedBlocks, s.SimulatedBlocks+s.SkippedBlocks, s.WaveBlocks, s.SkippedBlocks/s.WaveBlocks, s.Window, how, s.CyclesCI95)
+	return fmt.Sprintf("Sampled  %d of %d blocks simulated (waves of %d; %d waves skipped, rates from %d batches of the waves before, after a warm-up of %d; their transactions %s); cycles ± %.0f (95%% CI)",
+		s.SimulatedBlocks, s.SimulatedBlocks+s.SkippedBlocks, s.WaveBlocks, s.SkippedBlocks/s.WaveBlocks, s.Window, s.WarmupWaves, how, s.CyclesCI95)
 }
 
 // valueText is a metric's value, with its 95% confidence interval when it

@@ -146,12 +146,14 @@ func TestProbeAndFlush(t *testing.T) {
 	if v, d := c.Invalidate(0x2000); v != 0b1000 || d != 0b1000 {
 		t.Errorf("Invalidate(0x2000) = %#b %#b; want 0b1000 0b1000", v, d)
 	}
-	if n := c.ValidLines(); n != 1 {
-		t.Errorf("ValidLines() = %d; want 1", n)
+	// One set of two ways of four sectors: 0x3000 is left with the one
+	// sector read, so its other three are free, and the emptied way's four.
+	if n, f := c.ValidLines(), c.FreeSectors(); n != 1 || f != 7 {
+		t.Errorf("ValidLines(), FreeSectors() = %d, %d; want 1, 7", n, f)
 	}
 	c.InvalidateAll()
-	if n := c.ValidLines(); n != 0 {
-		t.Errorf("ValidLines() after InvalidateAll = %d; want 0", n)
+	if n, f := c.ValidLines(), c.FreeSectors(); n != 0 || f != 8 {
+		t.Errorf("ValidLines(), FreeSectors() after InvalidateAll = %d, %d; want 0, 8", n, f)
 	}
 }
 
