@@ -93,7 +93,7 @@ func TestSampleCountsExact(t *testing.T) {
 		counted                        bool
 	}{
 		{"gt200", "copy", "", "", map[string]int64{"N": 1 << 20}, true},
-		{"fermi", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 16}, true},
+		{"fermi", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 2048, "N": 1024, "P": 16}, true},
 		{"kepler", "stencil-shared", "", "", nil, false},
 	} {
 		dev, l := bind(t, c.device, c.kernel, c.mapping, c.block, c.params)
@@ -332,6 +332,13 @@ func TestSampledAtLeast(t *testing.T) {
 		{"gt200", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 1024}, 736},
 		// 512 blocks of 128 threads, fewer than six waves of 120: all.
 		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 16}, 512},
+		// 1,024 blocks: after six waves (720) two whole waves of the 304
+		// left could go, 240 blocks, 23% of the grid, under the 30% a skip
+		// must leave out (SampleMinSkip): all.
+		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 17}, 1024},
+		// 2,048 blocks: 11 waves of the 1,328 left, 1,320 blocks (64%),
+		// skipped; 720 + 8 simulated.
+		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18}, 728},
 	} {
 		dev, l := bind(t, c.device, c.kernel, c.mapping, c.block, c.params)
 		if got, err := sim.SampledAtLeast(dev, l, 0); err != nil || got != c.want {

@@ -3,15 +3,14 @@ package sim
 import "testing"
 
 // filling by hand: a kind of cache is still filling when more than the
-// tolerance's share of its sectors is free and it lost some over the last
+// tolerance's share of its lines is free and it lost some over the last
 // wave at a rate that would use them all within the waves left; one that
 // lost none, gained some back (invalidations), is all but full, or would
-// not fill before the grid's end is not. (Counts of 128-byte lines'
-// worth: the rule compares counts alike.)
+// not fill before the grid's end is not.
 func TestFilling(t *testing.T) {
-	at := func(kind int, free, sectors int64) fillState {
+	at := func(kind int, free, lines int64) fillState {
 		var n fillState
-		n.free[kind], n.sectors[kind] = free, sectors
+		n.free[kind], n.lines[kind] = free, lines
 		return n
 	}
 	for _, c := range []struct {

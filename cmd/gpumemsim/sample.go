@@ -55,7 +55,7 @@ func (f *sampleFlags) options(fs *flag.FlagSet) (sim.SampleOptions, error) {
 // samplingLine says what a sampled run simulated.
 func samplingLine(s *sim.Sampling) string {
 	if s.SkippedBlocks == 0 {
-		return fmt.Sprintf("Sampled  no steady state to extrapolate from: all %d blocks simulated (exact)", s.SimulatedBlocks)
+		return fmt.Sprintf("Sampled  all %d blocks simulated (exact): the rates were not steady while a skip could still leave out %.0f%% of the grid", s.SimulatedBlocks, 100*sim.SampleMinSkip)
 	}
 	how := "extrapolated"
 	if s.Counted {

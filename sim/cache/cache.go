@@ -417,16 +417,9 @@ func (c *Cache) ValidLines() int {
 	return n
 }
 
-// FreeSectors is the number of sectors holding no data: of ways never
-// filled or invalidated since, and of lines present with only some of
-// their sectors.
-func (c *Cache) FreeSectors() int {
-	n := 0
-	for _, v := range c.valid {
-		n += bits.OnesCount32(v)
-	}
-	return len(c.valid)*bits.OnesCount32(c.full) - n
-}
+// FreeLines is the number of ways holding no line: never filled, or
+// invalidated since.
+func (c *Cache) FreeLines() int { return len(c.valid) - c.ValidLines() }
 
 // lookup is the index of line in the set starting at base, or -1. Tags
 // are unique within a set and invalid ways hold noLine, so it compares

@@ -146,14 +146,13 @@ func TestProbeAndFlush(t *testing.T) {
 	if v, d := c.Invalidate(0x2000); v != 0b1000 || d != 0b1000 {
 		t.Errorf("Invalidate(0x2000) = %#b %#b; want 0b1000 0b1000", v, d)
 	}
-	// One set of two ways of four sectors: 0x3000 is left with the one
-	// sector read, so its other three are free, and the emptied way's four.
-	if n, f := c.ValidLines(), c.FreeSectors(); n != 1 || f != 7 {
-		t.Errorf("ValidLines(), FreeSectors() = %d, %d; want 1, 7", n, f)
+	// One set of two ways: 0x3000 is left, the other way is free.
+	if n, f := c.ValidLines(), c.FreeLines(); n != 1 || f != 1 {
+		t.Errorf("ValidLines(), FreeLines() = %d, %d; want 1, 1", n, f)
 	}
 	c.InvalidateAll()
-	if n, f := c.ValidLines(), c.FreeSectors(); n != 0 || f != 8 {
-		t.Errorf("ValidLines(), FreeSectors() after InvalidateAll = %d, %d; want 0, 8", n, f)
+	if n, f := c.ValidLines(), c.FreeLines(); n != 0 || f != 2 {
+		t.Errorf("ValidLines(), FreeLines() after InvalidateAll = %d, %d; want 0, 2", n, f)
 	}
 }
 
