@@ -13,7 +13,9 @@
 // nothing; docs/design.md describes the model.
 //
 // With Options.Sample a run simulates whole waves of blocks until their
-// rates are steady, skips the middle waves and extrapolates them, with a
+// rates are steady, after a warm-up that lasts while a cache is still
+// filling (warmth.go), skips the middle waves (at least SampleMinSkip of
+// the grid, or none) and extrapolates them, with a
 // 95% interval per metric (sample.go, samplerate.go, extrapolate.go),
 // counts what the skipped blocks' addresses decide (samplecount.go) and
 // fits the extrapolated counters to the identities of the self-check
