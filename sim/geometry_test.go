@@ -1,10 +1,9 @@
 package sim_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
+	"gpumemsim/arch"
 	"gpumemsim/configs"
 	"gpumemsim/sim"
 )
@@ -30,7 +29,6 @@ import (
 // L1 miss asks for the lane's sector, 2 atoms: 2N at L2 and DRAM.
 func TestGeometryHonoured(t *testing.T) {
 	const n = 4096
-	dir := t.TempDir()
 	for _, tc := range []struct {
 		name, yaml                string
 		l2Reads, l2Miss, dramRead int64
@@ -43,14 +41,7 @@ func TestGeometryHonoured(t *testing.T) {
 		{"fermi 64B L2 sectors", "base: fermi\nname: f64\nl2: {sector: 64B}\n", 4 * n, 4 * n, 4 * n},
 		{"maxwell 64B L1 sectors", "base: maxwell\nname: m64\ncoalescer: {cache_global_loads: true}\nl1: {sector: 64B}\nl2: {sector: 64B}\n", 2 * n, 2 * n, 2 * n},
 	} {
-		path := filepath.Join(dir, tc.name+".yaml")
-		if err := os.WriteFile(path, []byte(tc.yaml), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		dev, err := configs.Load(path)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
+		dev := deviceFrom(t, tc.name, tc.yaml)
 		l := bindOn(t, dev, "stride", "", "", map[string]int64{"N": n, "S": 32, "O": 0})
 		r := run(t, dev, l, sim.Options{})
 		if r.L2.ReadSectors != tc.l2Reads || r.L2.ReadMissSectors != tc.l2Miss || r.DRAM.ReadSectors != tc.dramRead {
@@ -68,15 +59,11 @@ func TestGeometryHonoured(t *testing.T) {
 // every one.
 func TestSectoredL1FetchesEverySector(t *testing.T) {
 	const n = 1 << 14
-	path := filepath.Join(t.TempDir(), "maxwell-ca.yaml")
-	if err := os.WriteFile(path, []byte("base: maxwell\nname: maxwell-ca\ncoalescer: {cache_global_loads: true}\n"), 0o644); err != nil {
+	a100, err := configs.Load("a100")
+	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{path, "a100"} {
-		dev, err := configs.Load(name)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, dev := range []*arch.Device{deviceFrom(t, "maxwell-ca", "base: maxwell\nname: maxwell-ca\ncoalescer: {cache_global_loads: true}\n"), a100} {
 		r := run(t, dev, bindOn(t, dev, "vecadd", "", "", map[string]int64{"N": n}), sim.Options{})
 		const sectors = 2 * n * 4 / 32
 		if r.Loads.Sectors != sectors || r.L1.MSHRMerges != 0 || r.L2.ReadSectors != sectors || r.DRAM.ReadSectors != sectors {

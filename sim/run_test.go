@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -18,6 +19,22 @@ import (
 
 // long reports whether the slow, full-size checks were asked for.
 func long() bool { return os.Getenv("GPUMEMSIM_LONG") == "1" }
+
+// deviceFrom loads a device config written in src (a base with its
+// changes, as a user's file is), stored as name.yaml in a temporary
+// directory.
+func deviceFrom(t testing.TB, name, src string) *arch.Device {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name+".yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dev, err := configs.Load(path)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return dev
+}
 
 // bind loads a device and binds a shipped kernel on it; empty mapping and
 // block take the kernel's.

@@ -273,8 +273,9 @@ func worthSkipping(blocks, total int64) bool {
 // simulates (regs as in Options, 0 for the kernel's own): the warm-up and
 // the shortest window, the wave in flight when the sampler decides, and
 // the grid's partial last wave; every block of a grid where that would
-// leave out less than SampleMinSkip of it. The sampler simulates more while the window's rates are not yet
-// steady, so the time of these blocks is a lower bound on a sampled run's.
+// leave out less than SampleMinSkip of it. The sampler simulates more
+// while the window's rates are not yet steady (or a cache is filling), so
+// the time of these blocks is a lower bound on a sampled run's.
 func SampledAtLeast(dev *arch.Device, src traces.Source, regs int) (int64, error) {
 	info := src.Info()
 	occ, err := launchOccupancy(dev, info, Options{Regs: regs})

@@ -2,11 +2,8 @@ package sim_test
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"gpumemsim/configs"
 	"gpumemsim/sim"
 )
 
@@ -27,14 +24,7 @@ func TestSampleWaitsForTheL2ToFill(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates a grid twice")
 	}
-	path := filepath.Join(t.TempDir(), "a100-small.yaml")
-	if err := os.WriteFile(path, []byte("base: a100\nname: a100-small\nsms: 8\nl2:\n  size: 10MiB\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dev, err := configs.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev := deviceFrom(t, "a100-small", "base: a100\nname: a100-small\nsms: 8\nl2:\n  size: 10MiB\n")
 	l := bindOn(t, dev, "vecadd", "", "", map[string]int64{"N": 1 << 22})
 	full := run(t, dev, l, sim.Options{})
 	got := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true}})
