@@ -35,6 +35,11 @@ type grid struct {
 	credit int64
 	// sampler, when sampling, watches each whole wave finished.
 	sampler *sampler
+	// wave is the blocks resident at once over the device; boundary,
+	// when sampling or reporting waves, is called as each whole wave
+	// finishes.
+	wave     int64
+	boundary func(t int64)
 }
 
 func (g *grid) more() bool { return g.next < g.total }
@@ -57,8 +62,8 @@ func (g *grid) take() int {
 // running ahead must not take a block from an SM that finished before it.
 func (g *grid) finished(clk *clock, sm int, t int64) {
 	g.done++
-	if g.sampler != nil && int64(g.done)%g.sampler.wave == 0 {
-		g.sampler.observe(g, t)
+	if g.boundary != nil && int64(g.done)%g.wave == 0 {
+		g.boundary(t)
 	}
 	if g.progress != nil { // every block: a grid of a few hundred long blocks needs each for a smooth bar
 		g.report()

@@ -25,6 +25,9 @@ type Options struct {
 	// Sample, when on, simulates whole waves of blocks until they are
 	// steady and extrapolates the rest (sample.go).
 	Sample SampleOptions
+	// Waves, if not nil, is called at the end of each whole wave of
+	// blocks with the run's state then (waves.go).
+	Waves func(Wave)
 }
 
 // Progress is how far a run has got: the blocks finished, and the warp
@@ -156,6 +159,10 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	e.warpCycles, e.activeCycles, e.idleSMs = 0, 0, 0
 	if opts.Sample.On {
 		e.grid.sampler = newSampler(e, src, opts.Sample, waveBlocks(dev, occ))
+	}
+	if opts.Sample.On || opts.Waves != nil {
+		e.grid.wave = waveBlocks(dev, occ)
+		e.grid.boundary = func(t int64) { e.boundary(t, opts.Waves) }
 	}
 	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
 		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On}
