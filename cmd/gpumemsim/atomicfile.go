@@ -43,3 +43,17 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	})
 }
+
+// checkOutDir checks, before any work, that the directory path is to be
+// written in exists and that path is not a directory, so that a long run
+// does not end in a failed write; flagName is the output flag, for the
+// message.
+func checkOutDir(flagName, path string) error {
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		return fmt.Errorf("%s: no directory %s to write %s in", flagName, filepath.Dir(path), filepath.Base(path))
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s: %s is a directory; hint: name a file in it", flagName, path)
+	}
+	return nil
+}

@@ -8,7 +8,7 @@
 //	gpumemsim occupancy -device D -block 16x16 [-regs N] [-smem BYTES] [-cache-config C] [-format text|json]
 //	gpumemsim trace -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set K=V,...] [-spaces A=constant,...] [-layout L] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-launch N] [-cache-config C] [-warps N] [-format text|json]
 //	gpumemsim run -device D -trace FILE [-regs N] [-cache-config C] [-sample] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
-//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-remap-cost exclude|include] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
+//	gpumemsim run -device D -kernel K [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces ...|jang] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-show-kernel] [-regs N] [-cache-config C] [-sample] [-waves FILE.csv] [-remap-cost exclude|include] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]
 //	gpumemsim estimate -device D -kernel K [-map ...] [-block ...] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-format text|json]
 //	gpumemsim validate -device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces ...] [-layout L] [-remap A=KIND,...] [-data ...] [-matrix ...] [-cache-config C] [-sample] [-format text|json|csv] [-plot FILE.svg]
 //	gpumemsim sweep [-device D1,D2] [-kernel K1,K2] [-map 'M1;M2'] [-blocks B1,B2] [-set N=V1,V2 ...] [-layout L1,L2] [-spaces 'S1;S2'] | -f SWEEP.yaml [-cache-config C] [-remap ...] [-data ...] [-matrix ...] [-metrics nvprof|ncu|gpgpusim] [-max-work N] [-j N] [-shard i/n | -shards n] [-resume FILE] [-format csv|json] [-o FILE] [-plot FILE.svg [-plot-metric M]]
@@ -44,6 +44,15 @@
 // or prefer-l1, 8 + 184, the ends of its carveouts): occupancy, the
 // per-block shared memory limit and the simulated L1 follow it, and the
 // output names it.
+//
+// run -waves FILE.csv writes, after the run and whole, a row per whole
+// wave of blocks finished (the blocks resident at once over the device,
+// the sampler's wave): the cycle, the counts so far (instructions, L1 and
+// L2 hits and misses, DRAM requests sent, accepted and completed, row
+// hits, turnarounds, busy bus slots), the DRAM requests in flight and the
+// L1s' and L2's free lines. A sampled run's rows go on after its skip,
+// with the skipped blocks counted in blocks and skipped_blocks. It takes a
+// single launch (not a sequence or a trace replay).
 //
 // run -trace FILE replays an Accel-Sim trace of a real GPU run (SASS
 // recorded with NVBit): FILE is the kernelslist.g of the traced program

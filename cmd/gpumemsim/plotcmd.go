@@ -77,10 +77,7 @@ func checkPlotPath(flagName, path string) error {
 	if !strings.EqualFold(filepath.Ext(path), ".svg") {
 		return fmt.Errorf("%s: want a FILE.svg; got %q", flagName, path)
 	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		return fmt.Errorf("%s: no directory %s to write %s in", flagName, filepath.Dir(path), filepath.Base(path))
-	}
-	return nil
+	return checkOutDir(flagName, path)
 }
 
 // writeSVG draws the charts into one SVG document and writes it to path

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -19,7 +20,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D (-kernel K | -trace FILE) [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample [-sample-cycles-tol PCT] [-sample-count-tol PCT]] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D (-kernel K | -trace FILE) [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample [-sample-cycles-tol PCT] [-sample-count-tol PCT]] [-waves FILE.csv] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
@@ -27,6 +28,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	style := fs.String("metrics", sim.StyleNvprof, "metric names: nvprof, ncu or gpgpusim")
 	describe := fs.Bool("describe", false, "print each metric's description under it (text format)")
 	sf := addSampleFlags(fs)
+	waves := wavesFlag(fs)
 	maxWork := workFlag(fs)
 	remapCost := remapCostFlag(fs)
 	show := fs.Bool("show-kernel", false, "print the kernel file that would be simulated (with -spaces jang, the rewritten CUDA-form kernel) and exit")
@@ -61,6 +63,14 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *regs < 0 {
 		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
 	}
+	if *waves != "" {
+		if err := checkOutDir("-waves", *waves); err != nil {
+			return err
+		}
+		if *trace != "" {
+			return errors.New("-waves: a trace replay's kernels are simulated whole, one after another, and have no waves to report; hint: leave out -waves")
+		}
+	}
 	if *trace != "" {
 		return runTrace(ctx, traceRun{path: *trace, device: *lf.device, split: *lf.cacheConfig, regs: *regs, sample: sample, maxWork: *maxWork,
 			out: runOutput{*format, *style, *describe}}, stdout, stderr)
@@ -73,8 +83,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if len(ls) > 1 || len(ls[0].Kernel.Launches) > 0 {
-		if sample.On {
-			return fmt.Errorf("-sample: %s is a sequence of %d launches, which are simulated whole; hint: leave out -sample", kernelLaunch(ls).Kernel.Name, len(ls))
+		for _, f := range []struct {
+			name string
+			on   bool
+		}{{"-sample", sample.On}, {"-waves", *waves != ""}} {
+			if f.on {
+				return fmt.Errorf("%s: %s is a sequence of %d launches, which are simulated whole; hint: leave out %s", f.name, kernelLaunch(ls).Kernel.Name, len(ls), f.name)
+			}
 		}
 		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
 	}
@@ -89,10 +104,20 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	bar := newProgress(stderr, "simulating", sampledOf(dev, l, *maxWork, sample.On, *regs), 1)
-	res, err := sim.Run(ctx, dev, l, sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sample})
+	opts := sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sample}
+	var rows []sim.Wave
+	if *waves != "" {
+		opts.Waves = func(w sim.Wave) { rows = append(rows, w) }
+	}
+	res, err := sim.Run(ctx, dev, l, opts)
 	bar.finish()
 	if err != nil {
 		return err
+	}
+	if *waves != "" {
+		if err := writeAtomic(*waves, func(w io.Writer) error { return writeWavesCSV(w, rows) }); err != nil {
+			return fmt.Errorf("-waves: %w", err)
+		}
 	}
 	ms, err := sim.Metrics(dev, res, *style)
 	if err != nil {
