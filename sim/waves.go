@@ -16,6 +16,10 @@ type Wave struct {
 	SkippedBlocks int64
 	WarpInsts     int64
 	MemInsts      int64
+	// WarpCycles are the cycles each finished warp was resident, summed
+	// (achieved occupancy's numerator: a wave's, over its cycles times
+	// the SMs' warp slots, is its achieved occupancy).
+	WarpCycles int64
 	// L1's hits and misses of global loads (Result.L1), the L2's read
 	// hit and miss sectors and write-back sectors (Result.L2).
 	L1Hits, L1Misses                                  int64
@@ -55,6 +59,9 @@ func (e *engine) waveRow(k, t int64) Wave {
 	w.DRAMCompleted = w.DRAMReadsSent + w.DRAMWritesSent - w.DRAMInFlight
 	if sp := g.sampler; sp != nil {
 		w.SkippedBlocks = sp.skipped
+	}
+	for i := range e.sms {
+		w.WarpCycles += e.sms[i].warpCycles
 	}
 	return w
 }

@@ -43,6 +43,10 @@ func TestWaveRows(t *testing.T) {
 		if sent := w.DRAMReadsSent + w.DRAMWritesSent; w.DRAMCompleted > w.DRAMAccepted || w.DRAMAccepted > sent || w.DRAMRowHits > w.DRAMAccepted {
 			t.Errorf("row %d: %d sent, %d accepted, %d completed, %d row hits", i, sent, w.DRAMAccepted, w.DRAMCompleted, w.DRAMRowHits)
 		}
+		// At most 32 warps (1,024 threads) resident on each of 30 SMs.
+		if w.WarpCycles <= prev.WarpCycles || w.WarpCycles > w.Cycle*30*32 {
+			t.Errorf("row %d: %d warp-cycles after %d, in %d cycles of 960 warp slots", i, w.WarpCycles, prev.WarpCycles, w.Cycle)
+		}
 		if w.Cycle <= prev.Cycle || w.Cycle >= res.Cycles || w.WarpInsts < w.MemInsts {
 			t.Errorf("row %d: cycle %d after %d, run %d cycles; %d warp instructions, %d memory", i, w.Cycle, prev.Cycle, res.Cycles, w.WarpInsts, w.MemInsts)
 		}

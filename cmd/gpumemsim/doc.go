@@ -47,8 +47,9 @@
 //
 // run -waves FILE.csv writes, after the run and whole, a row per whole
 // wave of blocks finished (the blocks resident at once over the device,
-// the sampler's wave): the cycle, the counts so far (instructions, L1 and
-// L2 hits and misses, DRAM requests sent, accepted and completed, row
+// the sampler's wave; none for a grid shorter than a wave): the cycle,
+// the counts so far (instructions, finished warps' resident cycles, L1
+// and L2 hits and misses, DRAM requests sent, accepted and completed, row
 // hits, turnarounds, busy bus slots), the DRAM requests in flight and the
 // L1s' and L2's free lines. A sampled run's rows go on after its skip,
 // with the skipped blocks counted in blocks and skipped_blocks. It takes a

@@ -27,6 +27,7 @@ var waveColumns = []struct {
 	{"skipped_blocks", func(w *sim.Wave) int64 { return w.SkippedBlocks }},
 	{"warp_insts", func(w *sim.Wave) int64 { return w.WarpInsts }},
 	{"mem_insts", func(w *sim.Wave) int64 { return w.MemInsts }},
+	{"warp_cycles", func(w *sim.Wave) int64 { return w.WarpCycles }},
 	{"l1_hits", func(w *sim.Wave) int64 { return w.L1Hits }},
 	{"l1_misses", func(w *sim.Wave) int64 { return w.L1Misses }},
 	{"l2_read_hit_sectors", func(w *sim.Wave) int64 { return w.L2ReadHitSectors }},
