@@ -79,6 +79,7 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 		}
 	}
 	info.Window, info.WarmupWaves = len(sp.window), sp.warm
+	info.WindowWaves = len(sp.window) * int(sp.per/sp.wave)
 	info.SkippedInsts = int64(math.Round(skip))
 	ts := make([]float64, len(info.replicates))
 	for j, r := range info.replicates {

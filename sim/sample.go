@@ -74,9 +74,13 @@ type Sampling struct {
 	// instructions, where the kernel has any) that those would have
 	// issued.
 	Window int `json:"window_batches"`
-	// WarmupWaves are the waves before the window: the fill of the
-	// empty device, and after it every wave that began with a cache
-	// filling at a rate that would have filled it within the skip
+	// WindowWaves are the waves those batches hold: the last ones
+	// before the skip. The oldest waves after the warm-up, fewer than
+	// the batches, are left out, so that the batches are alike.
+	WindowWaves int `json:"window_waves"`
+	// WarmupWaves are the first waves, never part of a window: the fill
+	// of the empty device, and after it every wave that began with a
+	// cache filling at a rate that would have filled it within the skip
 	// (warmth.go).
 	WarmupWaves  int   `json:"warmup_waves"`
 	SkippedInsts int64 `json:"skipped_insts"`

@@ -52,8 +52,11 @@
 // and L2 hits and misses, DRAM requests sent, accepted and completed, row
 // hits, turnarounds, busy bus slots), the DRAM requests in flight and the
 // L1s' and L2's free lines. A sampled run's rows go on after its skip,
-// with the skipped blocks counted in blocks and skipped_blocks. It takes a
-// single launch (not a sequence or a trace replay).
+// with the skipped blocks counted in blocks and skipped_blocks, and the
+// first column names each wave's part: warm-up, window (the waves whose
+// rates stand for the skipped ones, as many as the JSON's
+// sampling.window_waves) or tail. It takes a single launch (not a
+// sequence or a trace replay).
 //
 // run -trace FILE replays an Accel-Sim trace of a real GPU run (SASS
 // recorded with NVBit): FILE is the kernelslist.g of the traced program

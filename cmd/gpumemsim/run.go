@@ -115,7 +115,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if *waves != "" {
-		if err := writeAtomic(*waves, func(w io.Writer) error { return writeWavesCSV(w, rows) }); err != nil {
+		if err := writeAtomic(*waves, func(w io.Writer) error { return writeWavesCSV(w, rows, res.Sampling) }); err != nil {
 			return fmt.Errorf("-waves: %w", err)
 		}
 	}

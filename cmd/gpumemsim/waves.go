@@ -45,20 +45,51 @@ var waveColumns = []struct {
 	{"l2_free_lines", func(w *sim.Wave) int64 { return w.L2FreeLines }},
 }
 
-// writeWavesCSV writes rows as CSV, a header first.
-func writeWavesCSV(w io.Writer, rows []sim.Wave) error {
+// writeWavesCSV writes rows as CSV, a header first; s is the run's
+// sampling, nil for a full run, by which each row's phase is named.
+func writeWavesCSV(w io.Writer, rows []sim.Wave, s *sim.Sampling) error {
 	cw := csv.NewWriter(w)
-	rec := make([]string, len(waveColumns))
+	rec := make([]string, len(waveColumns)+1)
+	rec[0] = "phase"
 	for i, c := range waveColumns {
-		rec[i] = c.name
+		rec[i+1] = c.name
 	}
 	cw.Write(rec)
+	phase := wavePhases(rows, s)
 	for i := range rows {
+		rec[0] = phase(&rows[i])
 		for j, c := range waveColumns {
-			rec[j] = strconv.FormatInt(c.of(&rows[i]), 10)
+			rec[j+1] = strconv.FormatInt(c.of(&rows[i]), 10)
 		}
 		cw.Write(rec)
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// wavePhases names what a sampled run that skipped made of each wave:
+// "warm-up" (never part of a window), "window" (the waves whose rates
+// stand for the skipped ones), "tail" (after the skip), or "" (a full
+// run's, or the oldest after the warm-up, left out of the window).
+func wavePhases(rows []sim.Wave, s *sim.Sampling) func(*sim.Wave) string {
+	if s == nil || s.SkippedBlocks == 0 {
+		return func(*sim.Wave) string { return "" }
+	}
+	var decided int64 // the wave at whose end the sampler skipped
+	for i := range rows {
+		if rows[i].SkippedBlocks == 0 {
+			decided = rows[i].Wave
+		}
+	}
+	return func(w *sim.Wave) string {
+		switch {
+		case w.SkippedBlocks > 0:
+			return "tail"
+		case w.Wave <= int64(s.WarmupWaves):
+			return "warm-up"
+		case w.Wave > decided-int64(s.WindowWaves):
+			return "window"
+		}
+		return ""
+	}
 }

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"testing"
 )
@@ -29,8 +31,11 @@ func TestRunWaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 3 || len(recs[0]) != len(waveColumns) {
-		t.Fatalf("%d records of %d fields, want a header and 2 rows of %d", len(recs), len(recs[0]), len(waveColumns))
+	if len(recs) != 3 || len(recs[0]) != 1+len(waveColumns) {
+		t.Fatalf("%d records of %d fields, want a header and 2 rows of %d", len(recs), len(recs[0]), 1+len(waveColumns))
+	}
+	if recs[0][0] != "phase" || recs[1][0] != "" || recs[2][0] != "" {
+		t.Errorf("phases %q, %q under %q: want none in a full run", recs[1][0], recs[2][0], recs[0][0])
 	}
 	col := func(row int, name string) int64 {
 		for i, h := range recs[0] {
@@ -74,5 +79,94 @@ func TestRunWavesRefused(t *testing.T) {
 	}
 	if _, err := os.Stat("w.csv"); err == nil {
 		t.Error("a refused run wrote w.csv")
+	}
+}
+
+// A sampled run's rows name their phase as its sampling reports it: the
+// warm-up's waves first, then (after the oldest left out) the window's,
+// the last of them the wave at whose end it skipped, then the tail, the
+// first of whose rows is a skip and a wave further on. By the rule
+// (sim.deltas) the window is the batches' whole waves: the waves after
+// the warm-up up to the skip, less fewer than a batch's worth.
+func TestRunWavesPhases(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "waves.csv")
+	var stdout, stderr bytes.Buffer
+	args := []string{"run", "-device", "gt200", "-kernel", "copy", "-set", "N=4194304", "-sample", "-waves", path, "-format", "json"}
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Sampling struct {
+			WaveBlocks    int64 `json:"wave_blocks"`
+			SkippedBlocks int64 `json:"skipped_blocks"`
+			Window        int64 `json:"window_batches"`
+			WindowWaves   int64 `json:"window_waves"`
+			WarmupWaves   int64 `json:"warmup_waves"`
+		} `json:"sampling"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	s := out.Sampling
+	if s.SkippedBlocks == 0 {
+		t.Fatalf("sampling %+v: want a skip", s)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	num := func(r []string, i int) int64 {
+		v, err := strconv.ParseInt(r[i], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	// phase, wave, cycle, blocks, skipped_blocks
+	var decided, lastWindow, firstTail []string
+	for _, r := range recs[1:] {
+		switch r[0] {
+		case "window":
+			lastWindow = r
+		case "tail":
+			if firstTail == nil {
+				firstTail = r
+			}
+		}
+		if num(r, 4) == 0 {
+			decided = r
+		}
+	}
+	count := map[string]int64{}
+	prev := ""
+	order := []string{}
+	for _, r := range recs[1:] {
+		count[r[0]]++
+		if r[0] != prev {
+			order = append(order, r[0])
+			prev = r[0]
+		}
+	}
+	if count["warm-up"] != s.WarmupWaves || count["window"] != s.WindowWaves || count["tail"] == 0 {
+		t.Errorf("rows by phase %v; sampling %+v", count, s)
+	}
+	want := []string{"warm-up", "", "window", "tail"}
+	if len(order) == 3 {
+		want = []string{"warm-up", "window", "tail"}
+	}
+	if !slices.Equal(order, want) {
+		t.Errorf("phases in the order %q, want %q", order, want)
+	}
+	after := num(decided, 1) - s.WarmupWaves
+	if per := after / s.Window; s.WindowWaves != s.Window*per || after-s.WindowWaves >= s.Window {
+		t.Errorf("window of %d waves in %d batches, %d waves after the warm-up", s.WindowWaves, s.Window, after)
+	}
+	if lastWindow[1] != decided[1] || num(firstTail, 3) != num(decided, 3)+s.SkippedBlocks+s.WaveBlocks {
+		t.Errorf("last window row %v, decided at %v, first tail row %v", lastWindow, decided, firstTail)
 	}
 }
