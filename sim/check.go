@@ -172,6 +172,10 @@ func (c *l2) check(fail func(string, ...any)) {
 			fail("L2 slice %d: %d accesses still wait for an MSHR entry", i, n)
 		}
 	}
+	// Every access that waited went on to be a read request, once.
+	if r := &c.res.L2; r.MSHRWaits > r.ReadRequests {
+		fail("L2: %d accesses waited for an MSHR entry, more than the %d read requests", r.MSHRWaits, r.ReadRequests)
+	}
 }
 
 // check verifies that the counters of every level add up (checkTotals)

@@ -132,9 +132,13 @@ type l2 struct {
 	// holdUntil is set by an access whose slice queue was full: the
 	// sending SM may not send another transaction before it.
 	holdUntil int64
-	port      *port
-	sms       cores
-	res       *Result
+	// retrying is set while the accesses waiting for an MSHR entry try
+	// again after a fill: each was counted in L2.MSHRWaits when it first
+	// waited, and one that waits again is not counted again.
+	retrying bool
+	port     *port
+	sms      cores
+	res      *Result
 }
 
 var (
@@ -210,7 +214,9 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 	}
 	if wait {
 		sl.waitq = append(sl.waitq, l2Wait{addr: addr, size: size, sectors: sectors, token: token, ref: int32(ref)})
-		c.res.L2.MSHRWaits++
+		if !c.retrying {
+			c.res.L2.MSHRWaits++
+		}
 		return 0, false
 	}
 	c.enterSlice(ta, start)
@@ -367,10 +373,12 @@ func (c *l2) filled(si int, ent cache.MSHREntry, finish int64) {
 	// nothing.
 	q := sl.waitq
 	sl.waitq, sl.spare = sl.spare[:0], nil
+	c.retrying = true
 	for _, w := range q {
 		if t, ok := c.read(f, w.addr, w.size, w.sectors, w.token, int(w.ref)); ok {
 			c.sms.deliver(w.token, t+c.icnt)
 		}
 	}
+	c.retrying = false
 	sl.spare = q[:0]
 }
