@@ -64,6 +64,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return fmt.Errorf("-regs: must not be negative; got %d", *regs)
 	}
 	if *waves != "" {
+		if *waves == "-" {
+			return errors.New("-waves: want a FILE.csv; standard output holds the run's metrics")
+		}
 		if err := checkOutDir("-waves", *waves); err != nil {
 			return err
 		}

@@ -71,6 +71,7 @@ func TestRunWavesRefused(t *testing.T) {
 		args []string
 	}{
 		{"err-waves-no-dir", []string{"run", "-device", "gt200", "-kernel", "vecadd", "-waves", "no/such/dir/w.csv"}},
+		{"err-waves-stdout", []string{"run", "-device", "gt200", "-kernel", "vecadd", "-waves", "-"}},
 		{"err-waves-dir", []string{"run", "-device", "gt200", "-kernel", "vecadd", "-waves", "testdata"}},
 		{"err-waves-sequence", []string{"run", "-device", "gt200", "-kernel", "nw-dymaxion", "-remap-cost", "include", "-waves", "w.csv"}},
 		{"err-waves-trace", []string{"run", "-device", "maxwell", "-trace", "testdata/accelsim/kernel-1.traceg", "-waves", "w.csv"}},
