@@ -1,7 +1,6 @@
 package validate
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -22,7 +21,8 @@ const compareMinPoints = 10
 //
 // A statistic that is undefined for the data (a correlation of a constant
 // series, relative errors that were not asked for, a regret with a zero
-// best time) is NaN, and a warning says why; MarshalJSON writes NaN as null.
+// best time) is NaN, and a warning says why; MarshalJSON writes NaN as null
+// and UnmarshalJSON reads null back as NaN.
 type Comparison struct {
 	// N is the number of configurations compared.
 	N int `json:"n"`
@@ -58,43 +58,6 @@ type Comparison struct {
 	Regret float64 `json:"regret"`
 	// Warnings say where the statistics are weak or undefined.
 	Warnings []error `json:"warnings"`
-}
-
-// MarshalJSON writes the comparison with the JSON names of its field tags,
-// NaN and infinite statistics as null, and the warnings as strings. The
-// static pick and the simulated best are written as rows counted from 1,
-// as every output of this project numbers them.
-func (c Comparison) MarshalJSON() ([]byte, error) {
-	warnings := make([]string, len(c.Warnings))
-	for i, w := range c.Warnings {
-		warnings[i] = w.Error()
-	}
-	return json.Marshal(struct {
-		N                int      `json:"n"`
-		Spearman         *float64 `json:"spearman"`
-		KendallTauB      *float64 `json:"kendall_tau_b"`
-		Pearson          *float64 `json:"pearson"`
-		MeanRelError     *float64 `json:"mean_rel_error"`
-		MedianRelError   *float64 `json:"median_rel_error"`
-		StaticPick       int      `json:"static_pick"`
-		StaticTiedAtBest int      `json:"static_tied_at_best"`
-		SimulatedBest    int      `json:"sim_best"`
-		Top1Agree        bool     `json:"top1_agree"`
-		Regret           *float64 `json:"regret"`
-		Warnings         []string `json:"warnings"`
-	}{
-		c.N, compareFinite(c.Spearman), compareFinite(c.KendallTauB), compareFinite(c.Pearson),
-		compareFinite(c.MeanRelError), compareFinite(c.MedianRelError),
-		c.StaticPick + 1, c.StaticTiedAtBest, c.SimulatedBest + 1, c.Top1Agree, compareFinite(c.Regret), warnings,
-	})
-}
-
-// compareFinite returns nil for NaN and ±Inf, which JSON cannot carry.
-func compareFinite(x float64) *float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return nil
-	}
-	return &x
 }
 
 // CompareOption changes what Compare computes.
