@@ -12,25 +12,32 @@ import (
 	"testing"
 )
 
+// runWaves runs run with args, -waves to a temporary file and -format
+// json, and returns the JSON and the file's records.
+func runWaves(t *testing.T, args ...string) ([]byte, [][]string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "waves.csv")
+	var stdout, stderr bytes.Buffer
+	args = append(append([]string{"run"}, args...), "-waves", path, "-format", "json")
+	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stdout.Bytes(), recs
+}
+
 // run -waves writes one row per whole wave: vecadd 2^16 on gt200 runs 512
 // blocks in waves of 240 (8 blocks of 128 threads on each of 30 SMs), so
 // two rows, at 240 and 480 blocks; the rows' cycles lie within the run's.
 func TestRunWaves(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "waves.csv")
-	var stdout, stderr bytes.Buffer
-	args := []string{"run", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536", "-waves", path, "-format", "json"}
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, recs := runWaves(t, "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536")
 	if len(recs) != 3 || len(recs[0]) != 1+len(waveColumns) {
 		t.Fatalf("%d records of %d fields, want a header and 2 rows of %d", len(recs), len(recs[0]), 1+len(waveColumns))
 	}
@@ -90,12 +97,7 @@ func TestRunWavesRefused(t *testing.T) {
 // (sim.deltas) the window is the batches' whole waves: the waves after
 // the warm-up up to the skip, less fewer than a batch's worth.
 func TestRunWavesPhases(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "waves.csv")
-	var stdout, stderr bytes.Buffer
-	args := []string{"run", "-device", "gt200", "-kernel", "copy", "-set", "N=4194304", "-sample", "-waves", path, "-format", "json"}
-	if err := run(context.Background(), args, &stdout, &stderr); err != nil {
-		t.Fatal(err)
-	}
+	stdout, recs := runWaves(t, "-device", "gt200", "-kernel", "copy", "-set", "N=4194304", "-sample")
 	var out struct {
 		Sampling struct {
 			WaveBlocks    int64 `json:"wave_blocks"`
@@ -105,21 +107,12 @@ func TestRunWavesPhases(t *testing.T) {
 			WarmupWaves   int64 `json:"warmup_waves"`
 		} `json:"sampling"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+	if err := json.Unmarshal(stdout, &out); err != nil {
 		t.Fatal(err)
 	}
 	s := out.Sampling
 	if s.SkippedBlocks == 0 {
 		t.Fatalf("sampling %+v: want a skip", s)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
 	}
 	num := func(r []string, i int) int64 {
 		v, err := strconv.ParseInt(r[i], 10, 64)
