@@ -13,7 +13,7 @@ import (
 // each whole wave of blocks (sim.Wave), to see whether and when the
 // waves are steady, what the sampler judges them by.
 func wavesFlag(fs *flag.FlagSet) *string {
-	return fs.String("waves", "", "write a CSV `file` with a row per whole wave of blocks finished (the blocks resident at once over the device): its cycle and the run's counts so far, the DRAM requests in flight and the caches' free lines; written whole after the run")
+	return fs.String("waves", "", "write a CSV `file` with a row per whole wave of blocks finished (the blocks resident at once over the device): its cycle and the run's counts so far, the DRAM requests in flight and the caches' free lines, and in a sampled run each wave's part (warm-up, window, tail); written whole after the run")
 }
 
 // waveColumns are the CSV's columns, each a field of sim.Wave.
