@@ -17,9 +17,9 @@ func (e *engine) finish(dev *arch.Device) {
 		e.clk.last = max(e.clk.last, e.sms[i].lastEnd)
 	}
 	res.Cycles = e.clk.last - e.start
+	e.warpCycles = e.sms.warpCycles()
 	for i := range e.sms {
 		s := &e.sms[i]
-		e.warpCycles += s.warpCycles
 		if s.firstStart >= 0 {
 			active := s.lastEnd - s.firstStart
 			e.activeCycles += active

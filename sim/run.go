@@ -157,12 +157,12 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	e.activeBlks = occ.ActiveBlocks
 	e.grid = grid{total: info.Blocks(), progress: opts.Progress, res: res}
 	e.warpCycles, e.activeCycles, e.idleSMs = 0, 0, 0
-	if opts.Sample.On {
-		e.grid.sampler = newSampler(e, src, opts.Sample, waveBlocks(dev, occ))
-	}
 	if opts.Sample.On || opts.Waves != nil {
 		e.grid.wave = waveBlocks(dev, occ)
 		e.grid.boundary = func(t int64) { e.boundary(t, opts.Waves) }
+	}
+	if opts.Sample.On {
+		e.grid.sampler = newSampler(e, src, opts.Sample, e.grid.wave)
 	}
 	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
 		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On}

@@ -218,10 +218,7 @@ func (sp *sampler) observe(g *grid, t int64) {
 func (sp *sampler) take(t int64) snapshot {
 	e := sp.e
 	e.res.DRAM = e.port.mem.Stats().Total
-	s := snapshot{t: t, sent: sentFields(&e.port.sent)}
-	for i := range e.sms {
-		s.warpCycles += e.sms[i].warpCycles
-	}
+	s := snapshot{t: t, warpCycles: e.sms.warpCycles(), sent: sentFields(&e.port.sent)}
 	for _, f := range counterFields(e.res) {
 		s.counts = append(s.counts, *f)
 	}

@@ -86,6 +86,16 @@ func texToken(sm, entry int) uint64 { return tokenLevel | uint64(sm)<<32 | uint6
 // acknowledgements go back to.
 type cores []sm
 
+// warpCycles is the cycles the SMs' finished warps were resident, summed:
+// achieved occupancy's numerator.
+func (c cores) warpCycles() int64 {
+	var n int64
+	for i := range c {
+		n += c[i].warpCycles
+	}
+	return n
+}
+
 // deliver hands data that reaches its SM at t to a waiter token. The
 // warps waiting on a cache level's MSHR entry may be on other SMs when
 // the level is a texture cache shared by several; each is resolved on

@@ -48,7 +48,7 @@ func (e *engine) waveRow(k, t int64) Wave {
 	m := e.memCounts().since(e.mem0)
 	fill := e.fillState()
 	w := Wave{Wave: k, Cycle: t - e.start, Blocks: int64(g.done), WarpInsts: r.WarpInsts, MemInsts: r.MemInsts,
-		L1Hits: r.L1.Hits, L1Misses: r.L1.Misses,
+		WarpCycles: e.sms.warpCycles(), L1Hits: r.L1.Hits, L1Misses: r.L1.Misses,
 		L2ReadHitSectors: r.L2.ReadHitSectors, L2ReadMissSectors: r.L2.ReadMissSectors, L2WriteBacks: r.L2.WriteBackSectors,
 		DRAMReadsSent: m.sent.Reads, DRAMWritesSent: m.sent.Writes,
 		DRAMAccepted: m.dram.Reads + m.dram.Writes, DRAMInFlight: int64(e.port.inFlight),
@@ -59,9 +59,6 @@ func (e *engine) waveRow(k, t int64) Wave {
 	w.DRAMCompleted = w.DRAMReadsSent + w.DRAMWritesSent - w.DRAMInFlight
 	if sp := g.sampler; sp != nil {
 		w.SkippedBlocks = sp.skipped
-	}
-	for i := range e.sms {
-		w.WarpCycles += e.sms[i].warpCycles
 	}
 	return w
 }
