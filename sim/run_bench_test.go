@@ -37,6 +37,10 @@ func BenchmarkRun(b *testing.B) {
 		// The stall-bound path: uncoalesced stores saturate the L2 and
 		// DRAM while the load/store units wait.
 		{"transpose/fermi", "fermi", "transpose", "", "", map[string]int64{"N": 1024}},
+		// Each lane a row of a 16-MiB matrix: the L2's MSHR tables stay
+		// full and the accesses waiting for an entry queue at the slices
+		// (177,761 of them).
+		{"matvec/maxwell", "maxwell", "matvec", "", "", map[string]int64{"N": 2048}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			dev, l := bind(b, bc.device, bc.kernel, bc.mapping, bc.block, bc.params)
