@@ -21,6 +21,26 @@ func RunAhead(dev *arch.Device, l traces.Source, lookahead int64) (*Result, erro
 	return e.res, nil
 }
 
+// RunRetrying is Run with the L2 slices' waiting accesses retried at every
+// fill, all of them when tryAll is set; untried is how many retries the
+// slices left out.
+func RunRetrying(dev *arch.Device, l traces.Source, tryAll bool) (r *Result, untried int64, err error) {
+	e, err := newDevice(dev)
+	if err != nil {
+		return nil, 0, err
+	}
+	if e.l2 != nil {
+		e.l2.tryAll = tryAll
+	}
+	if err := e.runLaunch(context.Background(), dev, l, Options{}); err != nil {
+		return nil, 0, err
+	}
+	if e.l2 != nil {
+		untried = e.l2.untried
+	}
+	return e.res, untried, nil
+}
+
 // WorthCounting is worthCounting, for the tests of sim_test.
 var WorthCounting = worthCounting
 

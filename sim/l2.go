@@ -63,14 +63,79 @@ type slice struct {
 	merged  []int32  // requests the entry holds, the first one included
 	whead   []int32  // waiter list (indices into l2.waiters), -1 if empty
 	wtail   []int32
-	// accesses waiting for a free MSHR entry, and the spare slice
-	// filled swaps with it
-	waitq, spare []l2Wait
+	// accesses waiting for a free MSHR entry, in arrival order
+	waitq []l2Wait
 	// noneBefore, when not 0, is what the last reap of the full MSHR
 	// table found: no entry's data is back before it (the first known
 	// fill, or never). setFill and release clear it; a new entry needs a
 	// free one, so a release or a reap that freed one came before it.
 	noneBefore int64
+	// touched holds the lines (slice-local) touched since the waiting
+	// accesses were last tried: given an MSHR entry, filled or written
+	// while some access waits for an entry, or while they are tried
+	// (trying is set).
+	touched lineSet
+	trying  bool
+}
+
+// lineSet is a short list of lines, or all of them (all is set once it
+// would list more than touchedCap).
+type lineSet struct {
+	lines []uint64
+	all   bool
+}
+
+// touchedCap is the most lines a lineSet lists.
+const touchedCap = 16
+
+func (s *lineSet) add(line uint64) {
+	switch {
+	case s.all:
+	case len(s.lines) == touchedCap:
+		s.all = true
+	default:
+		s.lines = append(s.lines, line)
+	}
+}
+
+func (s *lineSet) has(line uint64) bool {
+	if s.all {
+		return true
+	}
+	for _, l := range s.lines {
+		if l == line {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *lineSet) clear() { s.lines, s.all = s.lines[:0], false }
+
+// touch records that line (slice-local) was given an MSHR entry, filled
+// or written, if some access waits for an entry.
+func (sl *slice) touch(line uint64) {
+	if sl.trying || len(sl.waitq) > 0 {
+		sl.touched.add(line)
+	}
+}
+
+// blockedFor says that an access to line (slice-local) that waits for an
+// MSHR entry would wait again, with nothing to do: every entry waits on
+// DRAM (the last reap found none back, and none changed since) and line
+// was not touched since the access last tried. It waited then either
+// with its sectors missing and no entry of its line, or for an entry of
+// its line full of requests whose data was not on its way. Its sectors
+// become valid only by a write or through an entry of its line, which is
+// given first, and that entry frees room or goes only through its fill:
+// each touches the line. A waiting table ends only with a fill too.
+//
+// Within one try, an entry is given only before the first access finds
+// the table waiting, and the accesses tried before that to lines without
+// an entry did not wait, so every access to a line given an entry tries
+// after it: the touches of one try are not needed by the next.
+func (sl *slice) blockedFor(line uint64) bool {
+	return sl.noneBefore == never && !sl.touched.has(line)
 }
 
 // reap frees the entries of the slice's full MSHR table whose data is back
@@ -102,6 +167,7 @@ func (sl *slice) release(ent cache.MSHREntry) {
 
 type l2Wait struct {
 	addr    uint64
+	line    uint64 // slice-local
 	size    uint32
 	sectors uint32
 	token   uint64
@@ -136,9 +202,14 @@ type l2 struct {
 	// again after a fill: each was counted in L2.MSHRWaits when it first
 	// waited, and one that waits again is not counted again.
 	retrying bool
-	port     *port
-	sms      cores
-	res      *Result
+	// tryAll retries every waiting access at every fill, and untried
+	// counts those blockedFor let keep their place: for the tests that
+	// hold the two ways to the same result.
+	tryAll  bool
+	untried int64
+	port    *port
+	sms     cores
+	res     *Result
 }
 
 var (
@@ -213,7 +284,7 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 		}
 	}
 	if wait {
-		sl.waitq = append(sl.waitq, l2Wait{addr: addr, size: size, sectors: sectors, token: token, ref: int32(ref)})
+		sl.waitq = append(sl.waitq, l2Wait{addr: addr, line: line, size: size, sectors: sectors, token: token, ref: int32(ref)})
 		if !c.retrying {
 			c.res.L2.MSHRWaits++
 		}
@@ -276,6 +347,7 @@ func (c *l2) miss(si int, ent cache.MSHREntry, pending bool, line uint64, missin
 	c.res.Refs[ref].DRAMReadSectors += fetched
 	c.fetched += fetched
 	if !pending {
+		sl.touch(line)
 		ent, _ = sl.mshr.Allocate(line, 0)
 		sl.merged[ent] = 1
 		sl.sectors[ent] = 0
@@ -322,6 +394,7 @@ func (c *l2) write(ta int64, addr uint64, size, sectors uint32, token uint64) (i
 	start := max(ta, sl.free)
 	c.enterSlice(ta, start)
 	sl.free = start + 1
+	sl.touch(local &^ (c.line - 1))
 	res := &c.res.L2
 	res.WriteRequests++
 	res.WriteSectors += int64(bits.OnesCount32(atoms))
@@ -361,6 +434,7 @@ func (c *l2) filled(si int, ent cache.MSHREntry, finish int64) {
 	}
 	f := sl.finish[ent] + c.dramLat
 	sl.setFill(ent, f)
+	sl.touch(sl.mshr.Line(ent))
 	for i := sl.whead[ent]; i >= 0; {
 		w := c.waiters.items[i]
 		c.sms.deliver(w.token, f+c.icnt)
@@ -368,17 +442,34 @@ func (c *l2) filled(si int, ent cache.MSHREntry, finish int64) {
 		i = w.next
 	}
 	sl.whead[ent], sl.wtail[ent] = -1, -1
-	// Those that find no entry again queue up in the spare slice, and the
-	// two swap, so that a long queue retried at every fill allocates
-	// nothing.
+	c.retry(sl, f)
+}
+
+// retry tries the accesses waiting for an MSHR entry of slice sl again at
+// f, in order. Those that wait again queue up anew in the same array:
+// each takes at most the place of one tried before it, so a long queue
+// retried at every fill allocates nothing. Once an access finds every
+// entry waiting on DRAM, only those to touched lines can go on: the rest
+// keep their place untried. Nothing a try calls reaches a slice (deliver
+// wakes warps by events), so no access joins the queue behind the tries.
+func (c *l2) retry(sl *slice, f int64) {
 	q := sl.waitq
-	sl.waitq, sl.spare = sl.spare[:0], nil
-	c.retrying = true
-	for _, w := range q {
+	sl.waitq = q[:0]
+	sl.trying, c.retrying = true, true
+	for i, w := range q {
+		if !c.tryAll && sl.blockedFor(w.line) {
+			if n := len(sl.waitq); n < i {
+				sl.waitq = append(sl.waitq, w)
+			} else {
+				sl.waitq = sl.waitq[:n+1] // already in place
+			}
+			c.untried++
+			continue
+		}
 		if t, ok := c.read(f, w.addr, w.size, w.sectors, w.token, int(w.ref)); ok {
 			c.sms.deliver(w.token, t+c.icnt)
 		}
 	}
-	c.retrying = false
-	sl.spare = q[:0]
+	sl.trying, c.retrying = false, false
+	sl.touched.clear()
 }
