@@ -33,7 +33,7 @@ type level struct {
 	cache *cache.Cache
 	sec   sectoring
 	mshr  *cache.MSHR
-	fill  []int64 // per MSHR entry: data return time, or -1 while below has not said or the entry is free
+	fill  fillTimes // per MSHR entry: data return time, or -1 while below has not said or the entry is free
 	stats *L1Stats
 	// miss is what the latest load that missed needs from below.
 	miss levelMiss
@@ -63,9 +63,9 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 	mask := lv.sec.sectors(tx.Addr, uint32(tx.Sectors))
 	key := tx.Addr &^ (lv.inFlight - 1)
 	if ent, ok := lv.mshr.Lookup(key); ok {
-		f := lv.fill[ent]
+		f := lv.fill.at[ent]
 		if f >= 0 && f <= t {
-			release(lv.mshr, lv.fill, ent)
+			release(lv.mshr, &lv.fill, ent)
 		} else {
 			if !lv.mshr.Merge(ent, token) {
 				if f < 0 {
@@ -80,7 +80,7 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 		}
 	}
 	if lv.mshr.Full() {
-		if first := reap(lv.mshr, lv.fill, t); first != 0 {
+		if first := reap(lv.mshr, &lv.fill, t); first != 0 {
 			return loadStall, first
 		}
 	}
@@ -111,7 +111,7 @@ func (lv *level) store(tx *coalesce.Txn) {
 // filled records that the data of MSHR entry ent is back at t and returns
 // the tokens waiting for it.
 func (lv *level) filled(ent int, t int64) []uint64 {
-	lv.fill[ent] = t
+	lv.fill.set(cache.MSHREntry(ent), t)
 	return lv.mshr.Requests(cache.MSHREntry(ent))
 }
 
@@ -123,21 +123,46 @@ func span(lineAddr uint64, mask uint32, sector uint64) (uint64, uint32) {
 	return lineAddr + first*sector, uint32((last - first + 1) * sector)
 }
 
-// reap frees the entries of an MSHR table whose data is back by t (fill
-// holds each entry's return cycle, -1 while it waits on the level below
-// or is free). It returns 0 if an entry is free now, else the first cycle
-// a known fill frees one, or never when every entry waits. The scan needs
-// no look at the table: a free entry's fill is -1.
-func reap(m *cache.MSHR, fill []int64, t int64) int64 {
+// fillTimes holds the cycle each entry of an MSHR table has its data back
+// (at; -1 while the level below has not said, or the entry is free), and
+// a bit per entry whose cycle is known, so that a reap looks at those
+// entries only, in the order of their index.
+type fillTimes struct {
+	at    []int64
+	known []uint64
+}
+
+// unknownFills is the fills of an MSHR table of n free entries.
+func unknownFills(n int) fillTimes {
+	return fillTimes{at: slices.Repeat([]int64{-1}, n), known: make([]uint64, (n+63)/64)}
+}
+
+// set records that entry ent has its data back at t, or -1: not known.
+func (f *fillTimes) set(ent cache.MSHREntry, t int64) {
+	f.at[ent] = t
+	w, bit := ent>>6, uint64(1)<<(ent&63)
+	if t >= 0 {
+		f.known[w] |= bit
+	} else {
+		f.known[w] &^= bit
+	}
+}
+
+// reap frees the entries of an MSHR table whose data is back by t, in the
+// order of their index. It returns 0 if an entry is free now, else the
+// first cycle a known fill frees one, or never when every entry waits.
+// Only the entries whose fill is known are looked at: a free entry's
+// fill is -1.
+func reap(m *cache.MSHR, fill *fillTimes, t int64) int64 {
 	first := int64(never)
-	for i, f := range fill {
-		if f < 0 {
-			continue
-		}
-		if f <= t {
-			release(m, fill, cache.MSHREntry(i))
-		} else {
-			first = min(first, f)
+	for w, bits64 := range fill.known {
+		for b := bits64; b != 0; b &= b - 1 {
+			ent := cache.MSHREntry(w<<6 | bits.TrailingZeros64(b))
+			if f := fill.at[ent]; f <= t {
+				release(m, fill, ent)
+			} else {
+				first = min(first, f)
+			}
 		}
 	}
 	if !m.Full() {
@@ -148,10 +173,7 @@ func reap(m *cache.MSHR, fill []int64, t int64) int64 {
 
 // release frees entry ent of MSHR table m and marks its fill unknown, so
 // that every free entry's fill is -1.
-func release(m *cache.MSHR, fill []int64, ent cache.MSHREntry) {
+func release(m *cache.MSHR, fill *fillTimes, ent cache.MSHREntry) {
 	m.Release(ent)
-	fill[ent] = -1
+	fill.set(ent, -1)
 }
-
-// unknownFills is the fills of an MSHR table of n free entries.
-func unknownFills(n int) []int64 { return slices.Repeat([]int64{-1}, n) }
