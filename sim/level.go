@@ -2,7 +2,6 @@ package sim
 
 import (
 	"math/bits"
-	"slices"
 
 	"gpumemsim/sim/cache"
 	"gpumemsim/sim/coalesce"
@@ -123,52 +122,18 @@ func span(lineAddr uint64, mask uint32, sector uint64) (uint64, uint32) {
 	return lineAddr + first*sector, uint32((last - first + 1) * sector)
 }
 
-// fillTimes holds the cycle each entry of an MSHR table has its data back
-// (at; -1 while the level below has not said, or the entry is free), and
-// a bit per entry whose cycle is known, so that a reap looks at those
-// entries only, in the order of their index.
-type fillTimes struct {
-	at    []int64
-	known []uint64
-}
-
-// unknownFills is the fills of an MSHR table of n free entries.
-func unknownFills(n int) fillTimes {
-	return fillTimes{at: slices.Repeat([]int64{-1}, n), known: make([]uint64, (n+63)/64)}
-}
-
-// set records that entry ent has its data back at t, or -1: not known.
-func (f *fillTimes) set(ent cache.MSHREntry, t int64) {
-	f.at[ent] = t
-	w, bit := ent>>6, uint64(1)<<(ent&63)
-	if t >= 0 {
-		f.known[w] |= bit
-	} else {
-		f.known[w] &^= bit
-	}
-}
-
 // reap frees the entries of an MSHR table whose data is back by t, in the
 // order of their index. It returns 0 if an entry is free now, else the
 // first cycle a known fill frees one, or never when every entry waits.
-// Only the entries whose fill is known are looked at: a free entry's
-// fill is -1.
+// Only the entries due are looked at (fillTimes.due).
 func reap(m *cache.MSHR, fill *fillTimes, t int64) int64 {
-	first := int64(never)
-	for w, bits64 := range fill.known {
-		for b := bits64; b != 0; b &= b - 1 {
-			ent := cache.MSHREntry(w<<6 | bits.TrailingZeros64(b))
-			if f := fill.at[ent]; f <= t {
-				release(m, fill, ent)
-			} else {
-				first = min(first, f)
-			}
-		}
+	for _, ent := range fill.due(t) {
+		m.Release(ent)
 	}
 	if !m.Full() {
 		return 0
 	}
-	return first
+	return fill.first()
 }
 
 // release frees entry ent of MSHR table m and marks its fill unknown, so

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gpumemsim/sim/cache"
@@ -126,5 +128,77 @@ func TestSliceReap(t *testing.T) {
 	sl.setFill(1, 6)
 	if got := sl.reap(7); got != 0 || m.InUse(1) {
 		t.Fatalf("reap at 7 with entry 1 back at 6 = %d, entry 1 in use %v; want 0, freed", got, m.InUse(1))
+	}
+}
+
+// scanReap is reap as a scan of every entry in index order, the way it
+// was written first: the oracle the order kept by fillTimes is held to.
+func scanReap(m *cache.MSHR, at []int64, t int64) int64 {
+	first := int64(never)
+	for i, f := range at {
+		if f < 0 {
+			continue
+		}
+		if f <= t {
+			m.Release(cache.MSHREntry(i))
+			at[i] = -1
+		} else {
+			first = min(first, f)
+		}
+	}
+	if !m.Full() {
+		return 0
+	}
+	return first
+}
+
+// TestReapAgainstScan runs a table through 200,000 random steps, as
+// levels and slices use one (allocate, learn or forget a fill, release an
+// entry due, reap), beside a twin kept by scanReap: every reap must say
+// the same, every entry be in use in both or neither, every fill the
+// same, and the table hand out the same entries.
+func TestReapAgainstScan(t *testing.T) {
+	const n = 70
+	m, _ := cache.NewMSHR(n, 1)
+	twin, _ := cache.NewMSHR(n, 1)
+	fill := unknownFills(n)
+	at := slices.Repeat([]int64{-1}, n)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var now int64
+	line := uint64(0)
+	for step := range 200000 {
+		e := cache.MSHREntry(rng.IntN(n))
+		switch op := rng.IntN(10); {
+		case op < 3 && !m.Full():
+			line += 128
+			got, _ := m.Allocate(line, 0)
+			want, _ := twin.Allocate(line, 0)
+			if got != want {
+				t.Fatalf("step %d: allocated entry %d; the scan's table gives %d", step, got, want)
+			}
+		case op < 6 && m.InUse(e):
+			f := int64(-1)
+			if rng.IntN(4) > 0 {
+				f = now + int64(rng.IntN(60))
+			}
+			fill.set(e, f)
+			at[e] = f
+		case op < 7 && m.InUse(e) && at[e] >= 0 && at[e] <= now:
+			release(m, &fill, e)
+			twin.Release(e)
+			at[e] = -1
+		case op < 9:
+			if got, want := reap(m, &fill, now), scanReap(twin, at, now); got != want {
+				t.Fatalf("step %d: reap at %d = %d; the scan says %d", step, now, got, want)
+			}
+		default:
+			now += int64(rng.IntN(6))
+		}
+		for i := range n {
+			if m.InUse(cache.MSHREntry(i)) != twin.InUse(cache.MSHREntry(i)) || fill.at[i] != at[i] {
+				t.Fatalf("step %d: entry %d in use %v, fill %d; the scan's %v, %d", step, i,
+					m.InUse(cache.MSHREntry(i)), fill.at[i], twin.InUse(cache.MSHREntry(i)), at[i])
+			}
+		}
 	}
 }
