@@ -56,12 +56,12 @@ type slice struct {
 	mshr *cache.MSHR
 	free int64 // next cycle the slice can start an access
 	// per MSHR entry:
-	fill    fillTimes // data ready at the slice, or -1 while DRAM reads are pending or the entry is free
-	sectors []uint32  // sectors being fetched
-	reads   []int32   // DRAM reads outstanding
-	finish  []int64   // latest DRAM completion so far
-	merged  []int32   // requests the entry holds, the first one included
-	whead   []int32   // waiter list (indices into l2.waiters), -1 if empty
+	fill    []int64  // data ready at the slice, or -1 while DRAM reads are pending or the entry is free
+	sectors []uint32 // sectors being fetched
+	reads   []int32  // DRAM reads outstanding
+	finish  []int64  // latest DRAM completion so far
+	merged  []int32  // requests the entry holds, the first one included
+	whead   []int32  // waiter list (indices into l2.waiters), -1 if empty
 	wtail   []int32
 	// accesses waiting for a free MSHR entry, in arrival order
 	waitq []l2Wait
@@ -147,7 +147,7 @@ func (sl *slice) reap(t int64) int64 {
 	if b := sl.noneBefore; b != 0 && t < b {
 		return b
 	}
-	sl.noneBefore = reap(sl.mshr, &sl.fill, t)
+	sl.noneBefore = reap(sl.mshr, sl.fill, t)
 	return sl.noneBefore
 }
 
@@ -155,13 +155,13 @@ func (sl *slice) reap(t int64) int64 {
 // at t, or -1 while DRAM reads are pending. Every fill is written here or
 // by a release, and both clear what the last reap found.
 func (sl *slice) setFill(ent cache.MSHREntry, t int64) {
-	sl.fill.set(ent, t)
+	sl.fill[ent] = t
 	sl.noneBefore = 0
 }
 
 // release frees MSHR entry ent.
 func (sl *slice) release(ent cache.MSHREntry) {
-	release(sl.mshr, &sl.fill, ent)
+	release(sl.mshr, sl.fill, ent)
 	sl.noneBefore = 0
 }
 
@@ -262,7 +262,7 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 	start := max(ta, sl.free)
 	line := local &^ (c.line - 1)
 	ent, pending := sl.mshr.Lookup(line)
-	if pending && sl.fill.at[ent] >= 0 && sl.fill.at[ent] <= start {
+	if pending && sl.fill[ent] >= 0 && sl.fill[ent] <= start {
 		sl.release(ent)
 		pending = false
 	}
@@ -270,7 +270,7 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 	// or a miss with every MSHR entry waiting on DRAM, waits at the slice
 	// until a DRAM fill frees one; when an entry's data is already on its
 	// way at a known cycle, the access starts then instead.
-	wait := pending && sl.merged[ent] >= c.merges && sl.fill.at[ent] < 0
+	wait := pending && sl.merged[ent] >= c.merges && sl.fill[ent] < 0
 	if !pending && sl.mshr.Full() {
 		if valid, _ := sl.l2.Probe(local); sec&^valid != 0 {
 			if first := sl.reap(start); first != 0 {
@@ -331,7 +331,7 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 // await is a hit on a line whose entry is still filling: the data is back
 // when the fill is, if that is known, else the token waits for it.
 func (c *l2) await(sl *slice, ent cache.MSHREntry, start int64, token uint64) (int64, bool) {
-	if f := sl.fill.at[ent]; f >= 0 {
+	if f := sl.fill[ent]; f >= 0 {
 		return max(start+c.hit, f), true
 	}
 	c.addWaiter(sl, ent, token)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"math/bits"
+	"slices"
 
 	"gpumemsim/sim/cache"
 	"gpumemsim/sim/coalesce"
@@ -32,7 +33,7 @@ type level struct {
 	cache *cache.Cache
 	sec   sectoring
 	mshr  *cache.MSHR
-	fill  fillTimes // per MSHR entry: data return time, or -1 while below has not said or the entry is free
+	fill  []int64 // per MSHR entry: data return time, or -1 while below has not said or the entry is free
 	stats *L1Stats
 	// miss is what the latest load that missed needs from below.
 	miss levelMiss
@@ -62,9 +63,9 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 	mask := lv.sec.sectors(tx.Addr, uint32(tx.Sectors))
 	key := tx.Addr &^ (lv.inFlight - 1)
 	if ent, ok := lv.mshr.Lookup(key); ok {
-		f := lv.fill.at[ent]
+		f := lv.fill[ent]
 		if f >= 0 && f <= t {
-			release(lv.mshr, &lv.fill, ent)
+			release(lv.mshr, lv.fill, ent)
 		} else {
 			if !lv.mshr.Merge(ent, token) {
 				if f < 0 {
@@ -79,7 +80,7 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 		}
 	}
 	if lv.mshr.Full() {
-		if first := reap(lv.mshr, &lv.fill, t); first != 0 {
+		if first := reap(lv.mshr, lv.fill, t); first != 0 {
 			return loadStall, first
 		}
 	}
@@ -110,7 +111,7 @@ func (lv *level) store(tx *coalesce.Txn) {
 // filled records that the data of MSHR entry ent is back at t and returns
 // the tokens waiting for it.
 func (lv *level) filled(ent int, t int64) []uint64 {
-	lv.fill.set(cache.MSHREntry(ent), t)
+	lv.fill[ent] = t
 	return lv.mshr.Requests(cache.MSHREntry(ent))
 }
 
@@ -122,23 +123,35 @@ func span(lineAddr uint64, mask uint32, sector uint64) (uint64, uint32) {
 	return lineAddr + first*sector, uint32((last - first + 1) * sector)
 }
 
-// reap frees the entries of an MSHR table whose data is back by t, in the
-// order of their index. It returns 0 if an entry is free now, else the
-// first cycle a known fill frees one, or never when every entry waits.
-// Only the entries due are looked at (fillTimes.due).
-func reap(m *cache.MSHR, fill *fillTimes, t int64) int64 {
-	for _, ent := range fill.due(t) {
-		m.Release(ent)
+// reap frees the entries of an MSHR table whose data is back by t (fill
+// holds each entry's return cycle, -1 while it waits on the level below
+// or is free). It returns 0 if an entry is free now, else the first cycle
+// a known fill frees one, or never when every entry waits. The scan needs
+// no look at the table: a free entry's fill is -1.
+func reap(m *cache.MSHR, fill []int64, t int64) int64 {
+	first := int64(never)
+	for i, f := range fill {
+		if f < 0 {
+			continue
+		}
+		if f <= t {
+			release(m, fill, cache.MSHREntry(i))
+		} else {
+			first = min(first, f)
+		}
 	}
 	if !m.Full() {
 		return 0
 	}
-	return fill.first()
+	return first
 }
 
 // release frees entry ent of MSHR table m and marks its fill unknown, so
 // that every free entry's fill is -1.
-func release(m *cache.MSHR, fill *fillTimes, ent cache.MSHREntry) {
+func release(m *cache.MSHR, fill []int64, ent cache.MSHREntry) {
 	m.Release(ent)
-	fill.set(ent, -1)
+	fill[ent] = -1
 }
+
+// unknownFills is the fills of an MSHR table of n free entries.
+func unknownFills(n int) []int64 { return slices.Repeat([]int64{-1}, n) }

@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"gpumemsim/sim/cache"
-	"gpumemsim/sim/coalesce"
-)
+import "gpumemsim/sim/coalesce"
 
 // lsu is an SM's load/store unit: it sends one transaction per cycle into
 // the memory system. A load whose transaction finds no L1 MSHR entry (or
@@ -134,10 +131,10 @@ func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 			ro.FillSectors += int64(m.size / atomBytes)
 		}
 		if t, ok := mem.read(ti+icnt, m.addr, m.size, 0, fill(s.id, m.entry), ref); ok {
-			lv.fill.set(cache.MSHREntry(m.entry), t+icnt)
+			lv.fill[m.entry] = t + icnt
 			w.known(t + icnt)
 		} else {
-			lv.fill.set(cache.MSHREntry(m.entry), -1)
+			lv.fill[m.entry] = -1
 			w.pending++
 		}
 	}
