@@ -434,7 +434,6 @@ func (c *l2) filled(si int, ent cache.MSHREntry, finish int64) {
 	}
 	f := sl.finish[ent] + c.dramLat
 	sl.setFill(ent, f)
-	sl.touch(sl.mshr.Line(ent))
 	for i := sl.whead[ent]; i >= 0; {
 		w := c.waiters.items[i]
 		c.sms.deliver(w.token, f+c.icnt)
@@ -442,7 +441,10 @@ func (c *l2) filled(si int, ent cache.MSHREntry, finish int64) {
 		i = w.next
 	}
 	sl.whead[ent], sl.wtail[ent] = -1, -1
-	c.retry(sl, f)
+	if len(sl.waitq) > 0 {
+		sl.touch(sl.mshr.Line(ent))
+		c.retry(sl, f)
+	}
 }
 
 // retry tries the accesses waiting for an MSHR entry of slice sl again at
