@@ -168,8 +168,11 @@ func (p *port) check(fail func(string, ...any), m memCounts) {
 
 func (c *l2) check(fail func(string, ...any)) {
 	for i := range c.slices {
-		if n := len(c.slices[i].waitq); n > 0 {
+		if n := c.slices[i].waitq.len(); n > 0 {
 			fail("L2 slice %d: %d accesses still wait for an MSHR entry", i, n)
+		}
+		if n := len(c.slices[i].waiting); n > 0 {
+			fail("L2 slice %d: %d lines still counted as waited for, with the queue empty", i, n)
 		}
 	}
 	// Every access that waited went on to be a read request, once.

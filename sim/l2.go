@@ -63,8 +63,10 @@ type slice struct {
 	merged  []int32  // requests the entry holds, the first one included
 	whead   []int32  // waiter list (indices into l2.waiters), -1 if empty
 	wtail   []int32
-	// accesses waiting for a free MSHR entry, in arrival order
-	waitq []l2Wait
+	// accesses waiting for a free MSHR entry, and how many wait for
+	// each line (slice-local)
+	waitq   waitQueue
+	waiting map[uint64]int32
 	// noneBefore, when not 0, is what the last reap of the full MSHR
 	// table found: no entry's data is back before it (the first known
 	// fill, or never). setFill and release clear it; a new entry needs a
@@ -76,66 +78,6 @@ type slice struct {
 	// (trying is set).
 	touched lineSet
 	trying  bool
-}
-
-// lineSet is a short list of lines, or all of them (all is set once it
-// would list more than touchedCap).
-type lineSet struct {
-	lines []uint64
-	all   bool
-}
-
-// touchedCap is the most lines a lineSet lists.
-const touchedCap = 16
-
-func (s *lineSet) add(line uint64) {
-	switch {
-	case s.all:
-	case len(s.lines) == touchedCap:
-		s.all = true
-	default:
-		s.lines = append(s.lines, line)
-	}
-}
-
-func (s *lineSet) has(line uint64) bool {
-	if s.all {
-		return true
-	}
-	for _, l := range s.lines {
-		if l == line {
-			return true
-		}
-	}
-	return false
-}
-
-func (s *lineSet) clear() { s.lines, s.all = s.lines[:0], false }
-
-// touch records that line (slice-local) was given an MSHR entry, filled
-// or written, if some access waits for an entry.
-func (sl *slice) touch(line uint64) {
-	if sl.trying || len(sl.waitq) > 0 {
-		sl.touched.add(line)
-	}
-}
-
-// blockedFor says that an access to line (slice-local) that waits for an
-// MSHR entry would wait again, with nothing to do: every entry waits on
-// DRAM (the last reap found none back, and none changed since) and line
-// was not touched since the access last tried. It waited then either
-// with its sectors missing and no entry of its line, or for an entry of
-// its line full of requests whose data was not on its way. Its sectors
-// become valid only by a write or through an entry of its line, which is
-// given first, and that entry frees room or goes only through its fill:
-// each touches the line. A waiting table ends only with a fill too.
-//
-// Within one try, an entry is given only before the first access finds
-// the table waiting, and the accesses tried before that to lines without
-// an entry did not wait, so every access to a line given an entry tries
-// after it: the touches of one try are not needed by the next.
-func (sl *slice) blockedFor(line uint64) bool {
-	return sl.noneBefore == never && !sl.touched.has(line)
 }
 
 // reap frees the entries of the slice's full MSHR table whose data is back
@@ -284,7 +226,7 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 		}
 	}
 	if wait {
-		sl.waitq = append(sl.waitq, l2Wait{addr: addr, line: line, size: size, sectors: sectors, token: token, ref: int32(ref)})
+		sl.wait(l2Wait{addr: addr, line: line, size: size, sectors: sectors, token: token, ref: int32(ref)}, c.retrying)
 		if !c.retrying {
 			c.res.L2.MSHRWaits++
 		}
@@ -441,37 +383,8 @@ func (c *l2) filled(si int, ent cache.MSHREntry, finish int64) {
 		i = w.next
 	}
 	sl.whead[ent], sl.wtail[ent] = -1, -1
-	if len(sl.waitq) > 0 {
+	if sl.waitq.len() > 0 {
 		sl.touch(sl.mshr.Line(ent))
 		c.retry(sl, f)
 	}
-}
-
-// retry tries the accesses waiting for an MSHR entry of slice sl again at
-// f, in order. Those that wait again queue up anew in the same array:
-// each takes at most the place of one tried before it, so a long queue
-// retried at every fill allocates nothing. Once an access finds every
-// entry waiting on DRAM, only those to touched lines can go on: the rest
-// keep their place untried. Nothing a try calls reaches a slice (deliver
-// wakes warps by events), so no access joins the queue behind the tries.
-func (c *l2) retry(sl *slice, f int64) {
-	q := sl.waitq
-	sl.waitq = q[:0]
-	sl.trying, c.retrying = true, true
-	for i, w := range q {
-		if !c.tryAll && sl.blockedFor(w.line) {
-			if n := len(sl.waitq); n < i {
-				sl.waitq = append(sl.waitq, w)
-			} else {
-				sl.waitq = sl.waitq[:n+1] // already in place
-			}
-			c.untried++
-			continue
-		}
-		if t, ok := c.read(f, w.addr, w.size, w.sectors, w.token, int(w.ref)); ok {
-			c.sms.deliver(w.token, t+c.icnt)
-		}
-	}
-	sl.trying, c.retrying = false, false
-	sl.touched.clear()
 }
