@@ -74,10 +74,8 @@ type slice struct {
 	noneBefore int64
 	// touched holds the lines (slice-local) touched since the waiting
 	// accesses were last tried: given an MSHR entry, filled or written
-	// while some access waits for an entry, or while they are tried
-	// (trying is set).
+	// while some access waits for an entry.
 	touched lineSet
-	trying  bool
 }
 
 // reap frees the entries of the slice's full MSHR table whose data is back
@@ -140,10 +138,6 @@ type l2 struct {
 	// holdUntil is set by an access whose slice queue was full: the
 	// sending SM may not send another transaction before it.
 	holdUntil int64
-	// retrying is set while the accesses waiting for an MSHR entry try
-	// again after a fill: each was counted in L2.MSHRWaits when it first
-	// waited, and one that waits again is not counted again.
-	retrying bool
 	// tryAll retries every waiting access at every fill, and untried
 	// counts those blockedFor let keep their place: for the tests that
 	// hold the two ways to the same result.
@@ -226,10 +220,12 @@ func (c *l2) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref
 		}
 	}
 	if wait {
-		sl.wait(l2Wait{addr: addr, line: line, size: size, sectors: sectors, token: token, ref: int32(ref)}, c.retrying)
-		if !c.retrying {
+		// An access tried again after a fill was counted when it first
+		// waited.
+		if !sl.waitq.trying {
 			c.res.L2.MSHRWaits++
 		}
+		sl.wait(l2Wait{addr: addr, line: line, size: size, sectors: sectors, token: token, ref: int32(ref)})
 		return 0, false
 	}
 	c.enterSlice(ta, start)

@@ -80,10 +80,10 @@ func (s *lineSet) has(line uint64) bool {
 
 func (s *lineSet) clear() { s.lines, s.all = s.lines[:0], false }
 
-// wait queues w; an access that waits for the first time (not retrying)
-// is counted under its line.
-func (sl *slice) wait(w l2Wait, retrying bool) {
-	if !retrying {
+// wait queues w; an access that waits for the first time (not tried
+// again) is counted under its line.
+func (sl *slice) wait(w l2Wait) {
+	if !sl.waitq.trying {
 		if sl.waiting == nil {
 			sl.waiting = make(map[uint64]int32)
 		}
@@ -102,9 +102,10 @@ func (sl *slice) unwait(line uint64) {
 }
 
 // touch records that line (slice-local) was given an MSHR entry, filled
-// or written, if some access waits for an entry.
+// or written, if some access waits for an entry (a queue being tried
+// keeps its length until the try ends).
 func (sl *slice) touch(line uint64) {
-	if sl.trying || sl.waitq.len() > 0 {
+	if sl.waitq.len() > 0 {
 		sl.touched.add(line)
 	}
 }
@@ -145,12 +146,12 @@ func (sl *slice) touchedWaits() bool {
 // touched lines are tried, and none at all, the try stopping there, when
 // no access waits for a touched line. Nothing a try calls reaches a slice
 // but through read (deliver wakes warps by events), so no access joins
-// the queue behind the tries.
+// the queue behind the tries, and every read while the queue is tried is
+// one of its accesses tried again.
 func (c *l2) retry(sl *slice, f int64) {
 	q := &sl.waitq
 	start, end := q.head, q.tail
 	q.trying, q.out = true, start
-	sl.trying, c.retrying = true, true
 	looked := c.tryAll
 	i := start
 	for ; i < end; i++ {
@@ -182,6 +183,5 @@ func (c *l2) retry(sl *slice, f int64) {
 		q.tail = q.out
 	}
 	q.trying = false
-	sl.trying, c.retrying = false, false
 	sl.touched.clear()
 }
