@@ -33,6 +33,7 @@ func BenchmarkStream(b *testing.B) {
 		{"matmul-tiled", map[string]int64{"M": 256, "N": 256, "P": 256}},
 		{"transpose-shared", map[string]int64{"N": 1024}},
 		{"reduce-interleaved", map[string]int64{"N": 1 << 20}},
+		{"matmul-ryoo-a", map[string]int64{"W": 256}},
 	}
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {

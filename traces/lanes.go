@@ -134,6 +134,13 @@ type lanes struct {
 	// may disagree) or in uregs.
 	vary  []bool
 	vregs [][WarpSize]int64
+	// owed is, per varying local, a uniform addend every lane still owes
+	// its vregs entry: a lane's value is vregs[s][i] + owed[s]. A += or
+	// −= of a uniform value while every lane is active adds to it instead
+	// of to the 32 lanes (a pointer walked by a loop: indexA++); a read
+	// settles it (vreg), but for the addresses' fast path, which adds it
+	// in as it scales the lanes.
+	owed  []int64
 	uregs []int64
 	vst   [][WarpSize]int64
 	sst   []int64
@@ -149,9 +156,23 @@ func (ln *lanes) reserve(depth, locals, slots int) {
 	ln.vst = grow(ln.vst, depth)
 	ln.sst = grow(ln.sst, depth)
 	ln.vregs = grow(ln.vregs, locals)
+	ln.owed = grow(ln.owed, locals)
 	ln.uregs = grow(ln.uregs, locals)
 	ln.vals = grow(ln.vals, slots)
 	ln.elems = grow(ln.elems, slots)
+}
+
+// vreg is varying local s with every lane's value settled: what it owed
+// added to its lanes.
+func (ln *lanes) vreg(s int32) *[WarpSize]int64 {
+	r := &ln.vregs[s]
+	if d := ln.owed[s]; d != 0 {
+		for i := range r {
+			r[i] += d
+		}
+		ln.owed[s] = 0
+	}
+	return r
 }
 
 // scalar evaluates a uniform program; one that only reads a value (a
@@ -224,7 +245,7 @@ func (ln *lanes) vector(p *xprog, mask uint32, out *[WarpSize]int64) {
 			n++
 		case kernel.ExprScalar:
 			if ln.vary[o.arg] {
-				st[n] = ln.vregs[o.arg]
+				st[n] = *ln.vreg(o.arg)
 			} else {
 				fill(&st[n], ln.uregs[o.arg])
 			}

@@ -67,6 +67,7 @@ func (c *ThreadCursor) Reset(b, w int) {
 	ln.reserve(pt.depth, len(pt.vary), len(pt.slots))
 	clear(ln.uregs)
 	clear(ln.vregs)
+	clear(ln.owed)
 	ln.bad = ""
 	g := l.grid
 	ln.bid = [3]int64{int64(b % g.X), int64(b / g.X % g.Y), int64(b / (g.X * g.Y))}
@@ -256,44 +257,6 @@ func (c *ThreadCursor) test(op *tcode) {
 	c.pending += int64(op.count)
 }
 
-// assign sets an int local for the active lanes.
-func (c *ThreadCursor) assign(op *tcode) {
-	ln := &c.ln
-	s := op.local
-	if !ln.vary[s] {
-		// Uniform: every active lane computes the same value.
-		v := int64(0)
-		if op.x != nil {
-			v = ln.scalar(op.x)
-		}
-		if op.op != kernel.ExprConst {
-			var why string
-			v, why = binary(xop{kind: op.op}, ln.uregs[s], v)
-			if why != "" && ln.bad == "" {
-				ln.bad = why
-			}
-		}
-		ln.uregs[s] = v
-		return
-	}
-	if op.x != nil {
-		c.value(op.x, &c.sub)
-	} else {
-		clear(c.sub[:])
-	}
-	reg := &ln.vregs[s]
-	if op.op != kernel.ExprConst {
-		c.idx = *reg
-		ln.binaryLanes(xop{kind: op.op}, &c.idx, &c.sub, c.mask)
-		c.sub = c.idx
-	}
-	for i := range WarpSize {
-		if c.mask&(1<<i) != 0 {
-			reg[i] = c.sub[i]
-		}
-	}
-}
-
 // memory emits the memory instruction of reference r for the active
 // lanes, after checking that every lane's element lies inside its array.
 func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool {
@@ -359,14 +322,14 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 			base += uint64(v * s.scale)
 			continue
 		}
-		v := c.laneValues(s)
+		v, d := c.laneValues(s)
 		var hi uint64
 		if first {
-			hi, first = setScaled(addr, v, base, s.scale), false
+			hi, first = setScaled(addr, v, d, base, s.scale), false
 		} else {
-			hi = addScaled(addr, v, s.scale)
+			hi = addScaled(addr, v, d, s.scale)
 		}
-		if hi >= uint64(s.limit) && c.outsideLanes(v, s.limit) {
+		if hi >= uint64(s.limit) && c.outsideLanes(v, d, s.limit) {
 			return false
 		}
 	}
@@ -433,10 +396,20 @@ func subPlan(x *xprog, limit, scale int64) ptSub {
 	return s
 }
 
-// setScaled sets each lane of out to base + v·st and returns the
-// largest lane of v as unsigned.
-func setScaled(out *[WarpSize]uint64, v *[WarpSize]int64, base uint64, st int64) (hi uint64) {
+// setScaled sets each lane of out to base + (v+d)·st and returns the
+// largest lane of v+d as unsigned.
+// Most subscripts owe nothing (d = 0), and their loop goes without the
+// add.
+func setScaled(out *[WarpSize]uint64, v *[WarpSize]int64, d int64, base uint64, st int64) (hi uint64) {
 	vs, os := v[:], out[:WarpSize] // slices: no nil check in the loop
+	if d != 0 {
+		for i, x := range vs {
+			x += d
+			hi = max(hi, uint64(x))
+			os[i] = base + uint64(x*st)
+		}
+		return hi
+	}
 	for i, x := range vs {
 		hi = max(hi, uint64(x))
 		os[i] = base + uint64(x*st)
@@ -444,10 +417,18 @@ func setScaled(out *[WarpSize]uint64, v *[WarpSize]int64, base uint64, st int64)
 	return hi
 }
 
-// addScaled adds v·st to each lane of out and returns the largest lane
-// of v as unsigned.
-func addScaled(out *[WarpSize]uint64, v *[WarpSize]int64, st int64) (hi uint64) {
+// addScaled adds (v+d)·st to each lane of out and returns the largest
+// lane of v+d as unsigned.
+func addScaled(out *[WarpSize]uint64, v *[WarpSize]int64, d int64, st int64) (hi uint64) {
 	vs, os := v[:], out[:WarpSize]
+	if d != 0 {
+		for i, x := range vs {
+			x += d
+			hi = max(hi, uint64(x))
+			os[i] += uint64(x * st)
+		}
+		return hi
+	}
 	for i, x := range vs {
 		hi = max(hi, uint64(x))
 		os[i] += uint64(x * st)
@@ -455,27 +436,28 @@ func addScaled(out *[WarpSize]uint64, v *[WarpSize]int64, st int64) (hi uint64) 
 	return hi
 }
 
-// outsideLanes says an active lane's v lies outside [0, lim).
-func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, lim int64) bool {
+// outsideLanes says an active lane's v+d lies outside [0, lim).
+func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, d, lim int64) bool {
 	for m := c.mask; m != 0; m &= m - 1 {
-		if x := v[bits.TrailingZeros32(m)]; x < 0 || x >= lim {
+		if x := v[bits.TrailingZeros32(m)] + d; x < 0 || x >= lim {
 			return true
 		}
 	}
 	return false
 }
 
-// laneValues is s's value in every lane: a thread index or varying
-// local read in place, other programs evaluated into c.sub.
-func (c *ThreadCursor) laneValues(s *ptSub) *[WarpSize]int64 {
+// laneValues is s's value in every lane, v+d: a thread index or varying
+// local read in place (d what the local owes, lanes.owed), other
+// programs evaluated into c.sub.
+func (c *ThreadCursor) laneValues(s *ptSub) (v *[WarpSize]int64, d int64) {
 	switch s.reads {
 	case readsTid:
-		return &c.ln.tid[s.reg]
+		return &c.ln.tid[s.reg], 0
 	case readsVreg:
-		return &c.ln.vregs[s.reg]
+		return &c.ln.vregs[s.reg], c.ln.owed[s.reg]
 	}
 	c.ln.vector(s.x, c.mask, &c.sub)
-	return &c.sub
+	return &c.sub, 0
 }
 
 // elementsByLane is elements one active lane at a time: it reports the

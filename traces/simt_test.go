@@ -156,3 +156,141 @@ func TestElementsAllocs(t *testing.T) {
 		t.Errorf("a warp allocates %v times; want 0", n)
 	}
 }
+
+// TestAssignLanesByHand runs assignments of every kind assign updates
+// in place (=, +=, -=, *= of uniform and varying values) under a full
+// warp and under both sides of a divergent branch, and uniform += and
+// -= of a full warp, which the local owes until it is read (lanes.owed),
+// read by a subscript as it stands, by an expression and by a loop that
+// lanes leave one by one. Each store's active lanes and elements must be
+// those worked out here by hand from threadIdx.x = t.
+func TestAssignLanesByHand(t *testing.T) {
+	body := `
+int x = 7;
+x *= threadIdx.x;
+x -= 4 * threadIdx.x;
+if (threadIdx.x % 3 == 1) {
+  x -= threadIdx.x;
+  x *= 2;
+  x *= threadIdx.x % 2 + 1;
+} else {
+  x = 2;
+  x += 3 * threadIdx.x + 2;
+  x -= 1;
+  x += 3;
+  x = x * 1 + blockIdx.x;
+}
+x += threadIdx.x;
+x -= 2 * threadIdx.x;
+x *= 2;
+x += 3;
+x -= 1;
+C[x] = 0;
+x = x + 2 * blockIdx.x + threadIdx.x;
+C[x] = 0;
+x += 5;
+for (int k = 0; k < 3; k++) {
+  x += 1;
+  C[x] = 0;
+}
+int j = threadIdx.x;
+j -= 3;
+j += 5;
+while (j < 40) {
+  A[j] = 0;
+  j += 8;
+}`
+	type store struct {
+		array  string
+		active uint32
+		elem   [WarpSize]int64
+	}
+	var want []store
+	var x, j [WarpSize]int64
+	all := func(array string, v *[WarpSize]int64, active uint32) {
+		want = append(want, store{array, active, *v})
+	}
+	for t := range int64(WarpSize) { // blockIdx.x is 0 in block 0
+		v := 3 * t
+		if t%3 == 1 {
+			v = (v - t) * 2 * (t%2 + 1)
+		} else {
+			v = 3*t + 6
+		}
+		x[t] = (v+t-2*t)*2 + 3 - 1
+	}
+	all("C", &x, fullMask)
+	for t := range x {
+		x[t] += int64(t)
+	}
+	all("C", &x, fullMask)
+	for t := range x {
+		x[t] += 5
+	}
+	for range 3 {
+		for t := range x {
+			x[t]++
+		}
+		all("C", &x, fullMask)
+	}
+	for t := range j {
+		j[t] = int64(t) + 2
+	}
+	for {
+		var active uint32
+		for t, v := range j {
+			if v < 40 {
+				active |= 1 << t
+			}
+		}
+		if active == 0 {
+			break
+		}
+		all("A", &j, active)
+		for t := range j {
+			if active&(1<<t) != 0 {
+				j[t] += 8
+			}
+		}
+	}
+	l := threadKernel(t, "[N * 8]", body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
+	base := map[string]uint64{}
+	for _, a := range l.Arrays {
+		base[a.Name] = a.Base
+	}
+	checkStores := func(t *testing.T, insts []WarpInst) {
+		t.Helper()
+		if len(insts) != len(want) {
+			t.Fatalf("got %d stores, want %d", len(insts), len(want))
+		}
+		for k, in := range insts {
+
+			w := want[k]
+			if in.Active != w.active {
+				t.Errorf("store %d: active lanes %#x, want %#x", k, in.Active, w.active)
+				continue
+			}
+			for lane := range WarpSize {
+				if w.active&(1<<lane) == 0 {
+					continue
+				}
+				if got := int64(in.Addr[lane]-base[w.array]) / 4; got != w.elem[lane] {
+					t.Errorf("store %d, lane %d: element %d of %s, want %d", k, lane, got, w.array, w.elem[lane])
+				}
+			}
+		}
+	}
+	// The same cursor twice: a Reset leaves nothing of the last run behind.
+	c := l.NewWarp()
+	for range 2 {
+		c.Reset(0, 0)
+		var insts []WarpInst
+		var in WarpInst
+		for c.NextTo(&in, &in.Addr) {
+			if in.Op == OpStore {
+				insts = append(insts, in)
+			}
+		}
+		checkStores(t, insts)
+	}
+}

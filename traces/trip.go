@@ -124,7 +124,7 @@ func (c *ThreadCursor) trips(t *tripLoop) {
 		i := bits.TrailingZeros32(m)
 		v := ln.uregs[t.v]
 		if ln.vary[t.v] {
-			v = ln.vregs[t.v][i]
+			v = ln.vregs[t.v][i] + ln.owed[t.v]
 		}
 		n, why := tripCount(v, c.sub[i], step, t.cmp)
 		if why != "" {
