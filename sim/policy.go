@@ -23,11 +23,15 @@ var (
 	_ policy = (*gto)(nil)
 )
 
-// pick makes one branch-free pass over the warps, marking in a bit set
-// those that can issue at t and finding the minima of both classes on the
-// way (it leaves them to sc); the first marked at or after the one after
-// the last issued goes, else the first marked from the front. A scheduler
-// holds at most 64 warps (arch validates sm.max_warps), one bit each.
+// pick goes straight to the warp after the last issued one when it can
+// issue at t, the commonest case where warps are ready, as in a tiled
+// kernel's shared-memory loops; the minima stay as set keeps them.
+// Otherwise it makes one branch-free pass over the warps, marking in a bit
+// set those that can issue at t and finding the minima of both classes on
+// the way (it leaves them to sc); the first marked at or after the one
+// after the last issued goes, else the first marked from the front. A
+// scheduler holds at most 64 warps (arch validates sm.max_warps), one bit
+// each.
 func (*lrr) pick(sc *scheduler, t, gate int64) int {
 	alu, lsu := sc.alu, sc.lsu
 	n := len(alu)
@@ -35,6 +39,9 @@ func (*lrr) pick(sc *scheduler, t, gate int64) int {
 	tl := t
 	if gate > t {
 		tl = -1
+	}
+	if k := sc.last + 1; k < n && (alu[k] <= t || lsu[k] <= tl) {
+		return k
 	}
 	a, l := int64(never), int64(never)
 	var can uint64

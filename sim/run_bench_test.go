@@ -41,6 +41,12 @@ func BenchmarkRun(b *testing.B) {
 		// full and the accesses waiting for an entry queue at the slices
 		// (177,761 of them).
 		{"matvec/maxwell", "maxwell", "matvec", "", "", map[string]int64{"N": 2048}},
+		// A tiled per-thread kernel on CC 1.3: shared tiles under the
+		// half-warp bank rule, loose round robin.
+		{"matmul-tiled/gt200", "gt200", "matmul-tiled", "", "16x16", map[string]int64{"M": 256, "N": 256, "P": 256}},
+		// A per-thread kernel whose time is its interpreter's: Ryoo's
+		// naive matmul, two pointers walked by a loop.
+		{"matmul-ryoo-a/maxwell", "maxwell", "matmul-ryoo-a", "", "", map[string]int64{"W": 256}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			dev, l := bind(b, bc.device, bc.kernel, bc.mapping, bc.block, bc.params)
