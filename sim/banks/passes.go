@@ -62,7 +62,12 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 		if m == 0 {
 			continue
 		}
+		one := g.oneRow(m, addr)
 		for part := range parts {
+			if one {
+				total += g.oneRowSteps(m, addr, width, uint64(4*part))
+				continue
+			}
 			if lanes, ok := g.oneWordPerBank(m, addr, width, uint64(4*part)); ok {
 				total += broadcastStepsOneWordPerBank(&lanes)
 				continue
@@ -75,6 +80,27 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 		}
 	}
 	return total
+}
+
+// oneRowSteps is the steps of a CC 1.x request by the lanes in mask that
+// all address one row (oneRow), so that each bank is asked for one word
+// at most (at their address rounded down to width, plus offset): one when
+// at most one bank serves more than one lane, that bank's word being
+// broadcast, else broadcastStepsOneWordPerBank of the lanes per bank.
+func (g *geometry) oneRowSteps(mask uint32, addr *[32]uint64, width int, offset uint64) int {
+	var lanes [32]uint8
+	var seen, shared uint32
+	for m := mask; m != 0; m &= m - 1 {
+		b := g.bank(addr[bits.TrailingZeros32(m)]&^uint64(width-1) + offset)
+		bit := uint32(1) << b
+		shared |= seen & bit
+		seen |= bit
+		lanes[b]++
+	}
+	if shared&(shared-1) == 0 {
+		return 1
+	}
+	return broadcastStepsOneWordPerBank(&lanes)
 }
 
 // reads yields the bank and row of each bank word that the lanes in mask
