@@ -62,12 +62,11 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 		if m == 0 {
 			continue
 		}
-		one := g.oneRow(m, addr)
+		if g.oneRow(m, addr) {
+			total += parts * g.oneRowSteps(m, addr, width)
+			continue
+		}
 		for part := range parts {
-			if one {
-				total += g.oneRowSteps(m, addr, width, uint64(4*part))
-				continue
-			}
 			if lanes, ok := g.oneWordPerBank(m, addr, width, uint64(4*part)); ok {
 				total += broadcastStepsOneWordPerBank(&lanes)
 				continue
@@ -84,14 +83,19 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 
 // oneRowSteps is the steps of a CC 1.x request by the lanes in mask that
 // all address one row (oneRow), so that each bank is asked for one word
-// at most (at their address rounded down to width, plus offset): one when
-// at most one bank serves more than one lane, that bank's word being
-// broadcast, else broadcastStepsOneWordPerBank of the lanes per bank.
-func (g *geometry) oneRowSteps(mask uint32, addr *[32]uint64, width int, offset uint64) int {
+// at most: one when at most one bank serves more than one lane, that
+// bank's word being broadcast, else broadcastStepsOneWordPerBank of the
+// lanes per bank. Each 32-bit part of a wider access takes as many: its
+// words are the first part's moved by the same offset, which permutes
+// the banks of one row and leaves the lanes per bank as they were.
+func (g *geometry) oneRowSteps(mask uint32, addr *[32]uint64, width int) int {
 	var lanes [32]uint8
 	var seen, shared uint32
+	// The geometry in registers: g.bank's loads and checks, hoisted.
+	shift, banks, align := g.wordShift&63, uint64(g.banks-1)&31, ^uint64(width-1)
 	for m := mask; m != 0; m &= m - 1 {
-		b := g.bank(addr[bits.TrailingZeros32(m)]&^uint64(width-1) + offset)
+		a := addr[bits.TrailingZeros32(m)] & align
+		b := a >> shift & banks
 		bit := uint32(1) << b
 		shared |= seen & bit
 		seen |= bit
