@@ -62,7 +62,12 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 		if m == 0 {
 			continue
 		}
-		if g.oneRow(m, addr) {
+		if m == 0xFFFF<<lo { // a whole half-warp: one pass over its lanes
+			if steps, ok := g.halfInOneRow((*[16]uint64)(addr[lo:lo+16]), width); ok {
+				total += parts * steps
+				continue
+			}
+		} else if g.oneRow(m, addr) {
 			total += parts * g.oneRowSteps(m, addr, width)
 			continue
 		}
@@ -83,28 +88,62 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 
 // oneRowSteps is the steps of a CC 1.x request by the lanes in mask that
 // all address one row (oneRow), so that each bank is asked for one word
-// at most: one when at most one bank serves more than one lane, that
-// bank's word being broadcast, else broadcastStepsOneWordPerBank of the
-// lanes per bank. Each 32-bit part of a wider access takes as many: its
-// words are the first part's moved by the same offset, which permutes
-// the banks of one row and leaves the lanes per bank as they were.
+// at most. Each 32-bit part of a wider access takes as many: its words
+// are the first part's moved by the same offset, which permutes the banks
+// of one row and leaves the lanes per bank as they were.
 func (g *geometry) oneRowSteps(mask uint32, addr *[32]uint64, width int) int {
-	var lanes [32]uint8
-	var seen, shared uint32
-	// The geometry in registers: g.bank's loads and checks, hoisted.
+	var c bankLanes
 	shift, banks, align := g.wordShift&63, uint64(g.banks-1)&31, ^uint64(width-1)
 	for m := mask; m != 0; m &= m - 1 {
-		a := addr[bits.TrailingZeros32(m)] & align
-		b := a >> shift & banks
-		bit := uint32(1) << b
-		shared |= seen & bit
-		seen |= bit
-		lanes[b]++
+		c.add(addr[bits.TrailingZeros32(m)] & align >> shift & banks)
 	}
-	if shared&(shared-1) == 0 {
+	return c.steps()
+}
+
+// halfInOneRow is oneRow and oneRowSteps in one pass for a half-warp
+// whose 16 lanes are all active, at h: the steps, and whether the lanes
+// all address one row (when they do not, the steps are not counted).
+func (g *geometry) halfInOneRow(h *[16]uint64, width int) (steps int, ok bool) {
+	a0 := h[0]
+	if ((h[1]^a0)|(h[15]^a0))>>g.rowShift != 0 { // a column, a stride: rows apart at once
+		return 0, false
+	}
+	var c bankLanes
+	var diff uint64
+	shift, banks, align := g.wordShift&63, uint64(g.banks-1)&31, ^uint64(width-1)
+	for _, a := range h {
+		diff |= a ^ a0
+		c.add(a & align >> shift & banks)
+	}
+	if diff>>g.rowShift != 0 {
+		return 0, false
+	}
+	return c.steps(), true
+}
+
+// bankLanes counts the lanes each bank serves in a request that asks
+// each bank for one word at most, and which banks serve more than one.
+type bankLanes struct {
+	lanes        [32]uint8
+	seen, shared uint32
+}
+
+// add counts a lane of bank b (below 32).
+func (c *bankLanes) add(b uint64) {
+	bit := uint32(1) << b
+	c.shared |= c.seen & bit
+	c.seen |= bit
+	c.lanes[b]++
+}
+
+// steps is the request's steps under the limited broadcast: one when at
+// most one bank serves more than one lane, that bank's word being
+// broadcast, else broadcastStepsOneWordPerBank.
+func (c *bankLanes) steps() int {
+	if c.shared&(c.shared-1) == 0 {
 		return 1
 	}
-	return broadcastStepsOneWordPerBank(&lanes)
+	return broadcastStepsOneWordPerBank(&c.lanes)
 }
 
 // reads yields the bank and row of each bank word that the lanes in mask
