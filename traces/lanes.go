@@ -34,7 +34,10 @@ type xprog struct {
 	ops []xop
 	// varying says lanes may disagree on the value.
 	varying bool
-	depth   int
+	// pair says the program is two reads and a binary operator (k < SL,
+	// a + aStep), which a uniform one evaluates without the stack.
+	pair  bool
+	depth int
 }
 
 // xcompiler compiles the expressions of one launch.
@@ -54,7 +57,29 @@ func (xc *xcompiler) compile(e *kernel.Expr) (*xprog, error) {
 	p := &xprog{}
 	d, err := xc.emit(p, e)
 	p.depth = d
+	p.pair = len(p.ops) == 3 && isRead(p.ops[0]) && isRead(p.ops[1]) && isBinary(p.ops[2])
 	return p, err
+}
+
+// isRead says o pushes a value it reads: a constant, an index or a local.
+func isRead(o xop) bool {
+	switch o.kind {
+	case kernel.ExprConst, kernel.ExprSpecial, kernel.ExprScalar:
+		return true
+	}
+	return false
+}
+
+// isBinary says o takes two values and leaves one (binary applies it).
+func isBinary(o xop) bool {
+	switch o.kind {
+	case kernel.ExprConst, kernel.ExprSpecial, kernel.ExprScalar, kernel.ExprLoad,
+		kernel.ExprNeg, kernel.ExprNot, kernel.ExprCond:
+		return false
+	case kernel.ExprCall:
+		return o.arg != callAbs
+	}
+	return true
 }
 
 // emit appends e's postfix code to p and returns the stack depth it needs.
@@ -186,6 +211,13 @@ func (ln *lanes) scalar(p *xprog) int64 {
 			return ln.uregs[o.arg]
 		}
 	}
+	if p.pair {
+		v, why := binary(p.ops[2], ln.read(p.ops[0]), ln.read(p.ops[1]))
+		if why != "" && ln.bad == "" {
+			ln.bad = why
+		}
+		return v
+	}
 	st := ln.sst[:0]
 	for _, o := range p.ops {
 		switch o.kind {
@@ -224,6 +256,17 @@ func (ln *lanes) scalar(p *xprog) int64 {
 		}
 	}
 	return st[0]
+}
+
+// read is the value a uniform program's read o pushes (isRead).
+func (ln *lanes) read(o xop) int64 {
+	switch o.kind {
+	case kernel.ExprSpecial:
+		return ln.bid[o.arg-int32(kernel.BlockIdxX)]
+	case kernel.ExprScalar:
+		return ln.uregs[o.arg]
+	}
+	return o.val
 }
 
 // vector evaluates a program for every lane into out; only lanes in

@@ -294,3 +294,42 @@ while (j < 40) {
 		checkStores(t, insts)
 	}
 }
+
+// TestUniformPairsByHand evaluates uniform programs of two reads and an
+// operator (lanes.scalar's pair path) on every read kind: blockIdx, a
+// constant, a uniform local, and a call. Each block's store must go to
+// the row worked out here by hand, and a division by zero in block 0
+// must be reported.
+func TestUniformPairsByHand(t *testing.T) {
+	body := `
+int b = blockIdx.x * 3;
+int c = b - blockIdx.x;
+int d = c / 2;
+int e = min(d, 1);
+C[b + c + d + e][threadIdx.x] = 0;`
+	l := threadKernel(t, "[N, P]", body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
+	var base uint64
+	for _, a := range l.Arrays {
+		if a.Name == "C" {
+			base = a.Base
+		}
+	}
+	for blk := range 4 { // a 2x2 grid: blockIdx.x = blk % 2
+		bx := int64(blk % 2)
+		row := 3*bx + 2*bx + bx + min(bx, 1)
+		insts := memInsts(l, blk, 0)
+		if len(insts) != 1 {
+			t.Fatalf("block %d: %d memory instructions, want 1", blk, len(insts))
+		}
+		for lane := range WarpSize {
+			if got, want := insts[0].Addr[lane], base+uint64(row*32+int64(lane))*4; got != want {
+				t.Errorf("block %d lane %d: address %#x, want %#x (row %d)", blk, lane, got, want, row)
+			}
+		}
+	}
+	l = threadKernel(t, "[N, P]", "int z = 7 / blockIdx.x;\nC[z][threadIdx.x] = 0;", arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
+	memInsts(l, 0, 0)
+	if err := l.Err(); err == nil || !strings.Contains(err.Error(), "division by zero in warp 0 of block 0") {
+		t.Errorf("Err() = %v; want the division by zero of block 0", err)
+	}
+}
