@@ -397,22 +397,15 @@ func subPlan(x *xprog, limit, scale int64) ptSub {
 }
 
 // setScaled sets each lane of out to base + (v+d)·st and returns the
-// largest lane of v+d as unsigned.
-// Most subscripts owe nothing (d = 0), and their loop goes without the
-// add.
+// largest lane of v+d as unsigned. The loop goes by fours: a quarter of
+// its own steps, one bounds check a quarter.
 func setScaled(out *[WarpSize]uint64, v *[WarpSize]int64, d int64, base uint64, st int64) (hi uint64) {
-	vs, os := v[:], out[:WarpSize] // slices: no nil check in the loop
-	if d != 0 {
-		for i, x := range vs {
-			x += d
-			hi = max(hi, uint64(x))
-			os[i] = base + uint64(x*st)
-		}
-		return hi
-	}
-	for i, x := range vs {
-		hi = max(hi, uint64(x))
-		os[i] = base + uint64(x*st)
+	for i := 0; i < WarpSize; i += 4 {
+		x, o := (*[4]int64)(v[i:i+4]), (*[4]uint64)(out[i:i+4])
+		x0, x1, x2, x3 := x[0]+d, x[1]+d, x[2]+d, x[3]+d
+		hi = max(hi, uint64(x0), uint64(x1), uint64(x2), uint64(x3))
+		o[0], o[1] = base+uint64(x0*st), base+uint64(x1*st)
+		o[2], o[3] = base+uint64(x2*st), base+uint64(x3*st)
 	}
 	return hi
 }
@@ -420,18 +413,12 @@ func setScaled(out *[WarpSize]uint64, v *[WarpSize]int64, d int64, base uint64, 
 // addScaled adds (v+d)·st to each lane of out and returns the largest
 // lane of v+d as unsigned.
 func addScaled(out *[WarpSize]uint64, v *[WarpSize]int64, d int64, st int64) (hi uint64) {
-	vs, os := v[:], out[:WarpSize]
-	if d != 0 {
-		for i, x := range vs {
-			x += d
-			hi = max(hi, uint64(x))
-			os[i] += uint64(x * st)
-		}
-		return hi
-	}
-	for i, x := range vs {
-		hi = max(hi, uint64(x))
-		os[i] += uint64(x * st)
+	for i := 0; i < WarpSize; i += 4 {
+		x, o := (*[4]int64)(v[i:i+4]), (*[4]uint64)(out[i:i+4])
+		x0, x1, x2, x3 := x[0]+d, x[1]+d, x[2]+d, x[3]+d
+		hi = max(hi, uint64(x0), uint64(x1), uint64(x2), uint64(x3))
+		o[0], o[1] = o[0]+uint64(x0*st), o[1]+uint64(x1*st)
+		o[2], o[3] = o[2]+uint64(x2*st), o[3]+uint64(x3*st)
 	}
 	return hi
 }
