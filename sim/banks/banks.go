@@ -74,11 +74,19 @@ type geometry struct {
 	rowShift uint
 }
 
+// CC 1.x's banks as constants, for the half-warp rule's loops: a shift by
+// a variable needs amd64's CX register, which spilled their counters.
+const (
+	cc1xBanks     = 16
+	cc1xWordShift = 2
+	cc1xRowShift  = 6
+)
+
 // geometries holds each rule's banks. Kepler's banks are 64 bits wide in
 // both modes, so its rows are 256 B; in 32-bit mode a bank row holds words
 // i and i+32 of a 64-word segment (PG42 F.5.3.2).
 var geometries = [...]geometry{
-	CC1x:   {banks: 16, wordShift: 2, rowShift: 6},
+	CC1x:   {banks: cc1xBanks, wordShift: cc1xWordShift, rowShift: cc1xRowShift},
 	CC2x:   {banks: 32, wordShift: 2, rowShift: 7},
 	CC3x32: {banks: 32, wordShift: 2, rowShift: 8},
 	CC3x64: {banks: 32, wordShift: 3, rowShift: 8},

@@ -63,12 +63,12 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 			continue
 		}
 		if m == 0xFFFF<<lo { // a whole half-warp: one pass over its lanes
-			if steps, ok := g.halfInOneRow((*[16]uint64)(addr[lo:lo+16]), width); ok {
+			if steps, ok := halfInOneRow(addr, lo, width); ok {
 				total += parts * steps
 				continue
 			}
 		} else if g.oneRow(m, addr) {
-			total += parts * g.oneRowSteps(m, addr, width)
+			total += parts * oneRowSteps(m, addr, width)
 			continue
 		}
 		for part := range parts {
@@ -86,64 +86,67 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 	return total
 }
 
+// cc1xBank is the CC 1.x bank of the word at addr rounded down to width.
+func cc1xBank(addr uint64, width int) uint64 {
+	return addr &^ uint64(width-1) >> cc1xWordShift & (cc1xBanks - 1)
+}
+
 // oneRowSteps is the steps of a CC 1.x request by the lanes in mask that
 // all address one row (oneRow), so that each bank is asked for one word
-// at most. Each 32-bit part of a wider access takes as many: its words
-// are the first part's moved by the same offset, which permutes the banks
-// of one row and leaves the lanes per bank as they were.
-func (g *geometry) oneRowSteps(mask uint32, addr *[32]uint64, width int) int {
-	var c bankLanes
-	shift, banks, align := g.wordShift&63, uint64(g.banks-1)&31, ^uint64(width-1)
+// at most: one when at most one bank serves more than one lane, that
+// bank's word being broadcast, else those countedSteps finds. Each 32-bit
+// part of a wider access takes as many: its words are the first part's
+// moved by the same offset, which permutes the banks of one row and
+// leaves the lanes per bank as they were.
+func oneRowSteps(mask uint32, addr *[32]uint64, width int) int {
+	var seen, shared uint32
 	for m := mask; m != 0; m &= m - 1 {
-		c.add(addr[bits.TrailingZeros32(m)] & align >> shift & banks)
+		bit := uint32(1) << cc1xBank(addr[bits.TrailingZeros32(m)], width)
+		shared |= seen & bit
+		seen |= bit
 	}
-	return c.steps()
-}
-
-// halfInOneRow is oneRow and oneRowSteps in one pass for a half-warp
-// whose 16 lanes are all active, at h: the steps, and whether the lanes
-// all address one row (when they do not, the steps are not counted).
-func (g *geometry) halfInOneRow(h *[16]uint64, width int) (steps int, ok bool) {
-	a0 := h[0]
-	if ((h[1]^a0)|(h[15]^a0))>>g.rowShift != 0 { // a column, a stride: rows apart at once
-		return 0, false
-	}
-	var c bankLanes
-	var diff uint64
-	shift, banks, align := g.wordShift&63, uint64(g.banks-1)&31, ^uint64(width-1)
-	for _, a := range h {
-		diff |= a ^ a0
-		c.add(a & align >> shift & banks)
-	}
-	if diff>>g.rowShift != 0 {
-		return 0, false
-	}
-	return c.steps(), true
-}
-
-// bankLanes counts the lanes each bank serves in a request that asks
-// each bank for one word at most, and which banks serve more than one.
-type bankLanes struct {
-	lanes        [32]uint8
-	seen, shared uint32
-}
-
-// add counts a lane of bank b (below 32).
-func (c *bankLanes) add(b uint64) {
-	bit := uint32(1) << b
-	c.shared |= c.seen & bit
-	c.seen |= bit
-	c.lanes[b]++
-}
-
-// steps is the request's steps under the limited broadcast: one when at
-// most one bank serves more than one lane, that bank's word being
-// broadcast, else broadcastStepsOneWordPerBank.
-func (c *bankLanes) steps() int {
-	if c.shared&(c.shared-1) == 0 {
+	if shared&(shared-1) == 0 {
 		return 1
 	}
-	return broadcastStepsOneWordPerBank(&c.lanes)
+	return countedSteps(mask, addr, width)
+}
+
+// halfInOneRow is oneRow and oneRowSteps in one pass for the CC 1.x
+// half-warp from lane lo, its 16 lanes all active: the steps, and whether
+// the lanes all address one row (when they do not, the steps are not
+// counted).
+func halfInOneRow(addr *[32]uint64, lo, width int) (steps int, ok bool) {
+	h := (*[16]uint64)(addr[lo : lo+16])
+	a0 := h[0]
+	if ((h[1]^a0)|(h[15]^a0))>>cc1xRowShift != 0 { // a column, a stride: rows apart at once
+		return 0, false
+	}
+	var seen, shared uint32
+	var diff uint64
+	for _, a := range h {
+		diff |= a ^ a0
+		bit := uint32(1) << cc1xBank(a, width)
+		shared |= seen & bit
+		seen |= bit
+	}
+	switch {
+	case diff>>cc1xRowShift != 0:
+		return 0, false
+	case shared&(shared-1) == 0:
+		return 1, true
+	}
+	return countedSteps(0xFFFF<<lo, addr, width), true
+}
+
+// countedSteps is broadcastStepsOneWordPerBank of the lanes in mask, which
+// ask each CC 1.x bank for one word at most: the lanes of each bank
+// counted.
+func countedSteps(mask uint32, addr *[32]uint64, width int) int {
+	var lanes [32]uint8
+	for m := mask; m != 0; m &= m - 1 {
+		lanes[cc1xBank(addr[bits.TrailingZeros32(m)], width)]++
+	}
+	return broadcastStepsOneWordPerBank(&lanes)
 }
 
 // reads yields the bank and row of each bank word that the lanes in mask
