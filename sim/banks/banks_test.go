@@ -459,3 +459,35 @@ func TestRequestLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfWarpTwoSharedBanks: a whole CC 1.x half-warp in one 64-byte
+// row whose lanes 0 and 1 read the word of bank b1, lanes 2 and 3 that of
+// bank b2, and lanes 4 to 15 twelve words of the other banks, one each.
+// By the limited broadcast (PG42 F.3.3) the first step broadcasts one of
+// the two shared words and serves one lane of the other, the second step
+// its last lane: two steps, for every pair of banks. With a single shared
+// bank the broadcast serves it in one step.
+func TestHalfWarpTwoSharedBanks(t *testing.T) {
+	const row = 0x400 // a row-aligned base
+	for b1 := range 16 {
+		for b2 := b1 + 1; b2 < 16; b2++ {
+			var addr [32]uint64
+			addr[0], addr[1] = row+4*uint64(b1), row+4*uint64(b1)
+			addr[2], addr[3] = row+4*uint64(b2), row+4*uint64(b2)
+			l := 4
+			for b := range 16 {
+				if b != b1 && b != b2 && l < 16 {
+					addr[l] = row + 4*uint64(b)
+					l++
+				}
+			}
+			if got := Transactions(CC1x, 4, 0xFFFF, &addr); got != 2 {
+				t.Errorf("banks %d and %d shared by two lanes each: %d steps, want 2", b1, b2, got)
+			}
+			addr[2], addr[3] = addr[0], addr[0] // now bank b1 alone is shared, by four lanes
+			if got := Transactions(CC1x, 4, 0xFFFF, &addr); got != 1 {
+				t.Errorf("bank %d shared by four lanes: %d steps, want 1", b1, got)
+			}
+		}
+	}
+}

@@ -86,9 +86,17 @@ func (g *geometry) halfWarps(width int, active uint32, addr *[32]uint64) int {
 	return total
 }
 
-// cc1xBank is the CC 1.x bank of the word at addr rounded down to width.
-func cc1xBank(addr uint64, width int) uint64 {
-	return addr &^ uint64(width-1) >> cc1xWordShift & (cc1xBanks - 1)
+// bankBit is 1 << b for each CC 1.x bank b, read from a table: a shift
+// by a variable needs amd64's CX register, and the loops that mark banks
+// run out of registers around it.
+var bankBit = [cc1xBanks]uint32{1, 1 << 1, 1 << 2, 1 << 3, 1 << 4, 1 << 5, 1 << 6, 1 << 7,
+	1 << 8, 1 << 9, 1 << 10, 1 << 11, 1 << 12, 1 << 13, 1 << 14, 1 << 15}
+
+// cc1xBank is the CC 1.x bank of the word at addr rounded down by align,
+// ^(width−1) for accesses of width bytes (worked out once by the caller:
+// the compiler leaves it in the loop).
+func cc1xBank(addr, align uint64) uint64 {
+	return addr & align >> cc1xWordShift & (cc1xBanks - 1)
 }
 
 // oneRowSteps is the steps of a CC 1.x request by the lanes in mask that
@@ -100,15 +108,16 @@ func cc1xBank(addr uint64, width int) uint64 {
 // leaves the lanes per bank as they were.
 func oneRowSteps(mask uint32, addr *[32]uint64, width int) int {
 	var seen, shared uint32
+	align := ^uint64(width - 1)
 	for m := mask; m != 0; m &= m - 1 {
-		bit := uint32(1) << cc1xBank(addr[bits.TrailingZeros32(m)], width)
+		bit := bankBit[cc1xBank(addr[bits.TrailingZeros32(m)], align)]
 		shared |= seen & bit
 		seen |= bit
 	}
 	if shared&(shared-1) == 0 {
 		return 1
 	}
-	return countedSteps(mask, addr, width)
+	return countedSteps(mask, addr, align)
 }
 
 // halfInOneRow is oneRow and oneRowSteps in one pass for the CC 1.x
@@ -123,9 +132,10 @@ func halfInOneRow(addr *[32]uint64, lo, width int) (steps int, ok bool) {
 	}
 	var seen, shared uint32
 	var diff uint64
+	align := ^uint64(width - 1)
 	for _, a := range h {
 		diff |= a ^ a0
-		bit := uint32(1) << cc1xBank(a, width)
+		bit := bankBit[cc1xBank(a, align)]
 		shared |= seen & bit
 		seen |= bit
 	}
@@ -135,16 +145,16 @@ func halfInOneRow(addr *[32]uint64, lo, width int) (steps int, ok bool) {
 	case shared&(shared-1) == 0:
 		return 1, true
 	}
-	return countedSteps(0xFFFF<<lo, addr, width), true
+	return countedSteps(0xFFFF<<lo, addr, align), true
 }
 
 // countedSteps is broadcastStepsOneWordPerBank of the lanes in mask, which
-// ask each CC 1.x bank for one word at most: the lanes of each bank
-// counted.
-func countedSteps(mask uint32, addr *[32]uint64, width int) int {
+// ask each CC 1.x bank for one word at most (at their address rounded
+// down by align): the lanes of each bank counted.
+func countedSteps(mask uint32, addr *[32]uint64, align uint64) int {
 	var lanes [32]uint8
 	for m := mask; m != 0; m &= m - 1 {
-		lanes[cc1xBank(addr[bits.TrailingZeros32(m)], width)]++
+		lanes[cc1xBank(addr[bits.TrailingZeros32(m)], align)]++
 	}
 	return broadcastStepsOneWordPerBank(&lanes)
 }
