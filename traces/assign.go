@@ -39,16 +39,16 @@ func (c *ThreadCursor) assign(op *tcode) {
 	if c.assignLanes(op, reg) {
 		return
 	}
+	// An operator that may go wrong in a lane (/, %, shifts): the lanes
+	// checked by binaryLanes, the active ones kept.
 	if op.x != nil {
 		c.value(op.x, &c.sub)
 	} else {
 		clear(c.sub[:])
 	}
-	if op.op != kernel.ExprConst {
-		c.idx = *reg
-		ln.binaryLanes(xop{kind: op.op}, &c.idx, &c.sub, c.mask)
-		c.sub = c.idx
-	}
+	c.idx = *reg
+	ln.binaryLanes(xop{kind: op.op}, &c.idx, &c.sub, c.mask)
+	c.sub = c.idx
 	for i := range WarpSize {
 		if c.mask&(1<<i) != 0 {
 			reg[i] = c.sub[i]
