@@ -260,7 +260,43 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 	if progress != nil {
 		progress(blocks, blocks)
 	}
-	for i, r := range info.Refs {
+	k.totals(c)
+	return c, nil
+}
+
+// CountBlocks is Count over the listed blocks of src alone, in that
+// order, each streamed for at most steps instructions of its cursor (its
+// warps in turn, a run of compute instructions one step; the rest of the
+// block is left out): the counts of a sample of the
+// grid, for an estimate of the whole where streaming it all would cost
+// too much (the time a per-thread kernel takes to simulate, whose
+// transactions have no closed form).
+func CountBlocks(ctx context.Context, dev *arch.Device, src traces.Source, blocks []int, steps int64) (*Counts, error) {
+	k, err := newCounter(dev, src)
+	if err != nil {
+		return nil, err
+	}
+	c := &Counts{Refs: make([]RefCounts, len(src.Info().Refs))}
+	k.limited = true
+	for _, b := range blocks {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		k.left = steps
+		k.block(c, b)
+	}
+	if f, ok := src.(failing); ok {
+		if err := f.Err(); err != nil {
+			return nil, err
+		}
+	}
+	k.totals(c)
+	return c, nil
+}
+
+// totals adds up c's global references into its Loads and Stores.
+func (k *counter) totals(c *Counts) {
+	for i, r := range k.src.Info().Refs {
 		if k.shared[i] || k.constant[i] || k.texture[i] {
 			continue
 		}
@@ -270,7 +306,6 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 			c.Loads.add(&c.Refs[i])
 		}
 	}
-	return c, nil
 }
 
 // countCheck is how many blocks a counter streams between looks at its
@@ -300,6 +335,10 @@ type counter struct {
 	// touched says to count the sectors each store touches
 	// (Counts.storeSectors), as a sampled run's SMs do (smSpec.touched).
 	touched bool
+	// limited says a block streams at most left more steps of its
+	// cursor (CountBlocks).
+	limited bool
+	left    int64
 }
 
 func newCounter(dev *arch.Device, src traces.Source) (*counter, error) {
@@ -365,6 +404,12 @@ func (k *counter) block(c *Counts, b int) {
 			}
 			if !has {
 				break
+			}
+			if k.limited {
+				if k.left <= 0 {
+					return
+				}
+				k.left--
 			}
 			if in.Op != traces.OpLoad && in.Op != traces.OpStore {
 				continue

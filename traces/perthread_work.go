@@ -11,6 +11,30 @@ package traces
 // ptSampleBlocks is the number of blocks counted for a larger grid.
 const ptSampleBlocks = 16
 
+// SampleBlocks is a sample of n blocks of a grid of nb, spread evenly
+// from the first to the last (n = 1: the middle one), or every block when
+// the grid has at most n.
+func SampleBlocks(nb, n int) []int {
+	if nb <= n {
+		n = nb
+	}
+	if n < 1 {
+		return nil
+	}
+	bs := make([]int, n)
+	for k := range bs {
+		switch {
+		case n == nb:
+			bs[k] = k
+		case n == 1:
+			bs[k] = nb / 2
+		default:
+			bs[k] = int(int64(k) * int64(nb-1) / int64(n-1))
+		}
+	}
+	return bs
+}
+
 // ptCountBudget bounds the warp instructions counted: a kernel past it is
 // far beyond any -max-work, and a loop that never ends stops here.
 const ptCountBudget = 1 << 31
@@ -43,10 +67,6 @@ func (l *Launch) threadWork() *ptWork {
 	pt := l.pt
 	pt.once.Do(func() {
 		nb := l.Blocks()
-		blocks := nb
-		if nb > ptSampleBlocks {
-			blocks = ptSampleBlocks
-		}
 		w := &pt.work
 		w.refs = make([]float64, len(l.Refs))
 		c := &ThreadCursor{l: l, pt: pt, counting: true}
@@ -57,11 +77,7 @@ func (l *Launch) threadWork() *ptWork {
 			budget = pt.countBudget
 		}
 		done := 0
-		for k := range blocks {
-			b := k
-			if blocks < nb {
-				b = int(int64(k) * int64(nb-1) / int64(blocks-1))
-			}
+		for _, b := range SampleBlocks(nb, ptSampleBlocks) {
 			for wi := range l.WarpsPerBlock() {
 				c.Reset(b, wi)
 				c.cap = budget - counted

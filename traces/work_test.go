@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 
@@ -151,5 +152,28 @@ func BenchmarkWarpInstructions(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		l.WarpInstructions()
+	}
+}
+
+// A sample of n blocks spreads from the first to the last, steps of
+// (nb-1)/(n-1) rounded down; a grid of at most n is taken whole.
+func TestSampleBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		nb, n int
+		want  []int
+	}{
+		{0, 16, nil},
+		{1, 16, []int{0}},
+		{5, 16, []int{0, 1, 2, 3, 4}},
+		{16, 16, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}},
+		{10, 4, []int{0, 3, 6, 9}},     // 9/3 = 3 apart
+		{100, 4, []int{0, 33, 66, 99}}, // 99/3 = 33 apart
+		{11, 3, []int{0, 5, 10}},
+		{7, 1, []int{3}}, // one block: the middle one
+		{4096, 2, []int{0, 4095}},
+	} {
+		if got := SampleBlocks(tc.nb, tc.n); !slices.Equal(got, tc.want) {
+			t.Errorf("SampleBlocks(%d, %d) = %v; want %v", tc.nb, tc.n, got, tc.want)
+		}
 	}
 }
