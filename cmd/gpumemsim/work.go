@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math"
@@ -81,8 +82,10 @@ func sci(v float64) string {
 // runs 3× slower than matmul/fermi, transpose/fermi (uncoalesced stores)
 // 12×, matmul-uncoalesced/gt200 4× slower than matmul/gt200. The estimate
 // is an order of magnitude, optimistic for uncoalesced kernels. A loop
-// nest's estimate counts its transactions instead (below); the rates here
-// are for per-thread kernels, whose transactions have no closed form.
+// nest's estimate counts its transactions instead, and a per-thread
+// kernel's those of a sample of its blocks (below); the rates here are
+// for what neither covers (a loop nest outside the closed form, a sample
+// that cannot be counted).
 const (
 	memInstsPerSecondL2   = 2.0e6
 	memInstsPerSecondDRAM = 0.5e6
@@ -156,6 +159,10 @@ func estimateOf(dev *arch.Device, l *traces.Launch, cap float64) workEstimate {
 		} else {
 			s = mem*dramSecondsPerInst + (loads+stores)*dramSecondsPerTxn
 		}
+	} else if l.Kernel.Program.Form == kernel.PerThread {
+		if c, scale, ok := threadCounts(dev, l); ok {
+			s = threadSeconds(dev, l, c, scale)
+		}
 	}
 	return workEstimate{warpInsts: l.WarpInstructions(), memInsts: mem, blocks: int64(l.Blocks()),
 		launches: 1, seconds: s, longest: s, leastSeconds: s, leastLongest: s}
@@ -180,6 +187,98 @@ func globalTransactions(dev *arch.Device, l *traces.Launch) (loads, stores float
 		}
 	}
 	return loads, stores, true
+}
+
+// A per-thread kernel's transactions are counted on a sample of its grid:
+// txnSampleBlocks blocks spread over it, each streamed for at most
+// txnSampleSteps/txnSampleBlocks steps of its cursor (its first warps
+// whole where the block is large). Counting takes at most 0.03 s on every
+// shipped per-thread example but siddon (0.07 s: its rays are set up
+// first) on the development machine, where 16 times the steps took up to
+// 0.39 s for the same counts within 2% (the stores at the end of Ryoo's
+// matmuls aside, which the shorter sample does not reach).
+const (
+	txnSampleBlocks = 16
+	txnSampleSteps  = 1 << 16
+)
+
+// threadCounts is the coalescer's counts of a per-thread launch l on dev,
+// counted on a sample of its blocks (above); scale is the launch's memory
+// instructions over the sample's, which scales the sample's counts to the
+// whole grid. ok is false when counting fails (the simulation then says
+// why) or the sample issues no memory instruction.
+func threadCounts(dev *arch.Device, l *traces.Launch) (c *sim.Counts, scale float64, ok bool) {
+	blocks := traces.SampleBlocks(l.Blocks(), txnSampleBlocks)
+	if len(blocks) == 0 {
+		return nil, 0, false
+	}
+	c, err := sim.CountBlocks(context.Background(), dev, l, blocks, txnSampleSteps/int64(len(blocks)))
+	if err != nil {
+		return nil, 0, false
+	}
+	req := c.Loads.Requests + c.Stores.Requests + c.Shared.LoadRequests + c.Shared.StoreRequests +
+		c.Constant.Requests + c.Texture.Requests
+	if req == 0 {
+		return nil, 0, false
+	}
+	return c, l.MemoryInstructions() / float64(req), true
+}
+
+// threadRates are the seconds a per-thread kernel's simulation takes per
+// unit of its work: the interpreter and issue per warp instruction, and
+// more per instruction the more warps are resident (per thousand; each
+// keeps its lanes' registers, and thousands of them outgrow the host's
+// caches: a100's 6,912 resident warps ran matmul-ryoo-b 2.5 times slower
+// than kepler's 832, for the same instructions); per global load and
+// store transaction; per shared-memory instruction and per constant or
+// texture pass.
+type threadRates struct {
+	inst, crowd, load, store, other float64
+}
+
+// Calibrated, not predicted: a least-squares fit of the relative error
+// (non-negative) to the user seconds of sim.Run of every shipped
+// per-thread example that took at least 0.1 s, at its own size, on the
+// development machine on 2026-11-29: 76 runs on fermi, kepler, maxwell and
+// a100 and 38 on g80 and gt200, the counts those of the estimate (sampled,
+// threadCounts). With an L2 it meets the runs within 0.51 to 13.2 times
+// (median 1.43, 50 of 76 within 2×; the 26 runs of 10 s or more within
+// 0.64 to 2.07), where the rate per memory instruction was off by 0.74 to
+// 30 times (median 3.1, 25 within 2×); without, within 0.60 to 13.7
+// (median 1.24, 30 of 38 within 2×), where the rate was off by 0.18 to
+// 15.4 (21 within 2×). With an L2 the fit gave stores no weight of their
+// own (no shipped per-thread kernel stores much), so loads and stores
+// share one rate. What no count sees is the traffic the caches fail to
+// stop: siddon (gathers along rays) is underestimated 6 to 13 times on
+// the L2 devices, kmeans-rodinia-row (each lane a row, through the texture
+// caches) 14 times on g80 and gt200.
+var (
+	threadRatesL2   = threadRates{inst: 84e-9, crowd: 57e-9, load: 60e-9, store: 60e-9, other: 100e-9}
+	threadRatesDRAM = threadRates{inst: 102e-9, crowd: 25e-9, load: 365e-9, store: 182e-9, other: 95e-9}
+)
+
+// threadSeconds is the time to simulate per-thread launch l on dev, from
+// its warp instructions, its resident warps and the counts c of its
+// sample, scaled by scale (threadCounts).
+func threadSeconds(dev *arch.Device, l *traces.Launch, c *sim.Counts, scale float64) float64 {
+	r := threadRatesDRAM
+	if dev.L2.CachesGlobal() {
+		r = threadRatesL2
+	}
+	other := c.Shared.LoadRequests + c.Shared.StoreRequests + c.Constant.Passes + c.Texture.Passes
+	inst := r.inst + r.crowd*float64(residentWarps(dev, l))/1000
+	return l.WarpInstructions()*inst + scale*(float64(c.Loads.Transactions)*r.load+
+		float64(c.Stores.Transactions)*r.store+float64(other)*r.other)
+}
+
+// residentWarps is the warps of l resident on dev at once: every SM full
+// of blocks, or the whole grid when it is smaller.
+func residentWarps(dev *arch.Device, l *traces.Launch) int {
+	o, err := dev.Occupancy(l.Block, l.Regs, l.Smem)
+	if err != nil {
+		return 0 // the simulation says what is wrong with the launch
+	}
+	return min(l.Blocks(), o.ActiveBlocks*dev.SMs) * l.WarpsPerBlock()
 }
 
 // sampledOf is the estimate of launch l on dev, sampled when sample is

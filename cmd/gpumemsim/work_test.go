@@ -48,6 +48,56 @@ func TestEstimateOf(t *testing.T) {
 	}
 }
 
+// A per-thread kernel's estimate counts the transactions of a sample of
+// its blocks, derived here by hand. transpose-shared (32×8 threads, 8
+// warps a block): each warp loads four rows of 32 floats of idata, stores
+// each into a row of tile, reads four columns of tile and stores four
+// rows of odata; 8 shared-memory instructions. A row of 128 aligned bytes
+// is one 128-B line on fermi, two 64-B transactions (one a half-warp) on
+// gt200 and four 32-B segments on kepler. At N=64 the grid's 4 blocks are
+// all counted; at N=1024, 16 of its 1024, scaled by 64. The grid is
+// resident at once at N=64 (32 warps), and at N=1024 every SM holds 6
+// blocks on fermi (1536 threads), 8 on kepler (2048 threads) and 4 on
+// gt200 (1024 threads), 48, 64 and 32 warps, on 15, 13 and 30 SMs. The
+// warp instructions are the launch's own (traces' tests count them).
+func TestEstimateOfPerThread(t *testing.T) {
+	for _, tc := range []struct {
+		device        string
+		n             int64
+		perRow        float64 // transactions of a 128-B row
+		residentWarps float64
+		rates         threadRates
+	}{
+		{"fermi", 64, 1, 32, threadRatesL2},
+		{"fermi", 1024, 1, 15 * 48, threadRatesL2},
+		{"kepler", 1024, 4, 13 * 64, threadRatesL2},
+		{"gt200", 64, 2, 32, threadRatesDRAM},
+		{"gt200", 1024, 2, 30 * 32, threadRatesDRAM},
+	} {
+		dev, err := configs.Load(tc.device)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := kernel.Load("transpose-shared")
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := bindLaunch(k, kernel.Mapping{}, arch.Dim3{}, map[string]int64{"N": tc.n}, dev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		warps := float64(tc.n*tc.n) / 1024 * 8 // 32×32 tiles
+		rows := 4 * warps                      // of each of the four kinds
+		r := tc.rates
+		want := l.WarpInstructions()*(r.inst+r.crowd*tc.residentWarps/1000) +
+			rows*tc.perRow*(r.load+r.store) + 2*rows*r.other
+		got := estimateOf(dev, l, defaultMaxWork)
+		if math.Abs(got.seconds-want) > 1e-9*want || got.memInsts != 4*rows {
+			t.Errorf("%s, N=%d: %v s, %v memory instructions; want %v s, %v", tc.device, tc.n, got.seconds, got.memInsts, want, 4*rows)
+		}
+	}
+}
+
 func TestEstimateAdd(t *testing.T) {
 	a := workEstimate{warpInsts: 10, memInsts: 4, blocks: 2, launches: 1, seconds: 3, longest: 3, leastSeconds: 3, leastLongest: 3}
 	b := workEstimate{warpInsts: 20, memInsts: 6, blocks: 5, launches: 2, seconds: 7, longest: 5, leastSeconds: 2, leastLongest: 1.5, sampled: true}
