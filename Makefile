@@ -7,7 +7,7 @@ FUZZTIME  ?= 20s
 FUZZMINTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo against
+.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo against estimate-error
 
 all: build
 
@@ -70,6 +70,12 @@ clean:
 ## the metrics they share are identical (scripts/against.sh)
 against:
 	sh scripts/against.sh
+
+## estimate-error: the time run estimates before it starts against the
+## time it takes, every per-thread example on every device
+## (scripts/estimate-error.sh; docs/design.md, "Work and limits")
+estimate-error:
+	sh scripts/estimate-error.sh
 
 ## papers: the papers' experiments at their own sizes, sampled, each timed
 ## (issue 10's delivery 3; docs/design.md lists the times measured)

@@ -267,10 +267,10 @@ func Count(ctx context.Context, dev *arch.Device, src traces.Source, progress fu
 // CountBlocks is Count over the listed blocks of src alone, in that
 // order, each streamed for at most steps instructions of its cursor (its
 // warps in turn, a run of compute instructions one step; the rest of the
-// block is left out): the counts of a sample of the
-// grid, for an estimate of the whole where streaming it all would cost
-// too much (the time a per-thread kernel takes to simulate, whose
-// transactions have no closed form).
+// block is left out): the counts of a sample of the grid, for an estimate
+// of the whole where streaming it all would cost too much (the time a
+// per-thread kernel takes to simulate, whose transactions have no closed
+// form).
 func CountBlocks(ctx context.Context, dev *arch.Device, src traces.Source, blocks []int, steps int64) (*Counts, error) {
 	k, err := newCounter(dev, src)
 	if err != nil {

@@ -144,3 +144,28 @@ func TestCountAllocs(t *testing.T) {
 		t.Errorf("trace and coalesce with a reused cursor: %g and %g allocations per kernel; want 0", smallLoop, largeLoop)
 	}
 }
+
+// BenchmarkCountBlocks measures the sample a per-thread kernel's time
+// estimate counts before a run (cmd/gpumemsim's threadCounts: 16 blocks
+// spread over the grid, 4,096 cursor steps each), on shipped examples at
+// their own sizes: the constant passes of mri-q-k-outer, the struct
+// gathers of lavamd-peng, the rays of siddon (set up by the cursor) and
+// the shared tiles of matmul-tiled. Each run is a user's wait.
+func BenchmarkCountBlocks(b *testing.B) {
+	for _, bc := range []struct{ name, device, kernel string }{
+		{"mri-q-k-outer/fermi", "fermi", "mri-q-k-outer"},
+		{"lavamd-peng/g80", "g80", "lavamd-peng"},
+		{"siddon/fermi", "fermi", "siddon"},
+		{"matmul-tiled/gt200", "gt200", "matmul-tiled"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			dev, l := bind(b, bc.device, bc.kernel, "", "", nil)
+			blocks := traces.SampleBlocks(l.Blocks(), 16)
+			for b.Loop() {
+				if _, err := sim.CountBlocks(context.Background(), dev, l, blocks, 4096); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

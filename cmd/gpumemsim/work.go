@@ -193,7 +193,7 @@ func globalTransactions(dev *arch.Device, l *traces.Launch) (loads, stores float
 // txnSampleBlocks blocks spread over it, each streamed for at most
 // txnSampleSteps/txnSampleBlocks steps of its cursor (its first warps
 // whole where the block is large). Counting takes at most 0.03 s on every
-// shipped per-thread example but siddon (0.07 s: its rays are set up
+// shipped per-thread example but siddon (under 0.1 s: its rays are set up
 // first) on the development machine, where 16 times the steps took up to
 // 0.39 s for the same counts within 2% (the stores at the end of Ryoo's
 // matmuls aside, which the shorter sample does not reach).
@@ -226,12 +226,13 @@ func threadCounts(dev *arch.Device, l *traces.Launch) (c *sim.Counts, scale floa
 
 // threadRates are the seconds a per-thread kernel's simulation takes per
 // unit of its work: the interpreter and issue per warp instruction, and
-// more per instruction the more warps are resident (per thousand; each
-// keeps its lanes' registers, and thousands of them outgrow the host's
-// caches: a100's 6,912 resident warps ran matmul-ryoo-b 2.5 times slower
-// than kepler's 832, for the same instructions); per global load and
-// store transaction; per shared-memory instruction and per constant or
-// texture pass.
+// more per instruction the more warps are resident (per thousand: a100's
+// 6,912 resident warps ran matmul-ryoo-b 2.5 times slower than kepler's
+// 832, for the same instructions and transactions, the interpreter
+// itself 2.4 times slower; each warp keeps its own lanes' registers, and
+// the host's caches likely hold fewer of those a cycle's issues touch:
+// not measured); per global load and store transaction; per
+// shared-memory instruction and per constant or texture pass.
 type threadRates struct {
 	inst, crowd, load, store, other float64
 }
