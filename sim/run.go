@@ -165,12 +165,12 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		e.grid.sampler = newSampler(e, src, opts.Sample, e.grid.wave)
 	}
 	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
-		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On}
+		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On, src: src}
 	for i := range e.sms {
 		s := &e.sms[i]
 		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, texMem: e.texBelow, held: e.held, co: e.co, res: res, firstStart: -1,
 			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}}
-		if err := s.build(dev, src, occ); err != nil {
+		if err := s.build(dev, occ); err != nil {
 			return err
 		}
 		if err := s.newConstUnit(dev, constant); err != nil {
@@ -207,8 +207,9 @@ func (e *engine) countInto(res *Result) {
 	}
 }
 
-// build makes s's warp slots, block slots, schedulers and L1 for occ.
-func (s *sm) build(dev *arch.Device, src traces.Source, occ arch.Occupancy) error {
+// build makes s's warp slots (their cursors come with their first
+// warps: launchBlock), block slots, schedulers and L1 for occ.
+func (s *sm) build(dev *arch.Device, occ arch.Occupancy) error {
 	s.warps = make([]warp, occ.ActiveBlocks*occ.WarpsPerBlock)
 	s.blocks = make([]blockCtx, occ.ActiveBlocks)
 	for b := occ.ActiveBlocks - 1; b >= 0; b-- {
@@ -225,8 +226,6 @@ func (s *sm) build(dev *arch.Device, src traces.Source, occ arch.Occupancy) erro
 	}
 	for w := range s.warps {
 		wp := &s.warps[w]
-		wp.cur = src.NewWarp()
-		wp.hcur, _ = wp.cur.(traces.HalvesWarp)
 		si := w % len(s.scheds)
 		wp.sched = int32(si)
 		wp.local = s.scheds[si].add(w)

@@ -22,6 +22,10 @@ type smSpec struct {
 	// A full run does not need them, and they cost 0.7% of a store-bound
 	// run's instructions (transpose on fermi).
 	touched bool
+	// src makes the warp slots' cursors, each when its slot first holds
+	// a warp: a launch of a few blocks on a large device (a step of a
+	// wavefront sequence on a100's 6,912 slots) makes a few.
+	src traces.Source
 }
 
 type blockCtx struct {
@@ -83,6 +87,10 @@ func (s *sm) launchBlock(id int, t int64) {
 		slot := int(b)*wpb + w
 		wp := &s.warps[slot]
 		wp.block = b
+		if wp.cur == nil {
+			wp.cur = s.spec.src.NewWarp()
+			wp.hcur, _ = wp.cur.(traces.HalvesWarp)
+		}
 		wp.cur.Reset(id, w)
 		wp.fetch(&s.inst)
 		wp.readyAt = t

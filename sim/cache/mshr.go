@@ -20,8 +20,12 @@ type MSHREntry int
 type MSHR struct {
 	merges int
 	lines  []uint64
-	counts []int    // requests held; 0 for a free entry
-	tokens []uint64 // merges per entry
+	counts []int // requests held; 0 for a free entry
+	// tokens holds merges per entry, entry e's from e*merges. It grows
+	// as entries are first handed out (lowest first), so a large table
+	// that a launch barely uses costs little: a100's L1 holds 512 × 64
+	// tokens, 256 KiB on each of 108 SMs, built again for every launch.
+	tokens []uint64
 	free   []MSHREntry
 	// index maps a tracked line to entry+1 (0: empty slot); linear
 	// probing, deletion by backward shift; len is a power of two at least
@@ -47,7 +51,6 @@ func NewMSHR(entries, merges int) (*MSHR, error) {
 		merges: merges,
 		lines:  make([]uint64, entries),
 		counts: make([]int, entries),
-		tokens: make([]uint64, entries*merges),
 		free:   make([]MSHREntry, entries),
 	}
 	n := 8
@@ -140,8 +143,28 @@ func (m *MSHR) Allocate(line uint64, token uint64) (MSHREntry, bool) {
 	m.lines[e] = line
 	m.counts[e] = 1
 	m.index[h] = int32(e) + 1
-	m.tokens[int(e)*m.merges] = token
+	base := int(e) * m.merges
+	if base >= len(m.tokens) {
+		m.growTokens(base + m.merges)
+	}
+	m.tokens[base] = token
 	return e, true
+}
+
+// tokenEntries is how many entries' tokens a table holds at first.
+const tokenEntries = 16
+
+// growTokens makes room for at least n tokens: tokenEntries entries'
+// worth at first, then the whole table's (a table past its first entries
+// is likely used in full; doubling would leave as much again to the
+// collector). A slice Requests returned before stays valid: the tokens
+// it holds are copied, not changed.
+func (m *MSHR) growTokens(n int) {
+	n = max(n, tokenEntries*m.merges)
+	if len(m.tokens) > 0 {
+		n = len(m.lines) * m.merges
+	}
+	m.tokens = append(m.tokens, make([]uint64, min(n, len(m.lines)*m.merges)-len(m.tokens))...)
 }
 
 // Merge adds the request token to entry e; it reports false when e

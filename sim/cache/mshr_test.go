@@ -105,3 +105,42 @@ func TestMSHRIndexAgainstScan(t *testing.T) {
 		}
 	}
 }
+
+// The tokens grow with the entries handed out, first 16 entries' worth,
+// then the table's: every entry keeps its requests across each growth,
+// and a slice Requests gave before one keeps what it held.
+func TestMSHRTokensGrow(t *testing.T) {
+	const entries, merges = 40, 3
+	m, err := NewMSHR(entries, merges)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var held []uint64
+	for e := range entries {
+		line := uint64(e) * 128
+		got, ok := m.Allocate(line, uint64(1000*e))
+		if !ok || got != MSHREntry(e) {
+			t.Fatalf("Allocate(line %d) = %d, %v; want entry %d", e, got, ok, e)
+		}
+		if !m.Merge(got, uint64(1000*e+1)) {
+			t.Fatalf("Merge into entry %d refused", e)
+		}
+		if e == 15 {
+			held = m.Requests(got) // before the table grows past 16 entries
+		}
+		if want := min(entries, 16); e < 16 && len(m.tokens) != want*merges {
+			t.Errorf("after entry %d: %d tokens; want %d", e, len(m.tokens), want*merges)
+		}
+	}
+	if len(m.tokens) != entries*merges {
+		t.Errorf("%d tokens with every entry used; want %d", len(m.tokens), entries*merges)
+	}
+	for e := range entries {
+		if got, want := m.Requests(MSHREntry(e)), []uint64{uint64(1000 * e), uint64(1000*e + 1)}; !slices.Equal(got, want) {
+			t.Errorf("Requests(%d) = %v; want %v", e, got, want)
+		}
+	}
+	if want := []uint64{15000, 15001}; !slices.Equal(held, want) {
+		t.Errorf("Requests(15) taken before the growth = %v; want %v", held, want)
+	}
+}
