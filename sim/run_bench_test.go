@@ -47,6 +47,13 @@ func BenchmarkRun(b *testing.B) {
 		// A per-thread kernel whose time is its interpreter's: Ryoo's
 		// naive matmul, two pointers walked by a loop.
 		{"matmul-ryoo-a/maxwell", "maxwell", "matmul-ryoo-a", "", "", map[string]int64{"W": 256}},
+		// The same instructions and transactions with many warps resident
+		// and with few: Ryoo's shared-tile matmul, its 256 blocks all
+		// resident on a100 (2,048 warps; 108 SMs), 104 at a time on kepler
+		// (832 warps): a100 runs it about twice as slow (work.go's
+		// threadRates).
+		{"matmul-ryoo-b/a100", "a100", "matmul-ryoo-b", "", "", map[string]int64{"W": 256}},
+		{"matmul-ryoo-b/kepler", "kepler", "matmul-ryoo-b", "", "", map[string]int64{"W": 256}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			dev, l := bind(b, bc.device, bc.kernel, bc.mapping, bc.block, bc.params)

@@ -228,11 +228,11 @@ func threadCounts(dev *arch.Device, l *traces.Launch) (c *sim.Counts, scale floa
 // unit of its work: the interpreter and issue per warp instruction, and
 // more per instruction the more warps are resident (per thousand: a100's
 // 6,912 resident warps ran matmul-ryoo-b 2.5 times slower than kepler's
-// 832, for the same instructions and transactions, the interpreter
-// itself 2.4 times slower; each warp keeps its own lanes' registers, and
-// the host's caches likely hold fewer of those a cycle's issues touch:
-// not measured); per global load and store transaction; per
-// shared-memory instruction and per constant or texture pass.
+// 832, for the same instructions and transactions; each warp keeps its
+// own lanes' registers, and the host's caches likely hold fewer of those
+// a cycle's issues touch: not measured); per global load and store
+// transaction; per shared-memory instruction and per constant or texture
+// pass.
 type threadRates struct {
 	inst, crowd, load, store, other float64
 }
@@ -252,7 +252,8 @@ type threadRates struct {
 // share one rate. What no count sees is the traffic the caches fail to
 // stop: siddon (gathers along rays) is underestimated 6 to 13 times on
 // the L2 devices, kmeans-rodinia-row (each lane a row, through the texture
-// caches) 14 times on g80 and gt200.
+// caches) 14 times on g80 and gt200. make estimate-error measures the
+// same of the whole process (docs/design.md, "Work and limits").
 var (
 	threadRatesL2   = threadRates{inst: 84e-9, crowd: 57e-9, load: 60e-9, store: 60e-9, other: 100e-9}
 	threadRatesDRAM = threadRates{inst: 102e-9, crowd: 25e-9, load: 365e-9, store: 182e-9, other: 95e-9}
