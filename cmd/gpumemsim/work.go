@@ -164,8 +164,27 @@ func estimateOf(dev *arch.Device, l *traces.Launch, cap float64) workEstimate {
 			s = threadSeconds(dev, l, c, scale)
 		}
 	}
+	s += launchSeconds(dev)
 	return workEstimate{warpInsts: l.WarpInstructions(), memInsts: mem, blocks: int64(l.Blocks()),
 		launches: 1, seconds: s, longest: s, leastSeconds: s, leastLongest: s}
+}
+
+// Setting up a launch takes time of its own, whatever its work: its SMs'
+// warp slots, block slots, schedulers and caches. Calibrated, not
+// predicted: the user seconds of nw-dymaxion and nw-rowmajor (511
+// launches of a few blocks each) on g80, gt200, fermi, kepler, maxwell
+// and a100 on 2026-11-29 were 0.40 to 0.57 s on the devices of 13 to 30
+// SMs and 2.36 to 2.42 s on a100's 108, some 0.8 and 4.6 ms a launch,
+// which these two figures meet; what a single large launch takes is
+// hardly changed.
+const (
+	launchSetupSeconds      = 0.2e-3
+	launchSetupSecondsPerSM = 41e-6
+)
+
+// launchSeconds is the time to set up one launch on dev.
+func launchSeconds(dev *arch.Device) float64 {
+	return launchSetupSeconds + launchSetupSecondsPerSM*float64(dev.SMs)
 }
 
 // globalTransactions is the global load and store transactions of l on

@@ -28,7 +28,8 @@ func TestEstimateOf(t *testing.T) {
 	// and the same 64 aligned bytes of B, one line: 64·3 loads; its store
 	// of C two 64-B rows, 2. On kepler (CC 3.0, loads not cached in L1:
 	// 32-B segments) A's two addresses are two segments and B's 64 bytes
-	// two: 64·4 loads; C's two rows four segments.
+	// two: 64·4 loads; C's two rows four segments. Each launch adds its
+	// set-up, a constant and a time per SM.
 	const warps = 16 * 8
 	for _, tc := range []struct {
 		device  string
@@ -39,6 +40,7 @@ func TestEstimateOf(t *testing.T) {
 		{"gt200", 129*warps*dramSecondsPerInst + 258*warps*dramSecondsPerTxn}, // no L2
 	} {
 		dev, l := bindMatmul(t, tc.device, "", arch.Dim3{}, 64)
+		tc.seconds += launchSetupSeconds + launchSetupSecondsPerSM*float64(dev.SMs)
 		got := estimateOf(dev, l, defaultMaxWork)
 		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
 			seconds: tc.seconds, longest: tc.seconds, leastSeconds: tc.seconds, leastLongest: tc.seconds}
@@ -59,7 +61,8 @@ func TestEstimateOf(t *testing.T) {
 // resident at once at N=64 (32 warps), and at N=1024 every SM holds 6
 // blocks on fermi (1536 threads), 8 on kepler (2048 threads) and 4 on
 // gt200 (1024 threads), 48, 64 and 32 warps, on 15, 13 and 30 SMs. The
-// warp instructions are the launch's own (traces' tests count them).
+// warp instructions are the launch's own (traces' tests count them); the
+// launch's set-up is added as in TestEstimateOf.
 func TestEstimateOfPerThread(t *testing.T) {
 	for _, tc := range []struct {
 		device        string
@@ -90,7 +93,8 @@ func TestEstimateOfPerThread(t *testing.T) {
 		rows := 4 * warps                      // of each of the four kinds
 		r := tc.rates
 		want := l.WarpInstructions()*(r.inst+r.crowd*tc.residentWarps/1000) +
-			rows*tc.perRow*(r.load+r.store) + 2*rows*r.other
+			rows*tc.perRow*(r.load+r.store) + 2*rows*r.other +
+			launchSetupSeconds + launchSetupSecondsPerSM*float64(dev.SMs)
 		got := estimateOf(dev, l, defaultMaxWork)
 		if math.Abs(got.seconds-want) > 1e-9*want || got.memInsts != 4*rows {
 			t.Errorf("%s, N=%d: %v s, %v memory instructions; want %v s, %v", tc.device, tc.n, got.seconds, got.memInsts, want, 4*rows)
