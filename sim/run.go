@@ -168,9 +168,10 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On, src: src}
 	for i := range e.sms {
 		s := &e.sms[i]
+		l1 := s.l1 // the last launch's, emptied for this one
 		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, texMem: e.texBelow, held: e.held, co: e.co, res: res, firstStart: -1,
 			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}}
-		if err := s.build(dev, occ); err != nil {
+		if err := s.build(dev, occ, l1); err != nil {
 			return err
 		}
 		if err := s.newConstUnit(dev, constant); err != nil {
@@ -208,8 +209,9 @@ func (e *engine) countInto(res *Result) {
 }
 
 // build makes s's warp slots (their cursors come with their first
-// warps: launchBlock), block slots, schedulers and L1 for occ.
-func (s *sm) build(dev *arch.Device, occ arch.Occupancy) error {
+// warps: launchBlock), block slots, schedulers and L1 for occ; l1 is the
+// L1 of the device's last launch, if any, emptied and used again.
+func (s *sm) build(dev *arch.Device, occ arch.Occupancy, l1 *level) error {
 	s.warps = make([]warp, occ.ActiveBlocks*occ.WarpsPerBlock)
 	s.blocks = make([]blockCtx, occ.ActiveBlocks)
 	for b := occ.ActiveBlocks - 1; b >= 0; b-- {
@@ -232,6 +234,11 @@ func (s *sm) build(dev *arch.Device, occ arch.Occupancy) error {
 	}
 	s.lsu.txns = make([]coalesce.Txn, 0, coalesce.MaxTxns)
 	if !dev.Coalescer.CacheGlobalLoads {
+		return nil
+	}
+	if l1 != nil {
+		l1.reset(&s.res.L1)
+		s.l1 = l1
 		return nil
 	}
 	lv, err := newLevel(dev.L1, dev.L1.Sets(), &s.res.L1)

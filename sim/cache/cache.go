@@ -196,6 +196,18 @@ func New(g Geometry) (*Cache, error) {
 	return c, nil
 }
 
+// Reset empties the cache: every line invalid and its clock back to the
+// start, as New built it.
+func (c *Cache) Reset() {
+	for i := range c.tags {
+		c.tags[i] = noLine
+	}
+	clear(c.stamps)
+	clear(c.valid)
+	clear(c.dirty)
+	c.clock, c.victimLine, c.victimDirty = 0, 0, 0
+}
+
 // Geometry is the geometry the cache was built from, with defaults filled
 // in.
 func (c *Cache) Geometry() Geometry { return c.g }

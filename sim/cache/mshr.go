@@ -65,6 +65,18 @@ func NewMSHR(entries, merges int) (*MSHR, error) {
 	return m, nil
 }
 
+// Reset frees every entry, handing them out again from entry 0 as
+// NewMSHR's table does; the request slots made so far are kept.
+func (m *MSHR) Reset() {
+	clear(m.lines)
+	clear(m.counts)
+	clear(m.index)
+	m.free = m.free[:len(m.lines)]
+	for i := range m.free {
+		m.free[i] = MSHREntry(len(m.lines) - 1 - i)
+	}
+}
+
 // Entries is the number of entries.
 func (m *MSHR) Entries() int { return len(m.lines) }
 
