@@ -170,16 +170,15 @@ func estimateOf(dev *arch.Device, l *traces.Launch, cap float64) workEstimate {
 }
 
 // Setting up a launch takes time of its own, whatever its work: its SMs'
-// warp slots, block slots, schedulers and caches. Calibrated, not
-// predicted: the user seconds of nw-dymaxion and nw-rowmajor (511
-// launches of a few blocks each) on g80, gt200, fermi, kepler, maxwell
-// and a100 on 2026-11-29 were 0.40 to 0.57 s on the devices of 13 to 30
-// SMs and 2.36 to 2.42 s on a100's 108, some 0.8 and 4.6 ms a launch,
-// which these two figures meet; what a single large launch takes is
-// hardly changed.
+// warp slots, block slots and schedulers, and emptying their caches.
+// Calibrated, not predicted: the user seconds of nw-dymaxion and
+// nw-rowmajor (511 launches of a few blocks each) on 2026-11-29, two
+// rounds, were 0.42 to 0.49 s on fermi's 15 SMs and 1.53 to 1.62 s on
+// a100's 108, some 0.9 and 3.1 ms a launch, which these two figures meet;
+// what a single large launch takes is hardly changed.
 const (
-	launchSetupSeconds      = 0.2e-3
-	launchSetupSecondsPerSM = 41e-6
+	launchSetupSeconds      = 0.5e-3
+	launchSetupSecondsPerSM = 24e-6
 )
 
 // launchSeconds is the time to set up one launch on dev.
