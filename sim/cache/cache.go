@@ -199,12 +199,7 @@ func New(g Geometry) (*Cache, error) {
 // Reset empties the cache: every line invalid and its clock back to the
 // start, as New built it.
 func (c *Cache) Reset() {
-	for i := range c.tags {
-		c.tags[i] = noLine
-	}
-	clear(c.stamps)
-	clear(c.valid)
-	clear(c.dirty)
+	c.InvalidateAll()
 	c.clock, c.victimLine, c.victimDirty = 0, 0, 0
 }
 

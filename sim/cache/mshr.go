@@ -59,21 +59,19 @@ func NewMSHR(entries, merges int) (*MSHR, error) {
 	}
 	m.index = make([]int32, n)
 	m.mask = uint64(n - 1)
-	for i := range m.free {
-		m.free[i] = MSHREntry(entries - 1 - i) // entry 0 is handed out first
-	}
+	m.Reset()
 	return m, nil
 }
 
-// Reset frees every entry, handing them out again from entry 0 as
-// NewMSHR's table does; the request slots made so far are kept.
+// Reset frees every entry, to be handed out again from entry 0 up; the
+// request slots made so far are kept.
 func (m *MSHR) Reset() {
 	clear(m.lines)
 	clear(m.counts)
 	clear(m.index)
 	m.free = m.free[:len(m.lines)]
 	for i := range m.free {
-		m.free[i] = MSHREntry(len(m.lines) - 1 - i)
+		m.free[i] = MSHREntry(len(m.lines) - 1 - i) // entry 0 is handed out first
 	}
 }
 
@@ -166,17 +164,17 @@ func (m *MSHR) Allocate(line uint64, token uint64) (MSHREntry, bool) {
 // tokenEntries is how many entries' tokens a table holds at first.
 const tokenEntries = 16
 
-// growTokens makes room for at least n tokens: tokenEntries entries'
+// growTokens makes room for at least need tokens: tokenEntries entries'
 // worth at first, then the whole table's (a table past its first entries
 // is likely used in full; doubling would leave as much again to the
 // collector). A slice Requests returned before stays valid: the tokens
 // it holds are copied, not changed.
-func (m *MSHR) growTokens(n int) {
-	n = max(n, tokenEntries*m.merges)
-	if len(m.tokens) > 0 {
-		n = len(m.lines) * m.merges
+func (m *MSHR) growTokens(need int) {
+	n := len(m.lines) * m.merges // the whole table's
+	if len(m.tokens) == 0 {
+		n = min(n, max(need, tokenEntries*m.merges)) // the first entries'
 	}
-	m.tokens = append(m.tokens, make([]uint64, min(n, len(m.lines)*m.merges)-len(m.tokens))...)
+	m.tokens = append(m.tokens, make([]uint64, n-len(m.tokens))...)
 }
 
 // Merge adds the request token to entry e; it reports false when e
