@@ -75,6 +75,12 @@ func (p *progress) describe(blocks int64) string {
 	return fmt.Sprintf("%s %d/%d blocks", p.what, blocks, p.blocks)
 }
 
+// shown says the estimate and the bar are shown: stderr is a terminal.
+func shown(stderr io.Writer) bool {
+	_, ok := terminal(stderr)
+	return ok
+}
+
 // terminal is stderr as a file when it is a terminal.
 func terminal(stderr io.Writer) (*os.File, bool) {
 	f, ok := stderr.(*os.File)

@@ -106,7 +106,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("-regs: %v", err)
 		}
 	}
-	bar := newProgress(stderr, "simulating", sampledOf(dev, l, *maxWork, sample.On, *regs), 1)
+	bar := newProgress(stderr, "simulating", sampledOf(dev, l, *maxWork, sample.On, *regs, shown(stderr)), 1)
 	opts := sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sample}
 	var rows []sim.Wave
 	if *waves != "" {

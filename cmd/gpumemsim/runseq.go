@@ -26,9 +26,10 @@ type runOutput struct {
 // and prints each launch and the total.
 func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, regs int, maxWork float64, out runOutput, stdout, stderr io.Writer) error {
 	k := kernelLaunch(ls).Kernel
-	est := estimateOf(dev, ls[0], maxWork)
+	timed := shown(stderr)
+	est := estimateOf(dev, ls[0], maxWork, timed)
 	for _, l := range ls[1:] {
-		est = est.add(estimateOf(dev, l, maxWork))
+		est = est.add(estimateOf(dev, l, maxWork, timed))
 	}
 	est.launches, est.longest = 1, est.seconds // one simulation, launch after launch
 	if err := checkWork(fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(kernelLaunch(ls))), est.warpInsts, maxWork); err != nil {

@@ -87,7 +87,7 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 			t.Records = append(t.Records, rec)
 			continue
 		}
-		work = work.add(estimateOf(dev, l, s.maxWork))
+		work = work.add(estimateOf(dev, l, s.maxWork, shown(stderr)))
 		todo = append(todo, &pending{rec: rec, slot: len(todo)})
 	}
 	if done != nil {

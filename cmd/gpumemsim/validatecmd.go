@@ -307,8 +307,9 @@ func simulateAll(ctx context.Context, dev *arch.Device, base *traces.Launch, par
 func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch, noun, what string, maxWork float64, sample sim.SampleOptions, stderr io.Writer, name func(int) string) ([]*sim.Result, error) {
 	jobs := make([]sim.Job, len(ls))
 	var work workEstimate
+	timed := shown(stderr)
 	for i, l := range ls {
-		work = work.add(sampledOf(dev, l, maxWork, sample.On, 0))
+		work = work.add(sampledOf(dev, l, maxWork, sample.On, 0, timed))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample}}
 	}
 	if err := checkWork(what, work.warpInsts, maxWork); err != nil {

@@ -148,25 +148,34 @@ const (
 )
 
 // estimateOf is the work of one launch on dev, counted within cap
-// (workOf).
-func estimateOf(dev *arch.Device, l *traces.Launch, cap float64) workEstimate {
+// (workOf), and when timed the time to simulate it: only what is shown
+// (on a terminal) needs the time, whose per-thread sample costs up to a
+// tenth of a second.
+func estimateOf(dev *arch.Device, l *traces.Launch, cap float64, timed bool) workEstimate {
 	l.LimitWork(cap)
-	mem := l.MemoryInstructions()
-	s := mem / simRate(dev)
+	w := workEstimate{warpInsts: l.WarpInstructions(), memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
+	if timed {
+		s := launchSeconds(dev) + simSeconds(dev, l, w.memInsts)
+		w.seconds, w.longest, w.leastSeconds, w.leastLongest = s, s, s, s
+	}
+	return w
+}
+
+// simSeconds is the time to simulate launch l of mem memory instructions
+// on dev, its set-up aside.
+func simSeconds(dev *arch.Device, l *traces.Launch, mem float64) float64 {
 	if loads, stores, ok := globalTransactions(dev, l); ok {
 		if dev.L2.CachesGlobal() {
-			s = mem*l2SecondsPerInst + loads*l2SecondsPerLoadTxn + stores*l2SecondsPerStoreTxn
-		} else {
-			s = mem*dramSecondsPerInst + (loads+stores)*dramSecondsPerTxn
+			return mem*l2SecondsPerInst + loads*l2SecondsPerLoadTxn + stores*l2SecondsPerStoreTxn
 		}
-	} else if l.Kernel.Program.Form == kernel.PerThread {
+		return mem*dramSecondsPerInst + (loads+stores)*dramSecondsPerTxn
+	}
+	if l.Kernel.Program.Form == kernel.PerThread {
 		if c, scale, ok := threadCounts(dev, l); ok {
-			s = threadSeconds(dev, l, c, scale)
+			return threadSeconds(dev, l, c, scale)
 		}
 	}
-	s += launchSeconds(dev)
-	return workEstimate{warpInsts: l.WarpInstructions(), memInsts: mem, blocks: int64(l.Blocks()),
-		launches: 1, seconds: s, longest: s, leastSeconds: s, leastLongest: s}
+	return mem / simRate(dev)
 }
 
 // Setting up a launch takes time of its own, whatever its work: its SMs'
@@ -305,10 +314,11 @@ func residentWarps(dev *arch.Device, l *traces.Launch) int {
 // set: its time then runs from that of the fewest blocks the sampler
 // simulates (warm-up, shortest window, the wave in flight, the grid's
 // partial last wave) up to that of every block, since the sampler goes on
-// while the rates are not steady. regs is -regs, 0 for the kernel's own.
-func sampledOf(dev *arch.Device, l *traces.Launch, cap float64, sample bool, regs int) workEstimate {
-	w := estimateOf(dev, l, cap)
-	if !sample || w.blocks < 1 {
+// while the rates are not steady. regs is -regs, 0 for the kernel's own;
+// timed as for estimateOf.
+func sampledOf(dev *arch.Device, l *traces.Launch, cap float64, sample bool, regs int, timed bool) workEstimate {
+	w := estimateOf(dev, l, cap, timed)
+	if !timed || !sample || w.blocks < 1 {
 		return w
 	}
 	least, err := sim.SampledAtLeast(dev, l, regs)

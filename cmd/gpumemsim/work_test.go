@@ -41,11 +41,16 @@ func TestEstimateOf(t *testing.T) {
 	} {
 		dev, l := bindMatmul(t, tc.device, "", arch.Dim3{}, 64)
 		tc.seconds += launchSetupSeconds + launchSetupSecondsPerSM*float64(dev.SMs)
-		got := estimateOf(dev, l, defaultMaxWork)
+		got := estimateOf(dev, l, defaultMaxWork, true)
 		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
 			seconds: tc.seconds, longest: tc.seconds, leastSeconds: tc.seconds, leastLongest: tc.seconds}
 		if got != want {
 			t.Errorf("estimateOf(%s, matmul 64³) = %+v; want %+v", tc.device, got, want)
+		}
+		// Untimed (nothing shown): the same work, no time.
+		want.seconds, want.longest, want.leastSeconds, want.leastLongest = 0, 0, 0, 0
+		if got := estimateOf(dev, l, defaultMaxWork, false); got != want {
+			t.Errorf("estimateOf(%s, matmul 64³, untimed) = %+v; want %+v", tc.device, got, want)
 		}
 	}
 }
@@ -95,7 +100,7 @@ func TestEstimateOfPerThread(t *testing.T) {
 		want := l.WarpInstructions()*(r.inst+r.crowd*tc.residentWarps/1000) +
 			rows*tc.perRow*(r.load+r.store) + 2*rows*r.other +
 			launchSetupSeconds + launchSetupSecondsPerSM*float64(dev.SMs)
-		got := estimateOf(dev, l, defaultMaxWork)
+		got := estimateOf(dev, l, defaultMaxWork, true)
 		if math.Abs(got.seconds-want) > 1e-9*want || got.memInsts != 4*rows {
 			t.Errorf("%s, N=%d: %v s, %v memory instructions; want %v s, %v", tc.device, tc.n, got.seconds, got.memInsts, want, 4*rows)
 		}
@@ -179,12 +184,12 @@ func TestEstimateLine(t *testing.T) {
 // waves, then 28 of the 3,376 left skipped); unsampled, the full time.
 func TestSampledOf(t *testing.T) {
 	dev, l := bindMatmul(t, "gt200", "i1=tx,i2=ty", arch.Dim3{X: 16, Y: 16, Z: 1}, 1024)
-	full := estimateOf(dev, l, 1e11)
-	got := sampledOf(dev, l, 1e11, true, 0)
+	full := estimateOf(dev, l, 1e11, true)
+	got := sampledOf(dev, l, 1e11, true, 0, true)
 	if want := full.seconds * 736 / 4096; !got.sampled || math.Abs(got.leastSeconds-want) > 1e-9*want || got.leastLongest != got.leastSeconds || got.seconds != full.seconds {
 		t.Errorf("sampled: least %v s (longest %v), full %v s; want least %v s of full %v s", got.leastSeconds, got.leastLongest, got.seconds, want, full.seconds)
 	}
-	if w := sampledOf(dev, l, 1e11, false, 0); w.sampled || w.leastSeconds != full.seconds {
+	if w := sampledOf(dev, l, 1e11, false, 0, true); w.sampled || w.leastSeconds != full.seconds {
 		t.Errorf("unsampled: least %v s, sampled %v; want the full %v s", w.leastSeconds, w.sampled, full.seconds)
 	}
 }
