@@ -34,9 +34,7 @@ func (e *engine) finish(dev *arch.Device) {
 	sumRefs(res)
 	if e.l2 != nil {
 		for i := range e.l2.slices {
-			for _, dirty := range e.l2.slices[i].l2.Dirty() {
-				res.L2.DirtySectorsAtEnd += e.l2.sec.atoms(dirty)
-			}
+			res.L2.DirtySectorsAtEnd += e.l2.slices[i].l2.DirtySectors() * e.l2.sec.atomsPerSector
 		}
 	}
 }

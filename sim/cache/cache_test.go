@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"math/bits"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -534,5 +536,44 @@ func TestZeroAllocations(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Errorf("Read+Write+Probe+MSHR cycle: %v allocations; want 0", allocs)
+	}
+}
+
+// TestDirtySectorsCounted holds the count DirtySectors keeps against a
+// pass over the lines (Dirty) after every step of random reads, writes and
+// invalidations, under each write policy, with whole lines and with
+// sectors.
+func TestDirtySectorsCounted(t *testing.T) {
+	for _, g := range []Geometry{
+		{Sets: 4, Ways: 2, LineBytes: 128, SectorBytes: 32, WritePolicy: arch.WriteBack, WriteAllocate: true},
+		{Sets: 4, Ways: 2, LineBytes: 128, WritePolicy: arch.WriteBack, WriteAllocate: true},
+		{Sets: 4, Ways: 2, LineBytes: 128, SectorBytes: 32, WritePolicy: arch.WriteBack},
+		{Sets: 4, Ways: 2, LineBytes: 128, SectorBytes: 32, WritePolicy: arch.WriteEvict},
+		{Sets: 4, Ways: 2, LineBytes: 128, SectorBytes: 32, WritePolicy: arch.WriteThrough, WriteAllocate: true},
+	} {
+		c := mustNew(t, g)
+		r := rand.New(rand.NewPCG(7, uint64(g.WritePolicy)))
+		full := c.FullMask()
+		for step := range 5000 {
+			addr := uint64(r.IntN(32)) * 128
+			mask := uint32(r.IntN(int(full))) + 1
+			switch op := r.IntN(20); {
+			case op < 8:
+				c.Read(addr, mask)
+			case op < 18:
+				c.Write(addr, mask)
+			case op < 19:
+				c.Invalidate(addr)
+			default:
+				c.InvalidateAll()
+			}
+			var want int64
+			for _, d := range c.Dirty() {
+				want += int64(bits.OnesCount32(d))
+			}
+			if got := c.DirtySectors(); got != want {
+				t.Fatalf("%s %v: after step %d DirtySectors() = %d; the lines hold %d", name(g), g.WritePolicy, step, got, want)
+			}
+		}
 	}
 }
