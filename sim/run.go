@@ -165,13 +165,14 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		e.grid.sampler = newSampler(e, src, opts.Sample, e.grid.wave)
 	}
 	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
-		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On, src: src}
+		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On, src: src,
+		blocks: occ.ActiveBlocks, scheds: dev.Scheduler.PerSM, ipc: int64(dev.Scheduler.IssuePerCycle), gto: dev.Scheduler.Policy == arch.PolicyGTO}
 	for i := range e.sms {
 		s := &e.sms[i]
-		l1 := s.l1 // the last launch's, emptied for this one
+		l1 := s.l1 // the last launch's, emptied when s first takes a block
 		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, texMem: e.texBelow, held: e.held, co: e.co, res: res, firstStart: -1,
-			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}}
-		if err := s.build(dev, occ, l1); err != nil {
+			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}, l1: l1, l1Stale: l1 != nil}
+		if err := s.newL1(dev); err != nil {
 			return err
 		}
 		if err := s.newConstUnit(dev, constant); err != nil {
@@ -209,22 +210,25 @@ func (e *engine) countInto(res *Result) {
 }
 
 // build makes s's warp slots (their cursors come with their first
-// warps: launchBlock), block slots, schedulers and L1 for occ; l1 is the
-// L1 of the device's last launch, if any, emptied and used again.
-func (s *sm) build(dev *arch.Device, occ arch.Occupancy, l1 *level) error {
-	s.warps = make([]warp, occ.ActiveBlocks*occ.WarpsPerBlock)
-	s.blocks = make([]blockCtx, occ.ActiveBlocks)
-	for b := occ.ActiveBlocks - 1; b >= 0; b-- {
+// warps: launchBlock), block slots and schedulers, and empties the L1 the
+// last launch left; launchBlock calls it for s's first block, so that an
+// SM the grid leaves idle (most of a100's 108 in a step of a wavefront
+// sequence) costs the launch nothing.
+func (s *sm) build() {
+	sp := s.spec
+	s.warps = make([]warp, sp.blocks*sp.warpsPerBlock)
+	s.blocks = make([]blockCtx, sp.blocks)
+	for b := sp.blocks - 1; b >= 0; b-- {
 		s.freeBlk = append(s.freeBlk, int32(b))
 	}
 	var p policy = &lrr{}
-	if dev.Scheduler.Policy == arch.PolicyGTO {
+	if sp.gto {
 		p = &gto{}
 	}
-	s.scheds = make([]scheduler, dev.Scheduler.PerSM)
+	s.scheds = make([]scheduler, sp.scheds)
 	per := (len(s.warps) + len(s.scheds) - 1) / len(s.scheds)
 	for si := range s.scheds {
-		s.scheds[si] = newScheduler(p, int64(dev.Scheduler.IssuePerCycle), per)
+		s.scheds[si] = newScheduler(p, sp.ipc, per)
 	}
 	for w := range s.warps {
 		wp := &s.warps[w]
@@ -233,12 +237,16 @@ func (s *sm) build(dev *arch.Device, occ arch.Occupancy, l1 *level) error {
 		wp.local = s.scheds[si].add(w)
 	}
 	s.lsu.txns = make([]coalesce.Txn, 0, coalesce.MaxTxns)
-	if !dev.Coalescer.CacheGlobalLoads {
-		return nil
+	if s.l1Stale {
+		s.l1.reset(&s.res.L1)
+		s.l1Stale = false
 	}
-	if l1 != nil {
-		l1.reset(&s.res.L1)
-		s.l1 = l1
+}
+
+// newL1 gives s an L1 where dev caches global loads and s has none from
+// a launch before.
+func (s *sm) newL1(dev *arch.Device) error {
+	if !dev.Coalescer.CacheGlobalLoads || s.l1 != nil {
 		return nil
 	}
 	lv, err := newLevel(dev.L1, dev.L1.Sets(), &s.res.L1)

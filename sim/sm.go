@@ -26,6 +26,12 @@ type smSpec struct {
 	// a warp: a launch of a few blocks on a large device (a step of a
 	// wavefront sequence on a100's 6,912 slots) makes a few.
 	src traces.Source
+	// What sm.build makes an SM's slots from: its resident blocks, warp
+	// schedulers, their issue rate and whether they are greedy then
+	// oldest (else loose round robin).
+	blocks, scheds int
+	ipc            int64
+	gto            bool
 }
 
 type blockCtx struct {
@@ -39,13 +45,16 @@ type blockCtx struct {
 // warp schedulers, its load/store unit, L1, shared memory, constant and
 // texture caches, and the shared units it talks to.
 type sm struct {
-	id       int
-	spec     *smSpec
-	warps    []warp
-	scheds   []scheduler
-	blocks   []blockCtx
-	freeBlk  []int32
-	l1       *level // nil when global loads are not cached
+	id      int
+	spec    *smSpec
+	warps   []warp
+	scheds  []scheduler
+	blocks  []blockCtx
+	freeBlk []int32
+	l1      *level // nil when global loads are not cached
+	// l1Stale says l1 still holds the last launch's lines: build empties
+	// it.
+	l1Stale  bool
 	lsu      lsu
 	shared   sharedMem
 	constant constUnit
@@ -76,6 +85,9 @@ type sm struct {
 
 // launchBlock makes block id of the grid resident on s at time t.
 func (s *sm) launchBlock(id int, t int64) {
+	if s.warps == nil {
+		s.build()
+	}
 	b := s.freeBlk[len(s.freeBlk)-1]
 	s.freeBlk = s.freeBlk[:len(s.freeBlk)-1]
 	if s.firstStart < 0 {
