@@ -3,7 +3,6 @@ package sim
 import (
 	"errors"
 	"fmt"
-	"reflect"
 
 	"gpumemsim/arch"
 	"gpumemsim/sim/dram"
@@ -68,10 +67,7 @@ func (m memCounts) since(then memCounts) memCounts {
 
 // subStats subtracts every count of o from s.
 func subStats(s, o *dram.ChannelStats) {
-	os := int64Fields(reflect.ValueOf(o).Elem(), "", nil)
-	for i, p := range int64Fields(reflect.ValueOf(s).Elem(), "", nil) {
-		*p -= *os[i]
-	}
+	channelCounts.add(s, o, -1)
 }
 
 // derive works out the rates of res from its totals and the SMs'

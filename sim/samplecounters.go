@@ -33,28 +33,6 @@ func counterFields(r *Result) []*int64 {
 	return int64Fields(reflect.ValueOf(r).Elem(), "", notExtrapolated)
 }
 
-// int64Fields are the int64 fields within v, whose path from the Result
-// is path, less those whose path skip holds.
-func int64Fields(v reflect.Value, path string, skip map[string]bool) []*int64 {
-	if skip[path] {
-		return nil
-	}
-	var out []*int64
-	switch v.Kind() {
-	case reflect.Int64:
-		out = append(out, v.Addr().Interface().(*int64))
-	case reflect.Struct:
-		for i := range v.NumField() {
-			out = append(out, int64Fields(v.Field(i), path+"."+v.Type().Field(i).Name, skip)...)
-		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			out = append(out, int64Fields(v.Index(i), path+"[]", skip)...)
-		}
-	}
-	return out
-}
-
 var notExtrapolated = map[string]bool{
 	".Occupancy": true, ".Block": true, ".Grid": true,
 	".Cycles": true, ".Stalls.Idle": true, ".L2.DirtySectorsAtEnd": true,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
 
 	"gpumemsim/arch"
@@ -88,10 +87,7 @@ func runRefs(launches []*Result) []RefStats {
 		end := start + 1
 		for ; end < len(launches) && sameRefs(launches[end], launches[start]); end++ {
 			for i := range run {
-				dst := int64Fields(reflect.ValueOf(&run[i]).Elem(), "", nil)
-				for j, p := range int64Fields(reflect.ValueOf(&launches[end].Refs[i]).Elem(), "", nil) {
-					*dst[j] += *p
-				}
+				refCounts.add(&run[i], &launches[end].Refs[i], 1)
 			}
 		}
 		out = append(out, run...)
@@ -120,14 +116,8 @@ func sameRefs(a, b *Result) bool {
 func sumLaunches(dev *arch.Device, launches []*Result, warpCycles, activeCycles int64) *Result {
 	t := launches[0].clone()
 	t.Grid = arch.Dim3{}
-	// Not counts: the launch's shape, and the dirty data left; the
-	// references are summed by runs of one kernel (sumRefs).
-	state := map[string]bool{".Occupancy": true, ".Block": true, ".Grid": true, ".L2.DirtySectorsAtEnd": true, ".Refs[]": true}
-	sum := int64Fields(reflect.ValueOf(t).Elem(), "", state)
 	for _, r := range launches[1:] {
-		for i, p := range int64Fields(reflect.ValueOf(r).Elem(), "", state) {
-			*sum[i] += *p
-		}
+		launchCounts.add(t, r, 1)
 	}
 	t.Refs = runRefs(launches)
 	t.L2.DirtySectorsAtEnd = launches[len(launches)-1].L2.DirtySectorsAtEnd
