@@ -6,6 +6,7 @@ import (
 	"iter"
 	"math"
 	"math/bits"
+	"slices"
 
 	"gpumemsim/arch"
 )
@@ -143,10 +144,12 @@ type Cache struct {
 	valid  []uint32
 	dirty  []uint32
 	clock  uint64
-	// dirtySectors is the number of set bits in dirty, kept as they
-	// change, so that the dirty data left at a launch's end is known
-	// without a pass over the lines (a100's L2 has 327,680).
-	dirtySectors int64
+	// dirtied lists, once each (listed), the ways that went from clean to
+	// dirty since DirtySectors last counted, some cleaned since, so that
+	// counting the dirty data left at a launch's end passes over them,
+	// not over every line (a100's L2 has 327,680).
+	dirtied []int32
+	listed  []bool
 
 	// the line the latest evicting access took out (Victim)
 	victimLine  uint64
@@ -185,6 +188,7 @@ func New(g Geometry) (*Cache, error) {
 		stamps:     make([]uint64, n),
 		valid:      make([]uint32, n),
 		dirty:      make([]uint32, n),
+		listed:     make([]bool, n),
 	}
 	for i := range c.tags {
 		c.tags[i] = noLine
@@ -334,15 +338,17 @@ func (c *Cache) Write(addr uint64, mask uint32) (r Result, forward uint32, ok bo
 		switch c.policy {
 		case arch.WriteBack:
 			c.valid[i] = v | mask
-			c.dirtySectors += int64(bits.OnesCount32(mask &^ c.dirty[i]))
-			c.dirty[i] |= mask
+			d := c.dirty[i]
+			c.dirty[i] = d | mask
+			if d == 0 {
+				c.markDirty(i)
+			}
 		case arch.WriteThrough:
 			c.valid[i] = v | mask
 			forward = mask
 		case arch.WriteEvict:
 			r.Evicted = true
 			c.victimLine, c.victimDirty = line<<c.lineShift, c.dirty[i]
-			c.dirtySectors -= int64(bits.OnesCount32(c.dirty[i]))
 			c.tags[i], c.valid[i], c.dirty[i], c.stamps[i] = noLine, 0, 0, 0
 			return r, mask, true
 		}
@@ -388,7 +394,6 @@ func (c *Cache) Invalidate(addr uint64) (valid, dirty uint32) {
 		return 0, 0
 	}
 	valid, dirty = c.valid[i], c.dirty[i]
-	c.dirtySectors -= int64(bits.OnesCount32(dirty))
 	c.tags[i], c.valid[i], c.dirty[i], c.stamps[i] = noLine, 0, 0, 0
 	return valid, dirty
 }
@@ -402,7 +407,10 @@ func (c *Cache) InvalidateAll() {
 	clear(c.valid)
 	clear(c.dirty)
 	clear(c.stamps)
-	c.dirtySectors = 0
+	for _, i := range c.dirtied {
+		c.listed[i] = false
+	}
+	c.dirtied = c.dirtied[:0]
 }
 
 // Dirty yields the line address and dirty sectors of every dirty line, in
@@ -423,7 +431,36 @@ func (c *Cache) Dirty() iter.Seq2[uint64, uint32] {
 
 // DirtySectors is the number of dirty sectors over all lines: those
 // Dirty yields, counted.
-func (c *Cache) DirtySectors() int64 { return c.dirtySectors }
+func (c *Cache) DirtySectors() int64 {
+	c.compactDirtied()
+	var n int64
+	for _, i := range c.dirtied {
+		n += int64(bits.OnesCount32(c.dirty[i]))
+	}
+	return n
+}
+
+// markDirty lists way i, which has just gone from clean to dirty, unless
+// it is listed already.
+func (c *Cache) markDirty(i int) {
+	if !c.listed[i] {
+		c.listed[i] = true
+		c.dirtied = append(c.dirtied, int32(i))
+	}
+}
+
+// compactDirtied leaves the list holding the dirty ways: every way that
+// goes from clean to dirty is listed (markDirty), so the dirty ways are
+// among those listed.
+func (c *Cache) compactDirtied() {
+	c.dirtied = slices.DeleteFunc(c.dirtied, func(i int32) bool {
+		if c.dirty[i] != 0 {
+			return false
+		}
+		c.listed[i] = false
+		return true
+	})
+}
 
 // ValidLines is the number of present lines.
 func (c *Cache) ValidLines() int {
@@ -473,10 +510,11 @@ func (c *Cache) fill(i int, line uint64, valid, dirty uint32) (evicted bool) {
 	if c.valid[i] != 0 {
 		evicted = true
 		c.victimLine, c.victimDirty = c.tags[i]<<c.lineShift, c.dirty[i]
-		c.dirtySectors -= int64(bits.OnesCount32(c.dirty[i]))
 	}
-	c.dirtySectors += int64(bits.OnesCount32(dirty))
 	c.tags[i], c.valid[i], c.dirty[i], c.stamps[i] = line, valid, dirty, c.clock
+	if dirty != 0 {
+		c.markDirty(i)
+	}
 	return evicted
 }
 
