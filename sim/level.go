@@ -37,6 +37,9 @@ type level struct {
 	stats *L1Stats
 	// miss is what the latest load that missed needs from below.
 	miss levelMiss
+	// stale says the level holds a launch before's lines: an SM empties
+	// its L1 when it takes its first block of a launch (sm.build).
+	stale bool
 }
 
 // levelMiss is a miss to fetch from below: the bytes [addr, addr+size)
@@ -165,5 +168,5 @@ func (lv *level) reset(stats *L1Stats) {
 	for i := range lv.fill {
 		lv.fill[i] = -1
 	}
-	lv.stats, lv.miss = stats, levelMiss{}
+	lv.stats, lv.miss, lv.stale = stats, levelMiss{}, false
 }

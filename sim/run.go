@@ -170,8 +170,11 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	for i := range e.sms {
 		s := &e.sms[i]
 		l1 := s.l1 // the last launch's, emptied when s first takes a block
+		if l1 != nil {
+			l1.stale = true
+		}
 		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, texMem: e.texBelow, held: e.held, co: e.co, res: res, firstStart: -1,
-			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}, l1: l1, l1Stale: l1 != nil}
+			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}, l1: l1}
 		if err := s.newL1(dev); err != nil {
 			return err
 		}
@@ -237,9 +240,8 @@ func (s *sm) build() {
 		wp.local = s.scheds[si].add(w)
 	}
 	s.lsu.txns = make([]coalesce.Txn, 0, coalesce.MaxTxns)
-	if s.l1Stale {
+	if s.l1 != nil && s.l1.stale {
 		s.l1.reset(&s.res.L1)
-		s.l1Stale = false
 	}
 }
 

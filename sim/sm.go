@@ -45,16 +45,13 @@ type blockCtx struct {
 // warp schedulers, its load/store unit, L1, shared memory, constant and
 // texture caches, and the shared units it talks to.
 type sm struct {
-	id      int
-	spec    *smSpec
-	warps   []warp
-	scheds  []scheduler
-	blocks  []blockCtx
-	freeBlk []int32
-	l1      *level // nil when global loads are not cached
-	// l1Stale says l1 still holds the last launch's lines: build empties
-	// it.
-	l1Stale  bool
+	id       int
+	spec     *smSpec
+	warps    []warp
+	scheds   []scheduler
+	blocks   []blockCtx
+	freeBlk  []int32
+	l1       *level // nil when global loads are not cached
 	lsu      lsu
 	shared   sharedMem
 	constant constUnit
