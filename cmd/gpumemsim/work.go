@@ -155,7 +155,7 @@ func estimateOf(dev *arch.Device, l *traces.Launch, cap float64, timed bool) wor
 	l.LimitWork(cap)
 	w := workEstimate{warpInsts: l.WarpInstructions(), memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
 	if timed {
-		s := launchSeconds(dev) + simSeconds(dev, l, w.memInsts)
+		s := launchSeconds(dev, w.blocks) + simSeconds(dev, l, w.memInsts)
 		w.seconds, w.longest, w.leastSeconds, w.leastLongest = s, s, s, s
 	}
 	return w
@@ -178,21 +178,23 @@ func simSeconds(dev *arch.Device, l *traces.Launch, mem float64) float64 {
 	return mem / simRate(dev)
 }
 
-// Setting up a launch takes time of its own, whatever its work: its SMs'
-// warp slots, block slots and schedulers, and emptying their caches.
-// Calibrated, not predicted: the user seconds of nw-dymaxion and
-// nw-rowmajor (511 launches of a few blocks each) on 2026-11-29, two
-// rounds, were 0.42 to 0.49 s on fermi's 15 SMs and 1.53 to 1.62 s on
-// a100's 108, some 0.9 and 3.1 ms a launch, which these two figures meet;
-// what a single large launch takes is hardly changed.
+// Setting up a launch takes time of its own, whatever its work: its
+// result, the units every SM has, and for each SM the grid gives a block
+// its warp slots, block slots and schedulers, and emptying its L1 (an SM
+// left idle is not built: sim.sm.build). Calibrated, not predicted: the
+// user seconds of nw-dymaxion and nw-rowmajor (511 launches of one block
+// each) on the six devices on 2026-11-29 were 0.18 to 0.31 s, about
+// 0.35 ms a launch with the process's start; the time per SM is sim's
+// CPU profile of 100 launches of vecadd in 16 blocks on a100 (sm.build,
+// 24% of 1.07 ms a launch over 16 SMs).
 const (
-	launchSetupSeconds      = 0.5e-3
-	launchSetupSecondsPerSM = 24e-6
+	launchSetupSeconds      = 0.35e-3
+	launchSetupSecondsPerSM = 15e-6
 )
 
-// launchSeconds is the time to set up one launch on dev.
-func launchSeconds(dev *arch.Device) float64 {
-	return launchSetupSeconds + launchSetupSecondsPerSM*float64(dev.SMs)
+// launchSeconds is the time to set up a launch of blocks blocks on dev.
+func launchSeconds(dev *arch.Device, blocks int64) float64 {
+	return launchSetupSeconds + launchSetupSecondsPerSM*float64(min(blocks, int64(dev.SMs)))
 }
 
 // globalTransactions is the global load and store transactions of l on

@@ -29,18 +29,19 @@ func TestEstimateOf(t *testing.T) {
 	// of C two 64-B rows, 2. On kepler (CC 3.0, loads not cached in L1:
 	// 32-B segments) A's two addresses are two segments and B's 64 bytes
 	// two: 64·4 loads; C's two rows four segments. Each launch adds its
-	// set-up, a constant and a time per SM.
+	// set-up, a constant and a time per SM given a block.
 	const warps = 16 * 8
 	for _, tc := range []struct {
 		device  string
 		seconds float64
+		sms     float64 // given a block of the 16: fermi has 15, kepler 13, gt200 30
 	}{
-		{"fermi", 129*warps*l2SecondsPerInst + 192*warps*l2SecondsPerLoadTxn + 2*warps*l2SecondsPerStoreTxn},
-		{"kepler", 129*warps*l2SecondsPerInst + 256*warps*l2SecondsPerLoadTxn + 4*warps*l2SecondsPerStoreTxn},
-		{"gt200", 129*warps*dramSecondsPerInst + 258*warps*dramSecondsPerTxn}, // no L2
+		{"fermi", 129*warps*l2SecondsPerInst + 192*warps*l2SecondsPerLoadTxn + 2*warps*l2SecondsPerStoreTxn, 15},
+		{"kepler", 129*warps*l2SecondsPerInst + 256*warps*l2SecondsPerLoadTxn + 4*warps*l2SecondsPerStoreTxn, 13},
+		{"gt200", 129*warps*dramSecondsPerInst + 258*warps*dramSecondsPerTxn, 16}, // no L2
 	} {
 		dev, l := bindMatmul(t, tc.device, "", arch.Dim3{}, 64)
-		tc.seconds += launchSetupSeconds + launchSetupSecondsPerSM*float64(dev.SMs)
+		tc.seconds += launchSetupSeconds + launchSetupSecondsPerSM*tc.sms
 		got := estimateOf(dev, l, defaultMaxWork, true)
 		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
 			seconds: tc.seconds, longest: tc.seconds, leastSeconds: tc.seconds, leastLongest: tc.seconds}
@@ -99,7 +100,7 @@ func TestEstimateOfPerThread(t *testing.T) {
 		r := tc.rates
 		want := l.WarpInstructions()*(r.inst+r.crowd*tc.residentWarps/1000) +
 			rows*tc.perRow*(r.load+r.store) + 2*rows*r.other +
-			launchSetupSeconds + launchSetupSecondsPerSM*float64(dev.SMs)
+			launchSetupSeconds + launchSetupSecondsPerSM*min(warps/8, float64(dev.SMs))
 		got := estimateOf(dev, l, defaultMaxWork, true)
 		if math.Abs(got.seconds-want) > 1e-9*want || got.memInsts != 4*rows {
 			t.Errorf("%s, N=%d: %v s, %v memory instructions; want %v s, %v", tc.device, tc.n, got.seconds, got.memInsts, want, 4*rows)
