@@ -49,7 +49,7 @@ type memCounts struct {
 }
 
 func (e *engine) memCounts() memCounts {
-	m := memCounts{sent: e.port.sent, dram: e.port.mem.Stats().Total}
+	m := memCounts{sent: e.port.sent, dram: e.port.mem.Total()}
 	if e.l2 != nil {
 		m.fetched = e.l2.fetched
 	}

@@ -217,7 +217,7 @@ func (sp *sampler) observe(g *grid, t int64) {
 // take reads the counters at a wave boundary at t.
 func (sp *sampler) take(t int64) snapshot {
 	e := sp.e
-	e.res.DRAM = e.port.mem.Stats().Total
+	e.res.DRAM = e.port.mem.Total()
 	s := snapshot{t: t, warpCycles: e.sms.warpCycles(), sent: sentFields(&e.port.sent)}
 	for _, f := range counterFields(e.res) {
 		s.counts = append(s.counts, *f)

@@ -374,6 +374,10 @@ func TestStreamingBandwidth(t *testing.T) {
 		if s.Total.RowMisses != wantMisses || s.Total.RowHits != int64(n)-wantMisses {
 			t.Errorf("%s: row misses/hits = %d/%d; want %d/%d", tc.name, s.Total.RowMisses, s.Total.RowHits, wantMisses, int64(n)-wantMisses)
 		}
+		if tot := m.Total(); tot.Reads != int64(n) || tot.ReadSectors != 4*int64(n) || tot.BusBusyTransfers != 16*int64(n) || tot.RowMisses != wantMisses {
+			t.Errorf("%s: Total() reads/sectors/bus transfers/row misses = %d/%d/%d/%d; want %d/%d/%d/%d",
+				tc.name, tot.Reads, tot.ReadSectors, tot.BusBusyTransfers, tot.RowMisses, n, 4*n, 16*n, wantMisses)
+		}
 		for c, cs := range s.Channels {
 			// 2048 requests of 2 bursts of 8 transfers.
 			if cs.BusBusyTransfers != 2048*16 || cs.ReadSectors != 2048*4 || cs.Completed != 2048 {

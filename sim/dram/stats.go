@@ -50,6 +50,16 @@ type Stats struct {
 // Stats returns a copy of the counters.
 func (m *Memory) Stats() Stats { return statsOf(len(m.chans), m.channelStats) }
 
+// Total is the counters summed over the channels: Stats().Total, without
+// the copy of each channel's (a launch reads it three times).
+func (m *Memory) Total() ChannelStats {
+	var t ChannelStats
+	for i := range m.chans {
+		t.add(m.chans[i].stats)
+	}
+	return t
+}
+
 // BusUtilization is the fraction of the data-bus time of all channels
 // that carried data over the first elapsed core cycles.
 func (m *Memory) BusUtilization(elapsed int64) float64 {
