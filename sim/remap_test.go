@@ -4,9 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"gpumemsim/arch"
 	"gpumemsim/configs"
-	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -16,18 +14,7 @@ import (
 // returns each reference's transactions per request.
 func nwLaunch(t *testing.T, name string) map[string][2]int64 {
 	t.Helper()
-	dev, err := configs.Load("fermi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := kernel.Load(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ls, err := traces.BindSequence(k, nil, arch.Dim3{}, map[string]int64{"N": 64}, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dev, ls := bindExample(t, "fermi", name, map[string]int64{"N": 64})
 	l := ls[63] // d = 2 + 63
 	if got := l.ParamValues()["d"]; got != 65 {
 		t.Fatalf("launch 64 has d = %d; want 65", got)

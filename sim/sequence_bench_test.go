@@ -4,11 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"gpumemsim/arch"
-	"gpumemsim/configs"
-	"gpumemsim/kernel"
 	"gpumemsim/sim"
-	"gpumemsim/traces"
 )
 
 // BenchmarkSequence reports launches simulated per second of a wavefront
@@ -21,22 +17,8 @@ func BenchmarkSequence(b *testing.B) {
 	for _, name := range []string{"nw-dymaxion", "nw-shared"} {
 		for _, device := range []string{"a100", "fermi"} {
 			b.Run(name+"/"+device, func(b *testing.B) {
-				dev, err := configs.Load(device)
-				if err != nil {
-					b.Fatal(err)
-				}
-				k, err := kernel.Load(name)
-				if err != nil {
-					b.Fatal(err)
-				}
-				ls, err := traces.BindSequence(k, nil, arch.Dim3{}, map[string]int64{"N": 256}, dev)
-				if err != nil {
-					b.Fatal(err)
-				}
-				srcs := make([]traces.Source, len(ls))
-				for i, l := range ls {
-					srcs[i] = l
-				}
+				dev, ls := bindExample(b, device, name, map[string]int64{"N": 256})
+				srcs := sources(ls)
 				b.ReportAllocs()
 				for b.Loop() {
 					if _, err := sim.RunSequence(context.Background(), dev, srcs, sim.Options{}); err != nil {

@@ -49,15 +49,39 @@ func runSequence(t *testing.T, dev *arch.Device, k *kernel.Kernel, params map[st
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs := make([]traces.Source, len(ls))
-	for i, l := range ls {
-		srcs[i] = l
-	}
-	seq, err := sim.RunSequence(context.Background(), dev, srcs, sim.Options{})
+	seq, err := sim.RunSequence(context.Background(), dev, sources(ls), sim.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return seq
+}
+
+// sources are the launches ls as RunSequence takes them.
+func sources(ls []*traces.Launch) []traces.Source {
+	srcs := make([]traces.Source, len(ls))
+	for i, l := range ls {
+		srcs[i] = l
+	}
+	return srcs
+}
+
+// bindExample binds the launches of the shipped example name on device
+// with params.
+func bindExample(t testing.TB, device, name string, params map[string]int64) (*arch.Device, []*traces.Launch) {
+	t.Helper()
+	dev, err := configs.Load(device)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := kernel.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := traces.BindSequence(k, nil, arch.Dim3{}, params, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dev, ls
 }
 
 // counts are the counters the sequence tests derive by hand.
