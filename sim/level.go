@@ -132,21 +132,20 @@ func span(lineAddr uint64, mask uint32, sector uint64) (uint64, uint32) {
 // a known fill frees one, or never when every entry waits. The scan needs
 // no look at the table: a free entry's fill is -1.
 func reap(m *cache.MSHR, fill []int64, t int64) int64 {
-	first := int64(never)
+	// As unsigned an unknown fill (-1) is the largest value: it is never
+	// due and never first, so one comparison tells due from not.
+	first, ut := uint64(never), uint64(t)
 	for i, f := range fill {
-		if f < 0 {
-			continue
-		}
-		if f <= t {
+		if u := uint64(f); u <= ut {
 			release(m, fill, cache.MSHREntry(i))
 		} else {
-			first = min(first, f)
+			first = min(first, u)
 		}
 	}
 	if !m.Full() {
 		return 0
 	}
-	return first
+	return int64(first)
 }
 
 // release frees entry ent of MSHR table m and marks its fill unknown, so
