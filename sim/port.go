@@ -171,7 +171,10 @@ func (p *port) advance() {
 		if q.len() == 0 {
 			continue
 		}
-		for q.len() > 0 && p.mem.Push(p.clk.now, q.front()) {
+		for q.len() > 0 && !p.mem.Refuses(ch) {
+			if !p.mem.Push(p.clk.now, q.front()) {
+				panic("sim: DRAM refused a request to a channel with room")
+			}
 			q.pop()
 		}
 		if q.len() == 0 {

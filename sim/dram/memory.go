@@ -155,6 +155,20 @@ type Memory struct {
 // Channel returns the channel addr maps to.
 func (m *Memory) Channel(addr uint64) int { return m.amap.Unit(addr) }
 
+// Refuses reports whether channel ch's queue is full, counting a refusal
+// as Push would: a caller that knows the channel of the request it holds
+// asks this first, and saves Push the request's checks and its address
+// map (a saturated channel is offered its oldest refused request at every
+// DRAM event).
+func (m *Memory) Refuses(ch int) bool {
+	c := &m.chans[ch]
+	if c.queued < len(c.pool) {
+		return false
+	}
+	c.stats.QueueFull++
+	return true
+}
+
 // locate returns the channel, bank and row of addr: the address map gives
 // the channel and its local address, bankRow the rest.
 func (m *Memory) locate(addr uint64) (ch, bank int, row int64) {

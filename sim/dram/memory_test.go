@@ -251,6 +251,12 @@ func TestQueueFull(t *testing.T) {
 	if m.Push(0, read(8, 0, 32)) {
 		t.Errorf("Push #8 into a full queue of 8 = true; want false")
 	}
+	if m.Refuses(1) {
+		t.Errorf("Refuses(1) with channel 1 empty = true; want false")
+	}
+	if !m.Refuses(0) {
+		t.Errorf("Refuses(0) with channel 0 full = false; want true")
+	}
 	if !m.Push(0, read(9, 256, 32)) {
 		t.Errorf("Push to channel 1 while channel 0 is full = false; want true")
 	}
@@ -260,8 +266,9 @@ func TestQueueFull(t *testing.T) {
 		t.Errorf("Push after one request left the queue = false; want true")
 	}
 	s := m.Stats()
-	if s.Channels[0].QueueFull != 1 || s.Total.QueueFull != 1 {
-		t.Errorf("QueueFull = %d (channel 0), %d (total); want 1, 1", s.Channels[0].QueueFull, s.Total.QueueFull)
+	// The refused Push and the Refuses that said yes.
+	if s.Channels[0].QueueFull != 2 || s.Total.QueueFull != 2 {
+		t.Errorf("QueueFull = %d (channel 0), %d (total); want 2, 2", s.Channels[0].QueueFull, s.Total.QueueFull)
 	}
 	if s.Total.Reads != 10 || s.Channels[0].Reads != 9 {
 		t.Errorf("Reads = %d (total), %d (channel 0); want 10, 9", s.Total.Reads, s.Channels[0].Reads)
