@@ -36,6 +36,21 @@ fi
 (cd "$work/old-tree" && "$GO" build -o "$work/old" ./cmd/gpumemsim)
 (cd "$root" && "$GO" build -o "$work/new" ./cmd/gpumemsim)
 
+# Metrics whose meaning a later commit changed, as "commit metric" pairs:
+# against an older commit they are left out of the comparison, and the
+# table says so. 18a15f1 counts an access that waited for an L2 MSHR
+# entry once, not at every failed retry.
+redefined='18a15f1 sim_l2_mshr_waits'
+skip=''
+# shellcheck disable=SC2086 # split into the pairs on purpose
+set -- $redefined
+while [ $# -ge 2 ]; do
+	if ! git -C "$root" merge-base --is-ancestor "$1" "$AGAINST"; then
+		skip="$skip $2:$1"
+	fi
+	shift 2
+done
+
 # name|arguments: the full hierarchy, the DRAM-bound path and the
 # stall-bound path, as issue 10 names them.
 cases='full hierarchy: fermi matmul 512^3|-device fermi -kernel matmul -set M=512,N=512,P=512
@@ -79,11 +94,16 @@ echo "$cases" | while IFS='|' read -r name args; do
 	done
 	metrics "$work/old.out" >"$work/old.m"
 	metrics "$work/new.out" >"$work/new.m"
-	join "$work/old.m" "$work/new.m" >"$work/both.m"
+	join "$work/old.m" "$work/new.m" >"$work/all.m"
+	# The redefined metrics the outputs share go aside, named in note.
+	note=$(awk -v skip="$skip" 'BEGIN {n = split(skip, s, " "); for (i = 1; i <= n; i++) {split(s[i], p, ":"); by[p[1]] = p[2]}}
+		$1 in by {printf "; %s not compared (redefined by %s)", $1, by[$1]}' "$work/all.m")
+	awk -v skip="$skip" 'BEGIN {n = split(skip, s, " "); for (i = 1; i <= n; i++) {split(s[i], p, ":"); drop[p[1]] = 1}}
+		!($1 in drop)' "$work/all.m" >"$work/both.m"
 	shared=$(wc -l <"$work/both.m")
 	differ=$(awk '$2 != $3' "$work/both.m" | wc -l)
 	ok=true
-	same="$shared identical"
+	same="$shared identical$note"
 	if [ "$differ" -ne 0 ] || [ "$shared" -eq 0 ]; then
 		ok=false
 		same="$differ of $shared DIFFER"
