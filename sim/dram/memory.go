@@ -160,12 +160,14 @@ func (m *Memory) Channel(addr uint64) int { return m.amap.Unit(addr) }
 // asks this first, and saves Push the request's checks and its address
 // map (a saturated channel is offered its oldest refused request at every
 // DRAM event).
-func (m *Memory) Refuses(ch int) bool {
-	c := &m.chans[ch]
-	if c.queued < len(c.pool) {
+func (m *Memory) Refuses(ch int) bool { return m.chans[ch].refuses() }
+
+// refuses reports whether ch's queue is full, and counts the refusal.
+func (ch *channel) refuses() bool {
+	if ch.queued < len(ch.pool) {
 		return false
 	}
-	c.stats.QueueFull++
+	ch.stats.QueueFull++
 	return true
 }
 
@@ -199,8 +201,7 @@ func (m *Memory) Push(now int64, r Request) bool {
 	// DRAM event.
 	unit, local := m.amap.Split(r.Addr)
 	ch := &m.chans[unit]
-	if ch.queued == len(ch.pool) {
-		ch.stats.QueueFull++
+	if ch.refuses() {
 		return false
 	}
 	b, row := m.bankRow(local)
