@@ -33,7 +33,7 @@ func (e *engine) finish(dev *arch.Device) {
 	sumRefs(res)
 	if e.l2 != nil {
 		for i := range e.l2.slices {
-			res.L2.DirtySectorsAtEnd += e.l2.slices[i].l2.DirtySectors() * e.l2.sec.atomsPerSector
+			res.L2.DirtySectorsAtEnd += e.l2.sec.sectorAtoms(e.l2.slices[i].l2.DirtySectors())
 		}
 	}
 }

@@ -87,5 +87,8 @@ func (s *sectoring) countOf(addr uint64, atoms, mask uint32) int64 {
 
 // atoms is the number of atoms the sectors of mask hold.
 func (s *sectoring) atoms(mask uint32) int64 {
-	return int64(bits.OnesCount32(mask)) * s.atomsPerSector
+	return s.sectorAtoms(int64(bits.OnesCount32(mask)))
 }
+
+// sectorAtoms is the number of atoms n sectors hold.
+func (s *sectoring) sectorAtoms(n int64) int64 { return n * s.atomsPerSector }
