@@ -35,6 +35,12 @@ func SampleBlocks(nb, n int) []int {
 	return bs
 }
 
+// WorkSample is the blocks the work of l is counted on (threadWork):
+// every block of a grid of at most ptSampleBlocks, else ptSampleBlocks
+// spread over it. An estimate that counts more of a per-thread launch
+// (its transactions) counts the same blocks.
+func (l *Launch) WorkSample() []int { return SampleBlocks(l.Blocks(), ptSampleBlocks) }
+
 // ptCountBudget bounds the warp instructions counted: a kernel past it is
 // far beyond any -max-work, and a loop that never ends stops here.
 const ptCountBudget = 1 << 31
@@ -77,7 +83,7 @@ func (l *Launch) threadWork() *ptWork {
 			budget = pt.countBudget
 		}
 		done := 0
-		for _, b := range SampleBlocks(nb, ptSampleBlocks) {
+		for _, b := range l.WorkSample() {
 			for wi := range l.WarpsPerBlock() {
 				c.Reset(b, wi)
 				c.cap = budget - counted

@@ -219,17 +219,14 @@ func globalTransactions(dev *arch.Device, l *traces.Launch) (loads, stores float
 }
 
 // A per-thread kernel's transactions are counted on a sample of its grid:
-// txnSampleBlocks blocks spread over it, each streamed for at most
-// txnSampleSteps/txnSampleBlocks steps of its cursor (its first warps
-// whole where the block is large). Counting takes at most 0.03 s on every
+// the blocks its work is counted on (Launch.WorkSample, 16 spread over
+// it), each streamed for at most txnSampleSteps over their number steps
+// of its cursor (its first warps whole where the block is large). Counting takes at most 0.03 s on every
 // shipped per-thread example but siddon (under 0.1 s: its rays are set up
 // first) on the development machine, where 16 times the steps took up to
 // 0.39 s for the same counts within 2% (the stores at the end of Ryoo's
 // matmuls aside, which the shorter sample does not reach).
-const (
-	txnSampleBlocks = 16
-	txnSampleSteps  = 1 << 16
-)
+const txnSampleSteps = 1 << 16
 
 // threadCounts is the coalescer's counts of a per-thread launch l on dev,
 // counted on a sample of its blocks (above); scale is the launch's memory
@@ -237,7 +234,7 @@ const (
 // whole grid. ok is false when counting fails (the simulation then says
 // why) or the sample issues no memory instruction.
 func threadCounts(dev *arch.Device, l *traces.Launch) (c *sim.Counts, scale float64, ok bool) {
-	blocks := traces.SampleBlocks(l.Blocks(), txnSampleBlocks)
+	blocks := l.WorkSample()
 	if len(blocks) == 0 {
 		return nil, 0, false
 	}
