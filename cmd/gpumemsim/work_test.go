@@ -83,18 +83,7 @@ func TestEstimateOfPerThread(t *testing.T) {
 		{"gt200", 64, 2, 32, threadRatesDRAM},
 		{"gt200", 1024, 2, 30 * 32, threadRatesDRAM},
 	} {
-		dev, err := configs.Load(tc.device)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, err := kernel.Load("transpose-shared")
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := bindLaunch(k, kernel.Mapping{}, arch.Dim3{}, map[string]int64{"N": tc.n}, dev)
-		if err != nil {
-			t.Fatal(err)
-		}
+		dev, l := bindExample(t, tc.device, "transpose-shared", "", arch.Dim3{}, map[string]int64{"N": tc.n})
 		warps := float64(tc.n*tc.n) / 1024 * 8 // 32×32 tiles
 		rows := 4 * warps                      // of each of the four kinds
 		r := tc.rates
@@ -199,11 +188,19 @@ func TestSampledOf(t *testing.T) {
 // (the kernel's own when empty) and block (the kernel's own when zero).
 func bindMatmul(t *testing.T, device, mapping string, block arch.Dim3, n int64) (*arch.Device, *traces.Launch) {
 	t.Helper()
+	return bindExample(t, device, "matmul", mapping, block, map[string]int64{"M": n, "N": n, "P": n})
+}
+
+// bindExample binds the shipped example name with params on device, under
+// mapping (the kernel's own when empty) and block (the kernel's own when
+// zero).
+func bindExample(t *testing.T, device, name, mapping string, block arch.Dim3, params map[string]int64) (*arch.Device, *traces.Launch) {
+	t.Helper()
 	dev, err := configs.Load(device)
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, err := kernel.Load("matmul")
+	k, err := kernel.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +210,7 @@ func bindMatmul(t *testing.T, device, mapping string, block arch.Dim3, n int64) 
 			t.Fatal(err)
 		}
 	}
-	l, err := bindLaunch(k, m, block, map[string]int64{"M": n, "N": n, "P": n}, dev)
+	l, err := bindLaunch(k, m, block, params, dev)
 	if err != nil {
 		t.Fatal(err)
 	}
