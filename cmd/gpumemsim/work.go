@@ -254,11 +254,11 @@ func threadCounts(dev *arch.Device, l *traces.Launch) (c *sim.Counts, scale floa
 // unit of its work: the interpreter and issue per warp instruction, and
 // more per instruction the more warps are resident (per thousand: a100's
 // 6,912 resident warps ran matmul-ryoo-b 2.5 times slower than kepler's
-// 832, for the same instructions and transactions; each warp keeps its
-// own lanes' registers, and the host's caches likely hold fewer of those
-// a cycle's issues touch: not measured); per global load and store
-// transaction; per shared-memory instruction and per constant or texture
-// pass.
+// 832, for the same instructions and transactions, while a100 with one
+// block an SM (864 warps) runs at kepler's speed: the warps issued in
+// turn evict each other's state from the host's caches, docs/design.md
+// "Where the time goes"); per global load and store transaction; per
+// shared-memory instruction and per constant or texture pass.
 type threadRates struct {
 	inst, crowd, load, store, other float64
 }
