@@ -7,25 +7,39 @@ import (
 	"gpumemsim/sim/dram"
 )
 
+// walkInt64 walks type t, whose path from the Result is path and index
+// path from the walk's root is index, depth first in field order, less
+// the paths skip holds: it calls field with each int64's index path, and
+// slice with each slice's index path and path, whose elements the walk
+// of a type cannot reach.
+func walkInt64(t reflect.Type, path string, index []int, skip map[string]bool, field func(index []int), slice func(index []int, path string)) {
+	switch {
+	case skip[path]:
+	case t.Kind() == reflect.Int64:
+		field(index)
+	case t.Kind() == reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			walkInt64(f.Type, path+"."+f.Name, append(index[:len(index):len(index)], i), skip, field, slice)
+		}
+	case t.Kind() == reflect.Slice:
+		slice(index, path)
+	}
+}
+
 // int64Fields are the int64 fields within v, whose path from the Result
-// is path, less those whose path skip holds.
+// is path, less those whose path skip holds: walkInt64's, each slice's
+// elements in turn where the slice lies.
 func int64Fields(v reflect.Value, path string, skip map[string]bool) []*int64 {
-	if skip[path] {
-		return nil
-	}
 	var out []*int64
-	switch v.Kind() {
-	case reflect.Int64:
-		out = append(out, v.Addr().Interface().(*int64))
-	case reflect.Struct:
-		for i := range v.NumField() {
-			out = append(out, int64Fields(v.Field(i), path+"."+v.Type().Field(i).Name, skip)...)
+	walkInt64(v.Type(), path, nil, skip, func(index []int) {
+		out = append(out, v.FieldByIndex(index).Addr().Interface().(*int64))
+	}, func(index []int, path string) {
+		s := v.FieldByIndex(index)
+		for i := range s.Len() {
+			out = append(out, int64Fields(s.Index(i), path+"[]", skip)...)
 		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			out = append(out, int64Fields(v.Index(i), path+"[]", skip)...)
-		}
-	}
+	})
 	return out
 }
 
@@ -40,21 +54,11 @@ type counts[T any] [][]int
 
 func countsOf[T any](skip map[string]bool) counts[T] {
 	var out counts[T]
-	var walk func(t reflect.Type, path string, index []int)
-	walk = func(t reflect.Type, path string, index []int) {
-		switch {
-		case skip[path]:
-		case t.Kind() == reflect.Int64:
-			out = append(out, index)
-		case t.Kind() == reflect.Struct:
-			for i := range t.NumField() {
-				walk(t.Field(i).Type, path+"."+t.Field(i).Name, append(index[:len(index):len(index)], i))
-			}
-		case t.Kind() == reflect.Slice:
-			panic(fmt.Sprintf("sim: counts of %v: a slice at %s", reflect.TypeFor[T](), path))
-		}
-	}
-	walk(reflect.TypeFor[T](), "", nil)
+	walkInt64(reflect.TypeFor[T](), "", nil, skip, func(index []int) {
+		out = append(out, index)
+	}, func(_ []int, path string) {
+		panic(fmt.Sprintf("sim: counts of %v: a slice at %s", reflect.TypeFor[T](), path))
+	})
 	return out
 }
 
