@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gpumemsim/sim/cache"
@@ -74,4 +76,79 @@ func TestSliceReap(t *testing.T) {
 	if got := sl.reap(7); got != 0 || m.InUse(1) {
 		t.Fatalf("reap at 7 with entry 1 back at 6 = %d, entry 1 in use %v; want 0, freed", got, m.InUse(1))
 	}
+}
+
+// TestReapAgainstScan holds reap, which goes by groups of eight, to the
+// plain rule on full tables of every size around a group's: each entry
+// whose fill is known and due by t is freed, in entry order (a second
+// table, freed one entry at a time in that order, hands out its free
+// entries in the same order afterwards), the others are left alone, and
+// reap returns 0 when it freed one, else the least known fill, else
+// never.
+func TestReapAgainstScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1, 2, 7, 8, 9, 13, 16, 64, 67, 256} {
+		for trial := range 200 {
+			got, want := fullTable(t, n), fullTable(t, n)
+			fill := unknownFills(n)
+			for i := range fill {
+				if rng.IntN(4) > 0 { // a quarter wait on the level below
+					fill[i] = rng.Int64N(40)
+				}
+			}
+			if trial%3 == 0 { // some tables with nothing due
+				for i := range fill {
+					if fill[i] >= 0 {
+						fill[i] += 20
+					}
+				}
+			}
+			now := int64(19)
+			before := slices.Clone(fill)
+			ret := reap(got, fill, now)
+			wantRet, first := int64(never), int64(never)
+			for i, f := range before {
+				switch {
+				case f >= 0 && f <= now:
+					want.Release(cache.MSHREntry(i))
+					wantRet = 0
+					if fill[i] != -1 || got.InUse(cache.MSHREntry(i)) {
+						t.Fatalf("n=%d trial %d: entry %d back at %d, due at %d, not freed (fill %d)", n, trial, i, f, now, fill[i])
+					}
+				case fill[i] != f || !got.InUse(cache.MSHREntry(i)):
+					t.Fatalf("n=%d trial %d: entry %d back at %d, not due at %d, changed (fill %d, in use %v)", n, trial, i, f, now, fill[i], got.InUse(cache.MSHREntry(i)))
+				case f >= 0:
+					first = min(first, f)
+				}
+			}
+			if wantRet != 0 {
+				wantRet = first
+			}
+			if ret != wantRet {
+				t.Fatalf("n=%d trial %d: reap at %d of %v = %d; want %d", n, trial, now, before, ret, wantRet)
+			}
+			for k := 0; !want.Full(); k++ {
+				w, _ := want.Allocate(uint64(1<<20+128*k), 0)
+				g, _ := got.Allocate(uint64(1<<20+128*k), 0)
+				if g != w {
+					t.Fatalf("n=%d trial %d: allocation %d after reap gets entry %d; freed in entry order it is %d", n, trial, k, g, w)
+				}
+			}
+		}
+	}
+}
+
+// fullTable is an MSHR table of n entries, each holding a line.
+func fullTable(t *testing.T, n int) *cache.MSHR {
+	t.Helper()
+	m, err := cache.NewMSHR(n, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		if _, ok := m.Allocate(uint64(128*i), 0); !ok {
+			t.Fatalf("allocate %d of %d refused", i, n)
+		}
+	}
+	return m
 }
