@@ -56,7 +56,11 @@ type slice struct {
 	mshr *cache.MSHR
 	free int64 // next cycle the slice can start an access
 	// per MSHR entry:
-	fill    []int64  // data ready at the slice, or -1 while DRAM reads are pending or the entry is free
+	fill []int64 // data ready at the slice, or -1 while DRAM reads are pending or the entry is free
+	// known has bit e set when entry e's fill is known (fill[e] >= 0):
+	// a reap looks at those entries only, few of a table whose entries
+	// mostly wait on DRAM.
+	known   []uint64
 	sectors []uint32 // sectors being fetched
 	reads   []int32  // DRAM reads outstanding
 	finish  []int64  // latest DRAM completion so far
@@ -78,17 +82,40 @@ type slice struct {
 	touched lineSet
 }
 
+// makeEntries makes the slice's per-entry state for an MSHR table of n
+// entries, every one free.
+func (sl *slice) makeEntries(n int) {
+	sl.fill, sl.known = unknownFills(n), make([]uint64, (n+63)/64)
+	sl.sectors, sl.reads, sl.finish = make([]uint32, n), make([]int32, n), make([]int64, n)
+	sl.whead, sl.wtail, sl.merged = make([]int32, n), make([]int32, n), make([]int32, n)
+}
+
 // reap frees the entries of the slice's full MSHR table whose data is back
-// by t, as reap does. Until an entry or a fill changes, a reap that freed
-// none holds for any time before the fill it found first, so it is
-// answered again without a scan: a fill lets the whole queue of accesses
-// waiting for an entry try again, and each would scan the table.
+// by t, as reap does, looking at the entries whose fill is known only.
+// Until an entry or a fill changes, a reap that freed none holds for any
+// time before the fill it found first, so it is answered again without a
+// scan: a fill lets the whole queue of accesses waiting for an entry try
+// again, and each would scan the table.
 func (sl *slice) reap(t int64) int64 {
 	if b := sl.noneBefore; b != 0 && t < b {
 		return b
 	}
-	sl.noneBefore = reap(sl.mshr, sl.fill, t)
-	return sl.noneBefore
+	first := int64(never)
+	for w, known := range sl.known {
+		for ; known != 0; known &= known - 1 {
+			ent := cache.MSHREntry(w<<6 | bits.TrailingZeros64(known))
+			if f := sl.fill[ent]; f <= t {
+				sl.release(ent)
+			} else {
+				first = min(first, f)
+			}
+		}
+	}
+	if !sl.mshr.Full() {
+		first = 0
+	}
+	sl.noneBefore = first
+	return first
 }
 
 // setFill records when the data of MSHR entry ent is back at the slice:
@@ -96,12 +123,19 @@ func (sl *slice) reap(t int64) int64 {
 // by a release, and both clear what the last reap found.
 func (sl *slice) setFill(ent cache.MSHREntry, t int64) {
 	sl.fill[ent] = t
+	bit := uint64(1) << (ent & 63)
+	if t >= 0 {
+		sl.known[ent>>6] |= bit
+	} else {
+		sl.known[ent>>6] &^= bit
+	}
 	sl.noneBefore = 0
 }
 
 // release frees MSHR entry ent.
 func (sl *slice) release(ent cache.MSHREntry) {
 	release(sl.mshr, sl.fill, ent)
+	sl.known[ent>>6] &^= uint64(1) << (ent & 63)
 	sl.noneBefore = 0
 }
 

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -58,7 +59,8 @@ func TestSliceReap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sl := &slice{mshr: m, fill: unknownFills(2)}
+	sl := &slice{mshr: m}
+	sl.makeEntries(2)
 	for i, at := range []int64{10, -1} {
 		e, _ := m.Allocate(uint64(128*i), 0)
 		sl.setFill(e, at)
@@ -78,62 +80,86 @@ func TestSliceReap(t *testing.T) {
 	}
 }
 
-// TestReapAgainstScan holds reap, which goes by groups of eight, to the
-// plain rule on full tables of every size around a group's: each entry
-// whose fill is known and due by t is freed, in entry order (a second
-// table, freed one entry at a time in that order, hands out its free
-// entries in the same order afterwards), the others are left alone, and
-// reap returns 0 when it freed one, else the least known fill, else
-// never.
+// TestReapAgainstScan holds reap, which goes by groups of eight, and a
+// slice's reap, which looks at the entries whose fill is known, to the
+// plain rule on full tables of every size around a group's and a word's:
+// each entry whose fill is known and due by t is freed, in entry order (a
+// second table, freed one entry at a time in that order, hands out its
+// free entries in the same order afterwards), the others are left alone,
+// and the reap returns 0 when it freed one, else the least known fill,
+// else never.
 func TestReapAgainstScan(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{1, 2, 7, 8, 9, 13, 16, 64, 67, 256} {
+	for _, n := range []int{1, 2, 7, 8, 9, 13, 16, 63, 64, 65, 67, 130, 256} {
 		for trial := range 200 {
-			got, want := fullTable(t, n), fullTable(t, n)
-			fill := unknownFills(n)
-			for i := range fill {
+			fills := unknownFills(n)
+			for i := range fills {
 				if rng.IntN(4) > 0 { // a quarter wait on the level below
-					fill[i] = rng.Int64N(40)
+					fills[i] = rng.Int64N(40)
 				}
 			}
 			if trial%3 == 0 { // some tables with nothing due
-				for i := range fill {
-					if fill[i] >= 0 {
-						fill[i] += 20
+				for i := range fills {
+					if fills[i] >= 0 {
+						fills[i] += 20
 					}
 				}
 			}
-			now := int64(19)
-			before := slices.Clone(fill)
-			ret := reap(got, fill, now)
-			wantRet, first := int64(never), int64(never)
-			for i, f := range before {
-				switch {
-				case f >= 0 && f <= now:
-					want.Release(cache.MSHREntry(i))
-					wantRet = 0
-					if fill[i] != -1 || got.InUse(cache.MSHREntry(i)) {
-						t.Fatalf("n=%d trial %d: entry %d back at %d, due at %d, not freed (fill %d)", n, trial, i, f, now, fill[i])
-					}
-				case fill[i] != f || !got.InUse(cache.MSHREntry(i)):
-					t.Fatalf("n=%d trial %d: entry %d back at %d, not due at %d, changed (fill %d, in use %v)", n, trial, i, f, now, fill[i], got.InUse(cache.MSHREntry(i)))
-				case f >= 0:
-					first = min(first, f)
+			checkReap(t, fmt.Sprintf("reap, n=%d trial %d", n, trial), fills, func(m *cache.MSHR, now int64) ([]int64, int64) {
+				fill := slices.Clone(fills)
+				return fill, reap(m, fill, now)
+			})
+			checkReap(t, fmt.Sprintf("slice reap, n=%d trial %d", n, trial), fills, func(m *cache.MSHR, now int64) ([]int64, int64) {
+				// Every fill known first, so that one waiting again
+				// must leave the known set; reaped twice, so that an
+				// entry freed must have left it too.
+				sl := &slice{mshr: m}
+				sl.makeEntries(n)
+				for i, f := range fills {
+					sl.setFill(cache.MSHREntry(i), 100)
+					sl.setFill(cache.MSHREntry(i), f)
 				}
+				sl.reap(now)
+				return sl.fill, sl.reap(now)
+			})
+		}
+	}
+}
+
+// checkReap runs reap, given a full table whose entries' fills are
+// fills, at cycle 19, and checks what it freed and returned against the
+// plain scan (TestReapAgainstScan).
+func checkReap(t *testing.T, name string, fills []int64, reap func(m *cache.MSHR, now int64) (fill []int64, first int64)) {
+	t.Helper()
+	const now = 19
+	got, want := fullTable(t, len(fills)), fullTable(t, len(fills))
+	fill, ret := reap(got, now)
+	wantRet, first := int64(never), int64(never)
+	for i, f := range fills {
+		switch {
+		case f >= 0 && f <= now:
+			want.Release(cache.MSHREntry(i))
+			wantRet = 0
+			if fill[i] != -1 || got.InUse(cache.MSHREntry(i)) {
+				t.Fatalf("%s: entry %d back at %d, due at %d, not freed (fill %d)", name, i, f, now, fill[i])
 			}
-			if wantRet != 0 {
-				wantRet = first
-			}
-			if ret != wantRet {
-				t.Fatalf("n=%d trial %d: reap at %d of %v = %d; want %d", n, trial, now, before, ret, wantRet)
-			}
-			for k := 0; !want.Full(); k++ {
-				w, _ := want.Allocate(uint64(1<<20+128*k), 0)
-				g, _ := got.Allocate(uint64(1<<20+128*k), 0)
-				if g != w {
-					t.Fatalf("n=%d trial %d: allocation %d after reap gets entry %d; freed in entry order it is %d", n, trial, k, g, w)
-				}
-			}
+		case fill[i] != f || !got.InUse(cache.MSHREntry(i)):
+			t.Fatalf("%s: entry %d back at %d, not due at %d, changed (fill %d, in use %v)", name, i, f, now, fill[i], got.InUse(cache.MSHREntry(i)))
+		case f >= 0:
+			first = min(first, f)
+		}
+	}
+	if wantRet != 0 {
+		wantRet = first
+	}
+	if ret != wantRet {
+		t.Fatalf("%s: reap at %d of %v = %d; want %d", name, now, fills, ret, wantRet)
+	}
+	for k := 0; !want.Full(); k++ {
+		w, _ := want.Allocate(uint64(1<<20+128*k), 0)
+		g, _ := got.Allocate(uint64(1<<20+128*k), 0)
+		if g != w {
+			t.Fatalf("%s: allocation %d after reap gets entry %d; freed in entry order it is %d", name, k, g, w)
 		}
 	}
 }

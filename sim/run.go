@@ -302,8 +302,7 @@ func newL2(dev *arch.Device, p *port, sms cores) (*l2, error) {
 		if s.mshr, err = cache.NewMSHR(n, dev.L2.MSHRMerges); err != nil {
 			return nil, fmt.Errorf("device %s: l2: %w", dev.Name, err)
 		}
-		s.fill, s.sectors, s.reads, s.finish = unknownFills(n), make([]uint32, n), make([]int32, n), make([]int64, n)
-		s.whead, s.wtail, s.merged = make([]int32, n), make([]int32, n), make([]int32, n)
+		s.makeEntries(n)
 	}
 	c.sec = newSectoring(c.slices[0].l2)
 	return c, nil
