@@ -313,7 +313,15 @@ func (c *Cache) Read(addr uint64, mask uint32) Result {
 		c.valid[i] = v | mask
 		return Result{Status: SectorMiss, Hit: mask & v, Miss: mask &^ v}
 	}
-	return Result{Status: Miss, Evicted: c.fill(c.victim(base), line, mask, 0), Miss: mask}
+	// A read miss is most fills: a set of eight ways or more is searched
+	// by eights (oldestWide), and the narrow sets keep victim inlined.
+	v := base
+	if c.ways >= 8 {
+		v += oldestWide(c.stamps[base : base+c.ways])
+	} else {
+		v = c.victim(base)
+	}
+	return Result{Status: Miss, Evicted: c.fill(v, line, mask, 0), Miss: mask}
 }
 
 // Write writes the sectors of addr's line in mask under the cache's write
@@ -492,7 +500,8 @@ func (c *Cache) lookup(base int, line uint64) int {
 // victim is the index of the way to fill in the set starting at base: the
 // first invalid way, else the smallest stamp. An invalid way's stamp is 0
 // and a valid one's at least 1, so both are the first smallest stamp: one
-// pass over the stamps, without the valid bits.
+// pass over the stamps, without the valid bits. oldestWide makes the same
+// choice by eights, which Read takes in a wide set.
 func (c *Cache) victim(base int) int {
 	stamps := c.stamps[base : base+c.ways]
 	best, oldest := 0, uint64(math.MaxUint64)
@@ -502,6 +511,35 @@ func (c *Cache) victim(base int) int {
 		}
 	}
 	return base + best
+}
+
+// oldestWide is victim's choice in a set of eight ways or more: the first
+// smallest stamp, found eight ways at a time. Most eights hold nothing
+// older than the oldest so far, which their least tells at once; in one
+// that does, the first way with that least is the oldest.
+func oldestWide(stamps []uint64) int {
+	best, oldest := 0, uint64(math.MaxUint64)
+	w := 0
+	for ; w < len(stamps)-7; w += 8 {
+		g := stamps[w : w+8 : w+8]
+		lo := min(min(g[0], g[1], g[2], g[3]), min(g[4], g[5], g[6], g[7]))
+		if lo >= oldest {
+			continue
+		}
+		oldest = lo
+		for k, t := range g {
+			if t == lo {
+				best = w + k
+				break
+			}
+		}
+	}
+	for ; w < len(stamps); w++ {
+		if t := stamps[w]; t < oldest {
+			best, oldest = w, t
+		}
+	}
+	return best
 }
 
 // fill puts line into way i with the given sectors; it reports whether a

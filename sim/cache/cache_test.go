@@ -580,3 +580,48 @@ func TestDirtySectorsCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestOldestWide holds the search by eights to the rule it keeps, the
+// first smallest stamp, on sets of 8 to 40 ways whose stamps are drawn
+// from a few values (ties, and 0 for invalid ways, are common).
+func TestOldestWide(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for ways := 8; ways <= 40; ways++ {
+		for range 300 {
+			stamps := make([]uint64, ways)
+			for i := range stamps {
+				stamps[i] = rng.Uint64N(uint64(ways))
+			}
+			want := 0
+			for i, s := range stamps {
+				if s < stamps[want] {
+					want = i
+				}
+			}
+			if got := oldestWide(stamps); got != want {
+				t.Fatalf("oldestWide(%v) = %d; want %d, the first smallest", stamps, got, want)
+			}
+		}
+	}
+}
+
+// TestReadEvictsLRUWide: a set of 24 ways (Fermi's texture cache) holds
+// lines 0 to 23; every line but 13 is read again, so 13 is the least
+// recently used, and the next line read evicts it.
+func TestReadEvictsLRUWide(t *testing.T) {
+	c := mustNew(t, Geometry{Sets: 1, Ways: 24, LineBytes: 128, Replacement: arch.ReplaceLRU})
+	for i := range uint64(24) {
+		c.Read(i*128, 1)
+	}
+	for i := range uint64(24) {
+		if i != 13 {
+			c.Read(i*128, 1)
+		}
+	}
+	if r := c.Read(24*128, 1); !r.Evicted {
+		t.Fatal("a read of a 25th line into a full set of 24 evicted nothing")
+	}
+	if line, _ := c.Victim(); line != 13*128 {
+		t.Errorf("evicted line %#x; want %#x, the least recently used", line, 13*128)
+	}
+}
