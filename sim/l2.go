@@ -91,7 +91,7 @@ func (sl *slice) makeEntries(n int) {
 }
 
 // reap frees the entries of the slice's full MSHR table whose data is back
-// by t, as reap does, looking at the entries whose fill is known only.
+// by t, as reap does, but looking only at the entries whose fill is known.
 // Until an entry or a fill changes, a reap that freed none holds for any
 // time before the fill it found first, so it is answered again without a
 // scan: a fill lets the whole queue of accesses waiting for an entry try

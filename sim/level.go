@@ -130,9 +130,9 @@ func span(lineAddr uint64, mask uint32, sector uint64) (uint64, uint32) {
 // holds each entry's return cycle, -1 while it waits on the level below
 // or is free). It returns 0 if an entry is free now, else the first cycle
 // a known fill frees one, or never when every entry waits. The scan needs
-// no look at the table: a free entry's fill is -1. It goes by fours: most
-// fours have no entry due, which the least of the four tells with one
-// comparison, and their least is then a candidate for the first.
+// no look at the table: a free entry's fill is -1. It goes by eights:
+// most eights have no entry due, which the least of the eight tells with
+// one comparison, and that least is then a candidate for the first.
 func reap(m *cache.MSHR, fill []int64, t int64) int64 {
 	// As unsigned an unknown fill (-1) is the largest value: it is never
 	// due and never first, so one comparison tells due from not.
