@@ -439,9 +439,11 @@ func binary(o xop, a, b int64) (int64, string) {
 	panic(fmt.Sprintf("traces: operator %d in an integer expression", o.kind))
 }
 
-func fill(v *[WarpSize]int64, x int64) {
-	for i := range v {
-		v[i] = x
+// fill sets every lane of v to x, four lanes a step.
+func fill[T int64 | uint64](v *[WarpSize]T, x T) {
+	for i := 0; i < WarpSize; i += 4 {
+		q := (*[4]T)(v[i : i+4])
+		q[0], q[1], q[2], q[3] = x, x, x, x
 	}
 }
 

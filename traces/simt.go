@@ -334,9 +334,7 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 		}
 	}
 	if first { // every subscript uniform
-		for i := range addr {
-			addr[i] = base
-		}
+		fill(addr, base)
 	}
 	if pr.remap.kind != kernel.RemapNone {
 		for m := c.mask; m != 0; m &= m - 1 {

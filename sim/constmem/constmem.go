@@ -1,6 +1,10 @@
 package constmem
 
-import "gpumemsim/arch"
+import (
+	"math/bits"
+
+	"gpumemsim/arch"
+)
 
 // RequestLanes is the lanes of one request of a constant read under a
 // compute-capability family's rule: a half-warp (16) on CC 1.x, the warp
@@ -31,18 +35,63 @@ func Passes(rule arch.CoalescingRule, active uint32, addr *[32]uint64, dst []uin
 // the extended slice. Addresses already in dst before the call do not
 // count.
 func Distinct(active uint32, addr *[32]uint64, lo, hi int, dst []uint64) []uint64 {
+	all := uint32(uint64(1)<<hi - uint64(1)<<lo)
+	lanes := active & all
+	if lanes == all && lanes != 0 && same(addr[lo:hi]) {
+		return append(dst, addr[lo]) // a uniform read: one address
+	}
+	if out, ok := distinctRising(lanes, addr, dst); ok {
+		return out
+	}
 	first := len(dst)
-lanes:
-	for l := lo; l < hi; l++ {
-		if active>>l&1 == 0 {
-			continue
-		}
-		for _, a := range dst[first:] {
-			if a == addr[l] {
-				continue lanes
+next:
+	for m := lanes; m != 0; m &= m - 1 {
+		a := addr[bits.TrailingZeros32(m)]
+		for _, b := range dst[first:] {
+			if a == b {
+				continue next
 			}
 		}
-		dst = append(dst, addr[l])
+		dst = append(dst, a)
 	}
 	return dst
+}
+
+// distinctRising is Distinct of the lanes set in lanes, where their addresses
+// never fall from one lane to the next (one address, consecutive words,
+// a stride): equal addresses are then neighbours, and each that differs
+// from the lane before is new. It reports false, leaving dst as it was,
+// at the first address below the one before.
+func distinctRising(lanes uint32, addr *[32]uint64, dst []uint64) ([]uint64, bool) {
+	if lanes == 0 {
+		return dst, true
+	}
+	first := len(dst)
+	prev := addr[bits.TrailingZeros32(lanes)]
+	dst = append(dst, prev)
+	for m := lanes & (lanes - 1); m != 0; m &= m - 1 {
+		a := addr[bits.TrailingZeros32(m)]
+		if a > prev {
+			dst = append(dst, a)
+		} else if a < prev {
+			return dst[:first], false
+		}
+		prev = a
+	}
+	return dst, true
+}
+
+// same reports whether every address of a is a's first: their
+// differences ORed together, four a step.
+func same(a []uint64) bool {
+	x, a0 := uint64(0), a[0]
+	i := 0
+	for ; i < len(a)-3; i += 4 {
+		q := a[i : i+4 : i+4]
+		x |= (q[0] ^ a0) | (q[1] ^ a0) | (q[2] ^ a0) | (q[3] ^ a0)
+	}
+	for ; i < len(a); i++ {
+		x |= a[i] ^ a0
+	}
+	return x == 0
 }

@@ -1,6 +1,7 @@
 package constmem
 
 import (
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -114,4 +115,61 @@ func FuzzPasses(f *testing.F) {
 			t.Fatalf("Passes(%v, %#x) = %#x; want %#x", r, active, got, want)
 		}
 	})
+}
+
+// TestDistinctAgainstSet holds Distinct to a set of the addresses seen,
+// on lanes that rise (with repeats), fall, jump about or all read one
+// address, over a warp, a half-warp and an odd range, with and without
+// earlier addresses in dst: each active lane's address once, in
+// the order of its first lane, whatever dst held.
+func TestDistinctAgainstSet(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for trial := range 3000 {
+		var a [32]uint64
+		for l := range a {
+			switch trial % 3 {
+			case 0: // rising, with runs of one address
+				a[l] = uint64(l / (1 + trial%5) * (trial % 7))
+			case 1: // a few addresses in any order
+				a[l] = rng.Uint64N(6)
+			default: // rising but for one lane
+				a[l] = uint64(4 * l)
+				if l == trial%32 {
+					a[l] = 0
+				}
+			}
+		}
+		active := rng.Uint32() | uint32(trial%2)*0xFFFFFFFF
+		lo, hi := 0, 32
+		switch trial % 4 {
+		case 1:
+			lo, hi = 16, 32
+		case 3:
+			lo, hi = 3, 8
+		}
+		before := []uint64{a[lo], 99}[:trial%3]
+		got := Distinct(active, &a, lo, hi, slices.Clone(before))
+		want := slices.Clone(before)
+		seen := map[uint64]bool{}
+		for l := lo; l < hi; l++ {
+			if active>>l&1 == 1 && !seen[a[l]] {
+				seen[a[l]] = true
+				want = append(want, a[l])
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("Distinct(%#x, %v, %d, %d, %v) = %v; want %v", active, a, lo, hi, before, got, want)
+		}
+	}
+	// One address in every lane of the range but one, which may be the
+	// last: two passes, the odd one second.
+	for _, r := range [][2]int{{3, 8}, {0, 32}, {16, 32}, {0, 16}} {
+		for odd := r[0] + 1; odd < r[1]; odd++ {
+			var a [32]uint64
+			a[odd] = 7
+			if got := Distinct(0xFFFFFFFF, &a, r[0], r[1], nil); !slices.Equal(got, []uint64{0, 7}) {
+				t.Fatalf("lanes %d to %d reading 0 but lane %d reading 7: %v; want [0 7]", r[0], r[1]-1, odd, got)
+			}
+		}
+	}
 }
