@@ -349,3 +349,23 @@ func TestOneRowMatchesOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfWarpShortcuts: the CC 1.x half-warp whose lanes read one
+// address, or each the next 4-byte word, takes one step without counting
+// banks; the same addresses read 8 or 16 bytes wide, or starting off a
+// row, must still be counted. Every case against the oracle.
+func TestHalfWarpShortcuts(t *testing.T) {
+	for _, width := range []int{1, 2, 4, 8, 16} {
+		for _, start := range []uint64{0, 4, 64, 0x1000 + 32} {
+			for _, step := range []uint64{0, 4} {
+				var addr [32]uint64
+				for l := range addr {
+					addr[l] = start + uint64(l%16)*step + uint64(l/16)*256
+				}
+				if err := checkAccess(width, all, &addr); err != nil {
+					t.Errorf("width %d, start %#x, step %d: %v", width, start, step, err)
+				}
+			}
+		}
+	}
+}
