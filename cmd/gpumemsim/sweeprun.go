@@ -70,7 +70,7 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 	t := &sweepTable{}
 	var todo []*pending
 	var work workEstimate
-	kept := 0
+	kept, timed := 0, shown(stderr)
 	for i, p := range rows {
 		if !sh.has(i) {
 			continue
@@ -87,7 +87,7 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 			t.Records = append(t.Records, rec)
 			continue
 		}
-		work = work.add(estimateOf(dev, l, s.maxWork, shown(stderr)))
+		work = work.add(estimateOf(dev, l, s.maxWork, timed))
 		todo = append(todo, &pending{rec: rec, slot: len(todo)})
 	}
 	if done != nil {
