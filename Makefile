@@ -7,7 +7,7 @@ FUZZTIME  ?= 20s
 FUZZMINTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo against estimate-error
+.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo against estimate-error fit-rates
 
 all: build
 
@@ -76,6 +76,12 @@ against:
 ## (scripts/estimate-error.sh; docs/design.md, "Work and limits")
 estimate-error:
 	sh scripts/estimate-error.sh
+
+## fit-rates: fit the estimate's rates (cmd/gpumemsim/rates.go) to this
+## machine: every example timed on every device, each class's rates
+## fitted, the error they leave printed (scripts/fit-rates.sh)
+fit-rates:
+	sh scripts/fit-rates.sh
 
 ## papers: the papers' experiments at their own sizes, sampled, each timed
 ## (issue 10's delivery 3; docs/design.md lists the times measured)
