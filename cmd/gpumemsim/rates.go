@@ -67,48 +67,34 @@ var termNames = [rateClasses][]string{
 var className = [rateClasses]string{"loop nests with an L2", "loop nests without", "per-thread with an L2", "per-thread without"}
 
 // rates are the seconds per unit of each class's terms. Calibrated, not
-// predicted.
+// predicted: `make fit-rates` (ratefit_test.go) on the development
+// machine on 2026-11-29, at 9260f60. It timed sim.Run of every shipped
+// example at its own size, and of three loop nests at other sizes
+// (rateExtra), on g80, gt200, fermi, kepler, maxwell and a100, in user
+// seconds, and fitted each class to its runs of at least 0.1 s by
+// non-negative least squares of the relative error, scaled to a median
+// of actual over estimated of 1. Actual over estimated on the runs fitted,
+// then on each kernel under rates fitted without it, then under the
+// rates before (fitted by hand-run tools on 2026-11-25 and 2026-11-29):
 //
-// Loop nests without an L2 (every global transaction a DRAM request): a
-// least-squares fit of the relative error over eight runs on the
-// development machine on 2026-11-25 (user seconds of `gpumemsim run ...
-// -format json`: gt200 matmul 512³ and, uncoalesced, 256³ and
-// 128×512×256; g80 matmul 512×512×128; vecadd and transpose on both),
-// which it meets within −34% (the transposes, whose stores cost more) to
-// +21%, where the rate per instruction alone was off by −61% to +197%.
+//	loop nests with an L2  56 runs  0.31 to 10.5, 37 within 2×   0.22 to 11.1, 28   0.91 to 32.1, median 2.88, 10
+//	loop nests without     28 runs  0.64 to 1.89, all within 2×  0.61 to 1.89, 28   1.03 to 3.52, median 1.59, 22
+//	per-thread with an L2  76 runs  0.26 to 6.53, 50 within 2×   0.04 to 7.86, 40   0.38 to 22.5, median 1.71, 39
+//	per-thread without     38 runs  0.44 to 16.4, 28 within 2×   0.33 to 18.3, 25   0.40 to 14.9, median 1.16, 25
 //
-// Loop nests with an L2, where a load transaction may hit the L1 (Fermi)
-// or go to the L2 only and a store goes through to the L2 and its
-// write-backs: a fit over fifteen runs of the same day (fermi, kepler and
-// maxwell: matmul 512³ and, uncoalesced, 256³, transpose 2048, vecadd
-// 2^24; on fermi also transpose 4096, copy and matvec), which it meets
-// within −93% to +56%, median 28%, where the rate per instruction was
-// off by −96% to +56%, median 64%. What it cannot see is DRAM traffic the
-// caches do not stop: fermi's matvec (every lane a row of a 64-MiB
-// matrix, 33 M DRAM sectors) took 17.3 s against 1.25 s estimated.
-//
-// Per-thread kernels: a non-negative least-squares fit of the relative
-// error to the user seconds of sim.Run of every shipped per-thread example
-// that took at least 0.1 s, at its own size, on the development machine
-// on 2026-11-29: 76 runs on fermi, kepler, maxwell and a100 and 38 on g80
-// and gt200, the counts those of the estimate (sampled, threadCounts).
-// With an L2 it meets the runs within 0.51 to 13.2 times (median 1.43, 50
-// of 76 within 2×; the 26 runs of 10 s or more within 0.64 to 2.07),
-// where the rate per memory instruction was off by 0.74 to 30 times
-// (median 3.1, 25 within 2×); without, within 0.60 to 13.7 (median 1.24,
-// 30 of 38 within 2×), where the rate was off by 0.18 to 15.4 (21 within
-// 2×). With an L2 the fit gave stores no weight of their own (no shipped
-// per-thread kernel stores much), so loads and stores share one rate.
-// What no count sees is the traffic the caches fail to stop: siddon
-// (gathers along rays) is underestimated 6 to 13 times on the L2 devices,
-// kmeans-rodinia-row (each lane a row, through the texture caches) 14
-// times on g80 and gt200. make estimate-error measures the same of the
-// whole process (docs/design.md, "Work and limits").
+// What no term sees is the traffic the caches fail to stop: a100's
+// streams (vecadd, stride) take 5 to 10 times their estimate, siddon
+// (gathers along rays) 6.5 times on a100, kmeans-rodinia-row (each lane a
+// row, through the texture caches) 12 to 16 times on g80 and gt200. The
+// fit gives per-thread stores on the L2 devices no weight (no shipped
+// per-thread kernel stores much). A fit is as good as its sitting: the
+// host's speed moves by up to 2 times between them (matmul-ryoo-b on
+// a100 took 191.5 s in this one, 104 to 109 s in one the day before).
 var rates = [rateClasses]terms{
-	nestL2:     {nestMem: 0.153e-6, nestLoad: 0.0437e-6, nestStore: 0.291e-6},
-	nestDRAM:   {nestMem: 0.387e-6, nestLoad: 0.176e-6, nestStore: 0.176e-6},
-	threadL2:   {threadInst: 84e-9, threadCrowd: 57e-9, threadLoad: 60e-9, threadStore: 60e-9, threadOther: 100e-9},
-	threadDRAM: {threadInst: 102e-9, threadCrowd: 25e-9, threadLoad: 365e-9, threadStore: 182e-9, threadOther: 95e-9},
+	nestL2:     {nestMem: 479e-9, nestLoad: 162e-9, nestStore: 763e-9},
+	nestDRAM:   {nestMem: 372e-9, nestLoad: 297e-9, nestStore: 433e-9},
+	threadL2:   {threadInst: 18.9e-9, threadCrowd: 186e-9, threadLoad: 288e-9, threadStore: 0, threadOther: 135e-9},
+	threadDRAM: {threadInst: 62.8e-9, threadCrowd: 100e-9, threadLoad: 498e-9, threadStore: 319e-9, threadOther: 86.7e-9},
 }
 
 // Simulation speed, in memory instructions per second on one core, for
