@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -48,6 +49,20 @@ type rateCase struct {
 	params          map[string]int64
 }
 
+// name is the example, with the mapping and sizes not its own in
+// brackets: matmul[i1=tx,i2=ty M=256,N=256,P=256].
+func (c rateCase) name() string {
+	var set []string
+	for _, k := range slices.Sorted(maps.Keys(c.params)) {
+		set = append(set, fmt.Sprintf("%s=%d", k, c.params[k]))
+	}
+	extra := strings.TrimSpace(c.mapping + " " + strings.Join(set, ","))
+	if extra == "" {
+		return c.kernel
+	}
+	return c.kernel + "[" + extra + "]"
+}
+
 // rateExtra are loop nests at sizes and mappings the examples' own leave
 // out: J14's uncoalesced matmul, and streams of many waves.
 var rateExtra = []rateCase{
@@ -66,6 +81,8 @@ type rateRow struct {
 	x            terms
 }
 
+// TestRateRows times every case on every device and writes its row
+// (above).
 func TestRateRows(t *testing.T) {
 	if *rateRows == "" {
 		t.Skip("needs -rate-rows")
@@ -111,10 +128,7 @@ func timeCase(t *testing.T, dev *arch.Device, device string, c rateCase) (rateRo
 	if err != nil {
 		t.Fatal(err)
 	}
-	name := c.kernel
-	if c.mapping != "" || c.params != nil {
-		name += fmt.Sprintf("[%s%v]", c.mapping, c.params)
-	}
+	name := c.name()
 	if len(k.Launches) > 0 {
 		t.Logf("%s: a sequence, left out", name)
 		return rateRow{}, false
@@ -204,6 +218,8 @@ func parseRateRow(line string) (rateRow, error) {
 	return r, nil
 }
 
+// TestRateFit fits each class's rates to the rows of -rate-fit and
+// prints them with the error they leave (above).
 func TestRateFit(t *testing.T) {
 	if *rateFit == "" {
 		t.Skip("needs -rate-fit")
@@ -312,9 +328,22 @@ func ratioSummary(rows []rateRow, ratesFor func(rateRow) terms) string {
 		ratios[0], ratios[len(ratios)-1], ratios[(len(ratios)-1)/2], within, len(ratios))
 }
 
-// A row survives its file.
+// A row survives its file, and a case's name says what is not its own.
 func TestRateRowRoundTrip(t *testing.T) {
-	r := rateRow{name: "matmul[i1=tx,i2=ty map[M:256]]", device: "gt200", class: threadDRAM, seconds: 1.25, setup: 0.35e-3,
+	for _, tc := range []struct {
+		c    rateCase
+		want string
+	}{
+		{rateCase{kernel: "vecadd"}, "vecadd"},
+		{rateCase{kernel: "vecadd", params: map[string]int64{"N": 1 << 24}}, "vecadd[N=16777216]"},
+		{rateCase{"matmul", "i1=tx,i2=ty", map[string]int64{"P": 4, "M": 2, "N": 3}}, "matmul[i1=tx,i2=ty M=2,N=3,P=4]"},
+		{rateCase{kernel: "matmul", mapping: "i1=tx,i2=ty"}, "matmul[i1=tx,i2=ty]"},
+	} {
+		if got := tc.c.name(); got != tc.want {
+			t.Errorf("name of %+v = %q; want %q", tc.c, got, tc.want)
+		}
+	}
+	r := rateRow{name: "matmul[i1=tx,i2=ty M=256]", device: "gt200", class: threadDRAM, seconds: 1.25, setup: 0.35e-3,
 		x: terms{1e8, 3.5e9, 0.1, 0, 1.0 / 3}}
 	got, err := parseRateRow(r.tsv())
 	if err != nil || got != r {
