@@ -68,8 +68,8 @@ var className = [rateClasses]string{"loop nests with an L2", "loop nests without
 
 // rates are the seconds per unit of each class's terms. Calibrated, not
 // predicted: `make fit-rates` (ratefit_test.go) on the development
-// machine on 2026-11-29, at 9260f60. It timed sim.Run of every shipped
-// example at its own size, and of three loop nests at other sizes
+// machine on 2026-11-29, the rows timed at 9260f60 and fitted at 80b8aa2.
+// It timed sim.Run of every shipped example at its own size, and of three loop nests at other sizes
 // (rateExtra), on g80, gt200, fermi, kepler, maxwell and a100, in user
 // seconds, and fitted each class to its runs of at least 0.1 s by
 // non-negative least squares of the relative error, scaled to a median
