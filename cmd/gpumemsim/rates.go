@@ -69,13 +69,14 @@ var className = [rateClasses]string{"loop nests with an L2", "loop nests without
 // rates are the seconds per unit of each class's terms. Calibrated, not
 // predicted: `make fit-rates` (ratefit_test.go) on the development
 // machine on 2026-11-29, the rows timed at 9260f60 and fitted at 80b8aa2.
-// It timed sim.Run of every shipped example at its own size, and of three loop nests at other sizes
-// (rateExtra), on g80, gt200, fermi, kepler, maxwell and a100, in user
-// seconds, and fitted each class to its runs of at least 0.1 s by
-// non-negative least squares of the relative error, scaled to a median
-// of actual over estimated of 1. Actual over estimated on the runs fitted,
-// then on each kernel under rates fitted without it, then under the
-// rates before (fitted by hand-run tools on 2026-11-25 and 2026-11-29):
+// It timed sim.Run of every shipped example at its own size, and of
+// three loop nests at other sizes (rateExtra), on g80, gt200, fermi,
+// kepler, maxwell and a100, in user seconds, and fitted each class to
+// its runs of at least 0.1 s by non-negative least squares of the
+// relative error, scaled to a median of actual over estimated of 1.
+// Actual over estimated on the runs fitted, then on each kernel under
+// rates fitted without it, then under the rates before (fitted by
+// hand-run tools on 2026-11-25 and 2026-11-29):
 //
 //	loop nests with an L2  56 runs  0.31 to 10.5, 37 within 2×   0.22 to 11.1, 28   0.91 to 32.1, median 2.88, 10
 //	loop nests without     28 runs  0.64 to 1.89, all within 2×  0.61 to 1.89, 28   1.03 to 3.52, median 1.59, 22
