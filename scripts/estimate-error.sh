@@ -12,9 +12,9 @@
 #	make estimate-error                          # about 20 min of CPU
 #	KERNELS="matmul-tiled siddon" DEVICES=fermi sh scripts/estimate-error.sh
 #
-# The rates the estimate uses (cmd/gpumemsim/work.go, threadRates) were
-# fitted to such runs on the development machine; another machine scales
-# every ratio by its speed.
+# The rates the estimate uses (cmd/gpumemsim/rates.go) were fitted to
+# sim.Run of every example on the development machine (make fit-rates,
+# which refits them); another machine scales every ratio by its speed.
 set -eu
 export LC_ALL=C
 

@@ -50,8 +50,8 @@ func BenchmarkRun(b *testing.B) {
 		// The same instructions and transactions with many warps resident
 		// and with few: Ryoo's shared-tile matmul, its 256 blocks all
 		// resident on a100 (2,048 warps; 108 SMs), 104 at a time on kepler
-		// (832 warps): a100 runs it about twice as slow (work.go's
-		// threadRates).
+		// (832 warps): a100 runs it about twice as slow (the estimate's
+		// term per resident warp, threadCrowd in cmd/gpumemsim/rates.go).
 		{"matmul-ryoo-b/a100", "a100", "matmul-ryoo-b", "", "", map[string]int64{"W": 256}},
 		{"matmul-ryoo-b/kepler", "kepler", "matmul-ryoo-b", "", "", map[string]int64{"W": 256}},
 	} {
