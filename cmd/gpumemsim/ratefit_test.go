@@ -32,7 +32,11 @@ import (
 // seconds and terms to F; splitting the devices over two processes
 // writing two files uses both cores. The second fits each class's rates
 // to the runs of F and prints them with the error they leave
-// (scripts/fit-rates.sh does both; make fit-rates).
+// (scripts/fit-rates.sh does both; make fit-rates). The rows behind the
+// rates in rates.go are testdata/rates-2026-11-29.tsv; fitting them again
+// gives those rates:
+//
+//	go test ./cmd/gpumemsim -run TestRateFit -v -rate-fit testdata/rates-2026-11-29.tsv
 var (
 	rateRows    = flag.String("rate-rows", "", "run TestRateRows: time every example on every device and write each run's terms to this `file`")
 	rateDevices = flag.String("rate-devices", "g80,gt200,fermi,kepler,maxwell,a100", "with -rate-rows, the devices (comma-separated)")

@@ -31,12 +31,14 @@ const (
 // terms it does not use 0.
 type terms [5]float64
 
-// A loop nest's terms: its memory instructions and its global load and
-// store transactions.
+// A loop nest's terms: its memory instructions, its global load and
+// store transactions, and its memory instructions times its resident
+// warps in thousands (as a per-thread kernel's threadCrowd, below).
 const (
 	nestMem = iota
 	nestLoad
 	nestStore
+	nestCrowd
 )
 
 // A per-thread kernel's terms: its warp instructions (the interpreter and
@@ -57,8 +59,8 @@ const (
 
 // termNames names each class's terms for the fit (ratefit_test.go).
 var termNames = [rateClasses][]string{
-	nestL2:     {"memory instruction", "load transaction", "store transaction"},
-	nestDRAM:   {"memory instruction", "load transaction", "store transaction"},
+	nestL2:     {"memory instruction", "load transaction", "store transaction", "memory instruction × 1000 resident warps"},
+	nestDRAM:   {"memory instruction", "load transaction", "store transaction", "memory instruction × 1000 resident warps"},
 	threadL2:   {"warp instruction", "warp instruction × 1000 resident warps", "load transaction", "store transaction", "shared instruction or constant/texture pass"},
 	threadDRAM: {"warp instruction", "warp instruction × 1000 resident warps", "load transaction", "store transaction", "shared instruction or constant/texture pass"},
 }
@@ -67,32 +69,38 @@ var termNames = [rateClasses][]string{
 var className = [rateClasses]string{"loop nests with an L2", "loop nests without", "per-thread with an L2", "per-thread without"}
 
 // rates are the seconds per unit of each class's terms. Calibrated, not
-// predicted: `make fit-rates` (ratefit_test.go) on the development
-// machine on 2026-11-29, the rows timed at 9260f60 and fitted at 80b8aa2.
-// It timed sim.Run of every shipped example at its own size, and of
-// three loop nests at other sizes (rateExtra), on g80, gt200, fermi,
-// kepler, maxwell and a100, in user seconds, and fitted each class to
-// its runs of at least 0.1 s by non-negative least squares of the
-// relative error, scaled to a median of actual over estimated of 1.
-// Actual over estimated on the runs fitted, then on each kernel under
-// rates fitted without it, then under the rates before (fitted by
-// hand-run tools on 2026-11-25 and 2026-11-29):
+// predicted: `make fit-rates` (ratefit_test.go) on the development machine
+// on 2026-11-29, the rows timed at 9260f60 and fitted at 80b8aa2 (the loop
+// nests' term per resident warp later, below). It timed sim.Run of every
+// shipped example at its own size, and of three loop nests at other sizes
+// (rateExtra), on g80, gt200, fermi, kepler, maxwell and a100, in user
+// seconds, and fitted each class to its runs of at least 0.1 s by
+// non-negative least squares of the relative error, scaled to a median of
+// actual over estimated of 1. Actual over estimated on the runs fitted,
+// then on each kernel under rates fitted without it, then under the rates
+// before (fitted by hand-run tools on 2026-11-25 and 2026-11-29); the
+// rows are testdata/rates-2026-11-29.tsv:
 //
-//	loop nests with an L2  56 runs  0.31 to 10.5, 37 within 2×   0.22 to 11.1, 28   0.91 to 32.1, median 2.88, 10
+//	loop nests with an L2  56 runs  0.33 to 6.58, 37 within 2×   0.28 to 8.49, 30   0.91 to 32.1, median 2.88, 10
 //	loop nests without     28 runs  0.64 to 1.89, all within 2×  0.61 to 1.89, 28   1.03 to 3.52, median 1.59, 22
 //	per-thread with an L2  76 runs  0.26 to 6.53, 50 within 2×   0.04 to 7.86, 40   0.38 to 22.5, median 1.71, 39
 //	per-thread without     38 runs  0.44 to 16.4, 28 within 2×   0.33 to 18.3, 25   0.40 to 14.9, median 1.16, 25
 //
-// What no term sees is the traffic the caches fail to stop: a100's
-// streams (vecadd, stride) take 5 to 10 times their estimate, siddon
-// (gathers along rays) 6.5 times on a100, kmeans-rodinia-row (each lane a
-// row, through the texture caches) 12 to 16 times on g80 and gt200. The
-// fit gives per-thread stores on the L2 devices no weight (no shipped
-// per-thread kernel stores much). A fit is as good as its sitting: the
-// host's speed moves by up to 2 times between them (matmul-ryoo-b on
-// a100 took 191.5 s in this one, 104 to 109 s in one the day before).
+// The loop nests' term per resident warp was added after the rows were
+// timed, their terms recomputed from the same launches: without it a100's
+// streams (vecadd, stride) took 5 to 10 times their estimate, with it 2 to
+// 2.5 (the fit gives it no weight without an L2). What no term sees is the
+// traffic the caches fail to stop: kmeans-peng on a100 and maxwell takes
+// 6.3 to 6.6 times its estimate, vecadd-peng on maxwell 4.8, matvec on
+// fermi 4.5, siddon (gathers along rays) 6.5 times on a100,
+// kmeans-rodinia-row (each lane a row, through the texture caches) 12 to
+// 16 times on g80 and gt200. The fit gives per-thread stores on the L2
+// devices no weight (no shipped per-thread kernel stores much). A fit is
+// as good as its sitting: the host's speed moves by up to 2 times between
+// them (matmul-ryoo-b on a100 took 191.5 s in this one, 104 to 109 s in
+// one the day before).
 var rates = [rateClasses]terms{
-	nestL2:     {nestMem: 479e-9, nestLoad: 162e-9, nestStore: 763e-9},
+	nestL2:     {nestMem: 303e-9, nestLoad: 126e-9, nestStore: 688e-9, nestCrowd: 609e-9},
 	nestDRAM:   {nestMem: 372e-9, nestLoad: 297e-9, nestStore: 433e-9},
 	threadL2:   {threadInst: 18.9e-9, threadCrowd: 186e-9, threadLoad: 288e-9, threadStore: 0, threadOther: 135e-9},
 	threadDRAM: {threadInst: 62.8e-9, threadCrowd: 100e-9, threadLoad: 498e-9, threadStore: 319e-9, threadOther: 86.7e-9},
@@ -172,7 +180,9 @@ func termsOf(dev *arch.Device, l *traces.Launch) (c rateClass, x terms, ok bool)
 		if l2 {
 			c = nestL2
 		}
-		return c, terms{nestMem: l.MemoryInstructions(), nestLoad: loads, nestStore: stores}, true
+		mem := l.MemoryInstructions()
+		return c, terms{nestMem: mem, nestLoad: loads, nestStore: stores,
+			nestCrowd: mem * float64(residentWarps(dev, l)) / 1000}, true
 	}
 	if l.Kernel.Program.Form != kernel.PerThread {
 		return 0, x, false

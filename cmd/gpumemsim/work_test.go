@@ -28,8 +28,10 @@ func TestEstimateOf(t *testing.T) {
 	// and the same 64 aligned bytes of B, one line: 64·3 loads; its store
 	// of C two 64-B rows, 2. On kepler (CC 3.0, loads not cached in L1:
 	// 32-B segments) A's two addresses are two segments and B's 64 bytes
-	// two: 64·4 loads; C's two rows four segments. Each launch adds its
-	// set-up, a constant and a time per SM given a block.
+	// two: 64·4 loads; C's two rows four segments. The whole grid, 128
+	// warps, is resident at once on each, which prices every memory
+	// instruction the more. Each launch adds its set-up, a constant and
+	// a time per SM given a block.
 	const warps = 16 * 8
 	l2, dram := rates[nestL2], rates[nestDRAM]
 	for _, tc := range []struct {
@@ -37,9 +39,9 @@ func TestEstimateOf(t *testing.T) {
 		seconds float64
 		sms     float64 // given a block of the 16: fermi has 15, kepler 13, gt200 30
 	}{
-		{"fermi", 129*warps*l2[nestMem] + 192*warps*l2[nestLoad] + 2*warps*l2[nestStore], 15},
-		{"kepler", 129*warps*l2[nestMem] + 256*warps*l2[nestLoad] + 4*warps*l2[nestStore], 13},
-		{"gt200", 129*warps*dram[nestMem] + 256*warps*dram[nestLoad] + 2*warps*dram[nestStore], 16}, // no L2
+		{"fermi", 129*warps*(l2[nestMem]+l2[nestCrowd]*warps/1000) + 192*warps*l2[nestLoad] + 2*warps*l2[nestStore], 15},
+		{"kepler", 129*warps*(l2[nestMem]+l2[nestCrowd]*warps/1000) + 256*warps*l2[nestLoad] + 4*warps*l2[nestStore], 13},
+		{"gt200", 129*warps*(dram[nestMem]+dram[nestCrowd]*warps/1000) + 256*warps*dram[nestLoad] + 2*warps*dram[nestStore], 16}, // no L2
 	} {
 		dev, l := bindMatmul(t, tc.device, "", arch.Dim3{}, 64)
 		tc.seconds += launchSetupSeconds + launchSetupSecondsPerSM*tc.sms
