@@ -7,7 +7,7 @@
 # non-negative (TestRateFit), and prints them with the error they leave,
 # the current rates' and each kernel's under rates fitted without it.
 #
-#	make fit-rates                     # about 90 min of CPU, 50 of wall time
+#	make fit-rates                     # about 85 min of CPU, 45 of wall time
 #	KERNELS=vecadd,transpose-shared sh scripts/fit-rates.sh
 #
 # The runs are timed in user seconds, so run it on an otherwise idle
