@@ -92,8 +92,9 @@ func TestRateRows(t *testing.T) {
 		t.Skip("needs -rate-rows")
 	}
 	var cases []rateCase
+	only := strings.Split(*rateKernels, ",")
 	for _, k := range kernel.Examples() {
-		if *rateKernels == "" || slices.Contains(strings.Split(*rateKernels, ","), k) {
+		if *rateKernels == "" || slices.Contains(only, k) {
 			cases = append(cases, rateCase{kernel: k})
 			for _, e := range rateExtra {
 				if e.kernel == k {
@@ -256,23 +257,26 @@ func TestRateFit(t *testing.T) {
 		t.Logf("  actual/estimated, fitted: %s", ratioSummary(rows[c], func(r rateRow) terms { return fitted }))
 		t.Logf("  actual/estimated, now:    %s", ratioSummary(rows[c], func(rateRow) terms { return rates[c] }))
 		// Each kernel estimated by rates fitted without it, at any size:
-		// the estimate's error on a kernel it has not seen. A class of
-		// one kernel has none to fit without it.
-		kernels := map[string]bool{}
+		// the estimate's error on a kernel it has not seen, one fit a
+		// kernel. A class of one kernel has none to fit without it.
+		without := map[string]terms{}
 		for _, r := range rows[c] {
-			kernels[r.kernel()] = true
+			without[r.kernel()] = terms{}
 		}
-		if len(kernels) < 2 {
+		if len(without) < 2 {
 			t.Logf("  each kernel left out of its fit: one kernel, none")
 		} else {
-			t.Logf("  actual/estimated, each kernel left out of its fit: %s", ratioSummary(rows[c], func(r rateRow) terms {
+			for k := range without {
 				var others []rateRow
 				for _, o := range rows[c] {
-					if o.kernel() != r.kernel() {
+					if o.kernel() != k {
 						others = append(others, o)
 					}
 				}
-				return fitRates(others, len(termNames[c]))
+				without[k] = fitRates(others, len(termNames[c]))
+			}
+			t.Logf("  actual/estimated, each kernel left out of its fit: %s", ratioSummary(rows[c], func(r rateRow) terms {
+				return without[r.kernel()]
 			}))
 		}
 		for _, r := range rows[c] {

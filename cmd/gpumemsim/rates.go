@@ -57,13 +57,14 @@ const (
 	threadOther
 )
 
-// termNames names each class's terms for the fit (ratefit_test.go).
-var termNames = [rateClasses][]string{
-	nestL2:     {"memory instruction", "load transaction", "store transaction", "memory instruction × 1000 resident warps"},
-	nestDRAM:   {"memory instruction", "load transaction", "store transaction", "memory instruction × 1000 resident warps"},
-	threadL2:   {"warp instruction", "warp instruction × 1000 resident warps", "load transaction", "store transaction", "shared instruction or constant/texture pass"},
-	threadDRAM: {"warp instruction", "warp instruction × 1000 resident warps", "load transaction", "store transaction", "shared instruction or constant/texture pass"},
-}
+// termNames names each class's terms for the fit (ratefit_test.go): a
+// loop nest's with an L2 or without, a per-thread kernel's likewise.
+var termNames = [rateClasses][]string{nestL2: nestTermNames, nestDRAM: nestTermNames, threadL2: threadTermNames, threadDRAM: threadTermNames}
+
+var (
+	nestTermNames   = []string{"memory instruction", "load transaction", "store transaction", "memory instruction × 1000 resident warps"}
+	threadTermNames = []string{"warp instruction", "warp instruction × 1000 resident warps", "load transaction", "store transaction", "shared instruction or constant/texture pass"}
+)
 
 // className names a class in the fit's output.
 var className = [rateClasses]string{"loop nests with an L2", "loop nests without", "per-thread with an L2", "per-thread without"}
