@@ -23,31 +23,40 @@ func (p *pool[T]) take() int32 {
 // release makes item i unused.
 func (p *pool[T]) release(i int32) { p.free = append(p.free, i) }
 
-// fifo is a first-in first-out queue over one slice: popping moves a head
-// index instead of the items, so a long queue drained a few at a time
-// costs what is popped, not what is left.
+// fifo is a first-in first-out queue in a ring that grows only when full:
+// a long queue drained a few at a time costs what is pushed and popped,
+// and its items are never moved but to grow it (a slice compacted from a
+// dead head instead copied half the queue, long out of the host's caches,
+// every time the head passed the middle).
 type fifo[T any] struct {
-	items []T
-	head  int
+	items   []T
+	head, n int
 }
 
-func (q *fifo[T]) len() int { return len(q.items) - q.head }
+func (q *fifo[T]) len() int { return q.n }
 
-func (q *fifo[T]) push(v T) { q.items = append(q.items, v) }
+func (q *fifo[T]) push(v T) {
+	if q.n == len(q.items) {
+		grown := make([]T, 2*len(q.items)+16)
+		k := copy(grown, q.items[q.head:])
+		copy(grown[k:], q.items[:q.head])
+		q.items, q.head = grown, 0
+	}
+	j := q.head + q.n
+	if j >= len(q.items) {
+		j -= len(q.items)
+	}
+	q.items[j] = v
+	q.n++
+}
 
 // front is the oldest item; the queue must not be empty.
 func (q *fifo[T]) front() T { return q.items[q.head] }
 
-// pop drops the oldest item. The slice is rewound when the queue empties
-// and compacted when the dead head is over half of it, so its length stays
-// within twice the queue's largest size.
+// pop drops the oldest item.
 func (q *fifo[T]) pop() {
-	q.head++
-	switch {
-	case q.head == len(q.items):
-		q.items, q.head = q.items[:0], 0
-	case q.head > len(q.items)/2 && q.head >= 64:
-		n := copy(q.items, q.items[q.head:])
-		q.items, q.head = q.items[:n], 0
+	q.n--
+	if q.head++; q.head == len(q.items) || q.n == 0 {
+		q.head = 0
 	}
 }

@@ -71,7 +71,7 @@ type port struct {
 	lat, icnt int64
 
 	transit  pool[transit] // sent, not yet at their channel
-	overflow []fifo[dram.Request]
+	overflow []fifo[packed]
 	// refused counts the channels whose overflow is not empty, so that
 	// advance skips the retry pass while none is.
 	refused  int
@@ -88,8 +88,32 @@ type port struct {
 // transit is a request on its way to its channel, and the next one that
 // arrives with it (an index into port.transit), or -1.
 type transit struct {
-	r    dram.Request
+	r    packed
 	next int32
+}
+
+// packed is a request in two words, as the port keeps it while it waits:
+// its Bytes less one in bits 48 to 59 of the Tag, which no Tag uses (SM,
+// slice and entry numbers stay below 2^48), and Write implied by the
+// Tag's kind.
+type packed struct {
+	addr uint64
+	tag  int64
+}
+
+const (
+	packShift = 48
+	packMask  = 1<<12 - 1
+)
+
+func pack(r dram.Request) packed {
+	return packed{r.Addr, r.Tag | int64(r.Bytes-1)<<packShift}
+}
+
+func (q packed) unpack() dram.Request {
+	tag := q.tag &^ (packMask << packShift)
+	k := tagKind(tag)
+	return dram.Request{Addr: q.addr, Bytes: int(q.tag>>packShift&packMask) + 1, Write: k == reqWrite || k == reqStore, Tag: tag}
 }
 
 // send puts a request on its way to its channel, arriving at t. Requests
@@ -100,7 +124,7 @@ type transit struct {
 // hands them over in turn as those would have.
 func (p *port) send(t int64, r dram.Request) {
 	i := p.transit.take()
-	p.transit.items[i] = transit{r: r, next: -1}
+	p.transit.items[i] = transit{r: pack(r), next: -1}
 	p.inFlight++
 	if r.Write {
 		p.sent.Writes++
@@ -127,7 +151,7 @@ func (p *port) push(i int32) {
 		tr := &p.transit.items[i]
 		r, next := tr.r, tr.next
 		p.transit.release(i)
-		p.offer(r)
+		p.offer(r.unpack())
 		// After each request, as its own event did.
 		p.schedule()
 		i = next
@@ -138,11 +162,11 @@ func (p *port) push(i int32) {
 // channel refused before (r's channel is worked out only when some channel
 // has refused one).
 func (p *port) offer(r dram.Request) {
-	var q *fifo[dram.Request]
+	var q *fifo[packed]
 	if p.refused > 0 {
 		q = &p.overflow[p.mem.Channel(r.Addr)]
 		if q.len() > 0 {
-			q.push(r)
+			q.push(pack(r))
 			return
 		}
 	}
@@ -153,7 +177,7 @@ func (p *port) offer(r dram.Request) {
 		q = &p.overflow[p.mem.Channel(r.Addr)]
 	}
 	p.refused++
-	q.push(r)
+	q.push(pack(r))
 }
 
 func (p *port) schedule() {
@@ -172,7 +196,7 @@ func (p *port) advance() {
 			continue
 		}
 		for q.len() > 0 && !p.mem.Refuses(ch) {
-			if !p.mem.Push(p.clk.now, q.front()) {
+			if !p.mem.Push(p.clk.now, q.front().unpack()) {
 				panic("sim: DRAM refused a request to a channel with room")
 			}
 			q.pop()

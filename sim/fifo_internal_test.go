@@ -1,0 +1,71 @@
+package sim
+
+import (
+	"gpumemsim/sim/cache"
+	"gpumemsim/sim/dram"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestFifoOrder pushes and pops at random, through growth and wrap-around,
+// and holds every item against a plain slice used as the queue.
+func TestFifoOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var q fifo[int]
+	var want []int
+	next := 0
+	for step := range 20000 {
+		// Drift from pushing more to popping more and back, so the
+		// queue grows past several capacities, wraps and empties.
+		if push := rng.IntN(100) < 55-step/2000%2*10; push || len(want) == 0 {
+			q.push(next)
+			want = append(want, next)
+			next++
+		} else {
+			if got := q.front(); got != want[0] {
+				t.Fatalf("step %d: front %d, want %d", step, got, want[0])
+			}
+			q.pop()
+			want = want[1:]
+		}
+		if q.len() != len(want) {
+			t.Fatalf("step %d: len %d, want %d", step, q.len(), len(want))
+		}
+	}
+	for len(want) > 0 {
+		if got := q.front(); got != want[0] {
+			t.Fatalf("drain: front %d, want %d", got, want[0])
+		}
+		q.pop()
+		want = want[1:]
+	}
+	if q.len() != 0 {
+		t.Fatalf("len %d after draining", q.len())
+	}
+}
+
+// TestPackRoundTrip: a request survives the port's two-word form at the
+// extremes of every field the Tag carries (the largest SM, slice and entry
+// numbers arch allows and beyond) and of its size (a 4-KiB line).
+func TestPackRoundTrip(t *testing.T) {
+	var tags []int64
+	for _, unit := range []uint64{0, 1, 255, 1023, 1<<16 - 1} {
+		for _, entry := range []uint64{0, 1, 4095, 1<<32 - 1} {
+			tags = append(tags, fillTag(int(unit), cache.MSHREntry(entry)))
+			for _, tok := range []uint64{l1Token(int(unit), int(entry)), constToken(int(unit), int(entry)), texToken(int(unit), int(entry)), unit<<32 | entry} {
+				for _, kind := range []uint64{reqDirect, reqWrite, reqStore} {
+					tags = append(tags, tokenTag(kind, tok))
+				}
+			}
+		}
+	}
+	for _, tag := range tags {
+		for _, bytes := range []int{1, 32, 96, 128, 4096} {
+			k := tagKind(tag)
+			r := dram.Request{Addr: 0xFFFF_FFFF_FFFF_FFE0, Bytes: bytes, Write: k == reqWrite || k == reqStore, Tag: tag}
+			if got := pack(r).unpack(); got != r {
+				t.Fatalf("%+v came back as %+v", r, got)
+			}
+		}
+	}
+}
