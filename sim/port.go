@@ -92,10 +92,12 @@ type transit struct {
 	next int32
 }
 
-// packed is a request in two words, as the port keeps it while it waits:
-// its Bytes less one in bits 48 to 59 of the Tag, which no Tag uses (SM,
-// slice and entry numbers stay below 2^48), and Write implied by the
-// Tag's kind.
+// packed is a request in two words, as the port keeps it while it waits
+// (in transit and in the overflow, where it is long out of the host's
+// caches when read back): its Bytes less one (at most arch's 4-KiB line)
+// in bits 48 to 59 of the Tag, which no Tag uses (an SM or slice number,
+// at most 1,023 under arch's limits, sits in bits 32 to 47, an entry in
+// the low 32), and Write implied by the Tag's kind.
 type packed struct {
 	addr uint64
 	tag  int64
