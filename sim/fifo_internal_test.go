@@ -1,10 +1,11 @@
 package sim
 
 import (
-	"gpumemsim/sim/cache"
-	"gpumemsim/sim/dram"
 	"math/rand/v2"
 	"testing"
+
+	"gpumemsim/sim/cache"
+	"gpumemsim/sim/dram"
 )
 
 // TestFifoOrder pushes and pops at random, through growth and wrap-around,

@@ -97,7 +97,9 @@ type transit struct {
 // caches when read back): its Bytes less one (at most arch's 4-KiB line)
 // in bits 48 to 59 of the Tag, which no Tag uses (an SM or slice number,
 // at most 1,023 under arch's limits, sits in bits 32 to 47, an entry in
-// the low 32), and Write implied by the Tag's kind.
+// the low 32), and Write implied by the Tag's kind (a request sent with
+// a Write its kind contradicts would fail the end-of-run check, which
+// holds the sectors sent for writing against those DRAM wrote).
 type packed struct {
 	addr uint64
 	tag  int64
