@@ -9,7 +9,7 @@
 # without), the runs of at least MIN seconds: the least and greatest
 # ratio, the median and how many are within 2x.
 #
-#	make estimate-error                          # about 20 min of CPU
+#	make estimate-error                          # about 47 min of CPU
 #	KERNELS="matmul-tiled siddon" DEVICES=fermi sh scripts/estimate-error.sh
 #
 # The rates the estimate uses (cmd/gpumemsim/rates.go) were fitted to
