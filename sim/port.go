@@ -94,8 +94,9 @@ type transit struct {
 
 // packed is a request in two words, as the port keeps it while it waits
 // (in transit and in the overflow, where it is long out of the host's
-// caches when read back): its Bytes less one (at most arch's 4-KiB line)
-// in bits 48 to 59 of the Tag, which no Tag uses (an SM or slice number,
+// caches when read back): its Bytes less one (at most arch's 4-KiB line;
+// masked, so that no size can reach the Tag's kind) in bits 48 to 59 of
+// the Tag, which no Tag uses (an SM or slice number,
 // at most 1,023 under arch's limits, sits in bits 32 to 47, an entry in
 // the low 32), and Write implied by the Tag's kind (a request sent with
 // a Write its kind contradicts would fail the end-of-run check, which
@@ -111,7 +112,7 @@ const (
 )
 
 func pack(r dram.Request) packed {
-	return packed{r.Addr, r.Tag | int64(r.Bytes-1)<<packShift}
+	return packed{r.Addr, r.Tag | int64(r.Bytes-1)&packMask<<packShift}
 }
 
 func (q packed) unpack() dram.Request {
@@ -155,7 +156,7 @@ func (p *port) push(i int32) {
 		tr := &p.transit.items[i]
 		r, next := tr.r, tr.next
 		p.transit.release(i)
-		p.offer(r.unpack())
+		p.offer(r)
 		// After each request, as its own event did.
 		p.schedule()
 		i = next
@@ -165,23 +166,23 @@ func (p *port) push(i int32) {
 // offer hands r to its channel, or keeps it behind the requests that
 // channel refused before (r's channel is worked out only when some channel
 // has refused one).
-func (p *port) offer(r dram.Request) {
+func (p *port) offer(r packed) {
 	var q *fifo[packed]
 	if p.refused > 0 {
-		q = &p.overflow[p.mem.Channel(r.Addr)]
+		q = &p.overflow[p.mem.Channel(r.addr)]
 		if q.len() > 0 {
-			q.push(pack(r))
+			q.push(r)
 			return
 		}
 	}
-	if p.mem.Push(p.clk.now, r) {
+	if p.mem.Push(p.clk.now, r.unpack()) {
 		return
 	}
 	if q == nil {
-		q = &p.overflow[p.mem.Channel(r.Addr)]
+		q = &p.overflow[p.mem.Channel(r.addr)]
 	}
 	p.refused++
-	q.push(pack(r))
+	q.push(r)
 }
 
 func (p *port) schedule() {
