@@ -238,21 +238,22 @@ func (m *Memory) issueColumn(ch *channel, b *bank, t int64) {
 	c := ch.inflight.add()
 	c.req, c.seq, c.finish, c.ch = b.cur.req, b.cur.seq, finish, ch.id
 	b.busy = false
-	ch.sides[b.side].remove(b.id)
-	b.side = -1
-	if b.head < 0 {
-		return
-	}
 	// Under FR-FCFS a bank freed at t with a request arrived by then
 	// takes it now, as the dispatch at t would: no other bank is free
 	// with an arrived request at t (each took one at its arrival), and
 	// the freed bank's next command is later than t (the column bus is
-	// taken at t, and its precharge waits for the burst).
-	if m.frfcfs && ch.pool[b.head].arrival <= t {
+	// taken at t, and its precharge waits for the burst). It stays on
+	// its side meanwhile: enlist moves it only if its next command is of
+	// the other kind, which a row hit's is not.
+	if m.frfcfs && b.head >= 0 && ch.pool[b.head].arrival <= t {
 		ch.handOver(b, t)
 		return
 	}
-	ch.ready.add(b.id)
+	ch.sides[b.side].remove(b.id)
+	b.side = -1
+	if b.head >= 0 {
+		ch.ready.add(b.id)
+	}
 }
 
 // dispatch hands waiting requests that have arrived by slot t to free banks.
