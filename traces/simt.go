@@ -289,7 +289,7 @@ func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool
 // elements sets the addresses of the active lanes' elements of pr,
 // after checking that each lies inside its array; false when one does
 // not (the cursor has failed). addresses forms them a warp at a time,
-// which is where a per-thread kernel spends its time (docs/design.md);
+// which is where a per-thread kernel spends its time (docs/speed-log.md);
 // when a lane lies outside, or an operator of a subscript went wrong,
 // elementsByLane runs from the start, to report the first lane outside
 // (in lane order, of the first subscript with one) or leave the first

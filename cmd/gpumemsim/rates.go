@@ -46,8 +46,8 @@ const (
 // issued in turn, evict each other's state from the host's caches: a100's
 // 6,912 resident warps ran matmul-ryoo-b 2.5 times slower than kepler's
 // 832 for the same instructions and transactions, while a100 with one
-// block an SM, 864 warps, ran at kepler's speed; docs/design.md "Where
-// the time goes"); its global load and store transactions; and its
+// block an SM, 864 warps, ran at kepler's speed; docs/speed-log.md,
+// "What sets it is the number of warps resident"); its global load and store transactions; and its
 // shared-memory instructions and constant and texture passes.
 const (
 	threadInst = iota
