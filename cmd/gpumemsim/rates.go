@@ -47,8 +47,9 @@ const (
 // 6,912 resident warps ran matmul-ryoo-b 2.5 times slower than kepler's
 // 832 for the same instructions and transactions, while a100 with one
 // block an SM, 864 warps, ran at kepler's speed; docs/speed-log.md,
-// "What sets it is the number of warps resident"); its global load and store transactions; and its
-// shared-memory instructions and constant and texture passes.
+// "What sets it is the number of warps resident"); its global load and
+// store transactions; and its shared-memory instructions and constant
+// and texture passes.
 const (
 	threadInst = iota
 	threadCrowd
