@@ -95,10 +95,10 @@ func (s *sm) readThrough(slot int, t int64, rp *readPath, st *ReadOnlyStats) {
 // constant or texture cache, the L1, or nil (straight to the memory
 // side).
 func (s *sm) levelOf(ref int) *level {
-	switch {
-	case s.spec.constant[ref]:
+	switch s.spec.space[ref] {
+	case spaceConstant:
 		return s.constant.cache
-	case s.spec.texture[ref]:
+	case spaceTexture:
 		return s.texture.cache
 	}
 	return s.l1

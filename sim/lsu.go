@@ -104,10 +104,10 @@ func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 	rs := &s.res.Refs[ref]
 	hits, misses, fill, mem := &rs.L1Hits, &rs.L1Misses, l1Token, s.mem
 	var ro *ReadOnlyStats
-	switch lv {
-	case s.constant.cache:
+	switch s.spec.space[ref] {
+	case spaceConstant:
 		hits, misses, fill, ro = &rs.ConstHits, &rs.ConstMisses, constToken, &s.res.Constant
-	case s.texture.cache:
+	case spaceTexture:
 		hits, misses, fill, ro, mem = &rs.TexHits, &rs.TexMisses, texToken, &s.res.Texture, s.texMem
 	}
 	kind, at := lv.load(tx, warpToken(s.id, slot), ti)

@@ -165,7 +165,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		e.grid.sampler = newSampler(e, src, opts.Sample, e.grid.wave)
 	}
 	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
-		shared: shared, constant: constant, texture: texture, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On, src: src,
+		space: refSpaces(shared, constant, texture), texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On, src: src,
 		blocks: occ.ActiveBlocks, scheds: dev.Scheduler.PerSM, ipc: int64(dev.Scheduler.IssuePerCycle), gto: dev.Scheduler.Policy == arch.PolicyGTO}
 	for i := range e.sms {
 		s := &e.sms[i]

@@ -10,10 +10,9 @@ type smSpec struct {
 	icnt          int64 // interconnect latency, each way
 	dependent     bool  // every load waits for the previous ones
 	warpsPerBlock int
-	// shared says, per reference, that it is served by shared memory,
-	// constant that the constant cache serves it, texture that the
-	// texture cache does.
-	shared, constant, texture []bool
+	// space is, per reference, the memory space that serves it: one byte
+	// asked once per instruction and per transaction.
+	space []refSpace
 	// texShare is the number of consecutive SMs that share a texture
 	// cache (texture.shared_by, at least 1).
 	texShare int
@@ -32,6 +31,33 @@ type smSpec struct {
 	blocks, scheds int
 	ipc            int64
 	gto            bool
+}
+
+// refSpace is the memory space that serves a reference's accesses.
+type refSpace uint8
+
+const (
+	spaceGlobal   refSpace = iota // the coalescer, the L1 where it caches loads, the memory side
+	spaceShared                   // the SM's shared memory
+	spaceConstant                 // the constant cache
+	spaceTexture                  // the texture cache
+)
+
+// refSpaces is each reference's space from the flags of the spaces other
+// than global, one slice per space, shared memory first.
+func refSpaces(shared, constant, texture []bool) []refSpace {
+	sp := make([]refSpace, len(shared))
+	for r := range sp {
+		switch {
+		case shared[r]:
+			sp[r] = spaceShared
+		case constant[r]:
+			sp[r] = spaceConstant
+		case texture[r]:
+			sp[r] = spaceTexture
+		}
+	}
+	return sp
 }
 
 type blockCtx struct {
@@ -240,35 +266,39 @@ func (s *sm) issue(sc *scheduler, slot int, t int64) {
 		res.MemInsts++
 		sc.free = units + 1
 		w.readyAt = t + 1
-		if s.spec.shared[w.ref] {
+		switch s.spec.space[w.ref] {
+		case spaceShared:
 			s.sharedAccess(slot, t)
-			break
-		}
-		if s.spec.constant[w.ref] {
+		case spaceConstant:
 			s.constantAccess(slot, t)
-			break
-		}
-		if s.spec.texture[w.ref] {
+		case spaceTexture:
 			s.textureAccess(slot, t)
-			break
-		}
-		txns := s.coalesce(w)
-		res.Refs[w.ref].record(&w.mem, txns)
-		if w.op == traces.OpStore {
-			if s.spec.touched {
-				s.storeSectors += touchedSectors(txns)
-			}
-			s.storeTxns(slot, txns, t)
-		} else if !s.loadTxns(slot, int(w.ref), txns, t) {
-			// Some transactions wait in the LSU; the warp may not use its
-			// loads before they have all been sent.
-			w.pending++
+		default:
+			s.globalAccess(slot, t)
 		}
 	}
 	w.fetch(&s.inst)
 	s.refresh(w)
 	if !w.has {
 		s.tryFinish(slot)
+	}
+}
+
+// globalAccess sends the global-memory load or store of the warp in slot,
+// issued at t, as its coalesced transactions.
+func (s *sm) globalAccess(slot int, t int64) {
+	w := &s.warps[slot]
+	txns := s.coalesce(w)
+	s.res.Refs[w.ref].record(&w.mem, txns)
+	if w.op == traces.OpStore {
+		if s.spec.touched {
+			s.storeSectors += touchedSectors(txns)
+		}
+		s.storeTxns(slot, txns, t)
+	} else if !s.loadTxns(slot, int(w.ref), txns, t) {
+		// Some transactions wait in the LSU; the warp may not use its
+		// loads before they have all been sent.
+		w.pending++
 	}
 }
 
