@@ -133,9 +133,9 @@ func readOnlyRefs(device string, c arch.Cache, info *traces.Info, space kernel.S
 }
 
 // newConstUnit builds s's constant path for a launch whose references
-// constant marks, counting into s's Result.
-func (s *sm) newConstUnit(dev *arch.Device, constant []bool) error {
-	lv, err := newReadLevel(dev.Name, "constant", dev.Constant, constant, &s.res.Constant)
+// are in space, counting into s's Result.
+func (s *sm) newConstUnit(dev *arch.Device, space []refSpace) error {
+	lv, err := newReadLevel(dev.Name, "constant", dev.Constant, slices.Contains(space, spaceConstant), &s.res.Constant)
 	if err != nil {
 		return err
 	}
@@ -144,10 +144,10 @@ func (s *sm) newConstUnit(dev *arch.Device, constant []bool) error {
 }
 
 // newReadLevel builds cache c of a read-only space, counting into st,
-// when a reference of the launch reads through it (marked in refs), else
-// returns nil.
-func newReadLevel(device, name string, c arch.Cache, refs []bool, st *ReadOnlyStats) (*level, error) {
-	if !slices.Contains(refs, true) {
+// when a reference of the launch reads through it (used), else returns
+// nil.
+func newReadLevel(device, name string, c arch.Cache, used bool, st *ReadOnlyStats) (*level, error) {
+	if !used {
 		return nil, nil
 	}
 	lv, err := newLevel(c, c.Sets(), &st.Cache)

@@ -297,7 +297,7 @@ func CountBlocks(ctx context.Context, dev *arch.Device, src traces.Source, block
 // totals adds up c's global references into its Loads and Stores.
 func (k *counter) totals(c *Counts) {
 	for i, r := range k.src.Info().Refs {
-		if k.shared[i] || k.constant[i] || k.texture[i] {
+		if k.space[i] != spaceGlobal {
 			continue
 		}
 		if r.Op == traces.OpStore {
@@ -317,13 +317,13 @@ const countCheck = 64
 // rule and constant and texture passes: Count's work, also used by a
 // sampled run to count the blocks it skipped.
 type counter struct {
-	dev                       *arch.Device
-	src                       traces.Source
-	co                        *Coalescer
-	shared, constant, texture []bool
-	rule                      banks.Rule
-	memo                      shapeMemo
-	classes                   blockClasses
+	dev     *arch.Device
+	src     traces.Source
+	co      *Coalescer
+	space   []refSpace
+	rule    banks.Rule
+	memo    shapeMemo
+	classes blockClasses
 	// The cursor and what it fills, reused from block to block, and the
 	// warps of a block.
 	warps  int
@@ -351,13 +351,7 @@ func newCounter(dev *arch.Device, src traces.Source) (*counter, error) {
 	k.warps = info.WarpsPerBlock()
 	k.cur = src.NewWarp()
 	k.hcur, _ = k.cur.(traces.HalvesWarp)
-	if k.shared, k.rule, err = sharedRefs(dev, info); err != nil {
-		return nil, err
-	}
-	if k.constant, err = constRefs(dev, info); err != nil {
-		return nil, err
-	}
-	if k.texture, err = texRefs(dev, info); err != nil {
+	if k.space, k.rule, err = launchSpaces(dev, info); err != nil {
 		return nil, err
 	}
 	return k, nil
@@ -415,20 +409,21 @@ func (k *counter) block(c *Counts, b int) {
 				continue
 			}
 			r := in.Ref
-			if lazy && !k.shared[r] && !k.constant[r] && !k.texture[r] {
+			sp := k.space[r]
+			if lazy && sp == spaceGlobal {
 				c.storeSectors += k.countShape(&c.Refs[r], in, h, hcur)
 				continue
 			}
 			if lazy {
 				hcur.Addresses(&in.Addr)
 			}
-			switch {
-			case k.shared[r]:
+			switch sp {
+			case spaceShared:
 				c.Shared.record(&c.Refs[r], in, banks.Transactions(k.rule, int(in.Width), in.Active, &in.Addr))
-			case k.constant[r]:
+			case spaceConstant:
 				k.passes = constmem.Passes(k.dev.Coalescer.Rule, in.Active, &in.Addr, k.passes[:0])
 				c.Constant.record(&c.Refs[r], int(in.Width), in.Active, len(k.passes))
-			case k.texture[r]:
+			case spaceTexture:
 				k.passes = TextureLines(in.Active, &in.Addr, k.passes[:0])
 				c.Texture.record(&c.Refs[r], int(in.Width), in.Active, len(k.passes))
 			default:

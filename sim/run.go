@@ -134,22 +134,14 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	}
 	res := &Result{Device: dev.Name, Kernel: info.Kernel, Mapping: info.Mapping, PerThread: info.PerThread,
 		Block: info.Block, Grid: info.Grid, Occupancy: occ, Refs: make([]RefStats, len(info.Refs))}
-	shared, rule, err := sharedRefs(dev, info)
-	if err != nil {
-		return err
-	}
-	constant, err := constRefs(dev, info)
-	if err != nil {
-		return err
-	}
-	texture, err := texRefs(dev, info)
+	space, rule, err := launchSpaces(dev, info)
 	if err != nil {
 		return err
 	}
 	for i, r := range info.Refs {
 		res.Refs[i].Ref = r.Text
 		res.Refs[i].Op = r.Op.String()
-		if shared[i] || constant[i] || texture[i] {
+		if space[i] != spaceGlobal {
 			res.Refs[i].Space = r.Space.String()
 		}
 	}
@@ -165,7 +157,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		e.grid.sampler = newSampler(e, src, opts.Sample, e.grid.wave)
 	}
 	spec := &smSpec{icnt: int64(dev.Interconnect.Latency), dependent: info.Dependent, warpsPerBlock: info.WarpsPerBlock(),
-		space: refSpaces(shared, constant, texture), texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On, src: src,
+		space: space, texShare: dev.Texture.SMsPerCache(), touched: opts.Sample.On, src: src,
 		blocks: occ.ActiveBlocks, scheds: dev.Scheduler.PerSM, ipc: int64(dev.Scheduler.IssuePerCycle), gto: dev.Scheduler.Policy == arch.PolicyGTO}
 	for i := range e.sms {
 		s := &e.sms[i]
@@ -178,11 +170,11 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		if err := s.newL1(dev); err != nil {
 			return err
 		}
-		if err := s.newConstUnit(dev, constant); err != nil {
+		if err := s.newConstUnit(dev, space); err != nil {
 			return err
 		}
 	}
-	return e.sms.newTexUnits(dev, texture, res)
+	return e.sms.newTexUnits(dev, space, res)
 }
 
 // launchOccupancy is the occupancy of a launch described by info on dev,

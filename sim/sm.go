@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"gpumemsim/arch"
+	"gpumemsim/sim/banks"
 	"gpumemsim/sim/coalesce"
 	"gpumemsim/traces"
 )
@@ -43,9 +45,22 @@ const (
 	spaceTexture                  // the texture cache
 )
 
-// refSpaces is each reference's space from the flags of the spaces other
-// than global, one slice per space, shared memory first.
-func refSpaces(shared, constant, texture []bool) []refSpace {
+// launchSpaces is the space of each reference of a launch on dev (an
+// error where dev cannot serve one) and, where it uses shared memory,
+// dev's bank rule.
+func launchSpaces(dev *arch.Device, info *traces.Info) ([]refSpace, banks.Rule, error) {
+	shared, rule, err := sharedRefs(dev, info)
+	if err != nil {
+		return nil, 0, err
+	}
+	constant, err := constRefs(dev, info)
+	if err != nil {
+		return nil, 0, err
+	}
+	texture, err := texRefs(dev, info)
+	if err != nil {
+		return nil, 0, err
+	}
 	sp := make([]refSpace, len(shared))
 	for r := range sp {
 		switch {
@@ -57,7 +72,7 @@ func refSpaces(shared, constant, texture []bool) []refSpace {
 			sp[r] = spaceTexture
 		}
 	}
-	return sp
+	return sp, rule, nil
 }
 
 type blockCtx struct {

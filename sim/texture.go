@@ -5,6 +5,7 @@ import (
 	"gpumemsim/kernel"
 	"gpumemsim/sim/constmem"
 	"gpumemsim/traces"
+	"slices"
 )
 
 // texLine is the line a texture lookup asks for: the texture L1s of
@@ -46,15 +47,15 @@ func texRefs(dev *arch.Device, info *traces.Info) ([]bool, error) {
 }
 
 // newTexUnits gives the SMs their texture paths for a launch whose
-// references texture marks, counting into res: one texture cache per
+// references are in space, counting into res: one texture cache per
 // texture.shared_by consecutive SMs (a TPC of G80 or GT200), each SM with
 // its own scratch. The SMs of a group share the cache's tags, LRU state
 // and MSHRs; see docs/design.md, "Texture memory", for the order in which
 // it sees their lookups.
-func (c cores) newTexUnits(dev *arch.Device, texture []bool, res *Result) error {
-	k := dev.Texture.SMsPerCache()
+func (c cores) newTexUnits(dev *arch.Device, space []refSpace, res *Result) error {
+	k, used := dev.Texture.SMsPerCache(), slices.Contains(space, spaceTexture)
 	for first := 0; first < len(c); first += k {
-		lv, err := newReadLevel(dev.Name, "texture", dev.Texture.Cache, texture, &res.Texture)
+		lv, err := newReadLevel(dev.Name, "texture", dev.Texture.Cache, used, &res.Texture)
 		if err != nil {
 			return err
 		}
