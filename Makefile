@@ -7,7 +7,7 @@ FUZZTIME  ?= 20s
 FUZZMINTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo against estimate-error fit-rates
+.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo against stages estimate-error fit-rates
 
 all: build
 
@@ -70,6 +70,12 @@ clean:
 ## the metrics they share are identical (scripts/against.sh)
 against:
 	sh scripts/against.sh
+
+## stages: the same three runs at smaller sizes, counted in instructions
+## by stage under cachegrind, against AGAINST and now, with what each
+## target leaves for the whole run (STAGES=1 scripts/against.sh)
+stages:
+	STAGES=1 sh scripts/against.sh
 
 ## estimate-error: the time run estimates before it starts against the
 ## time it takes, every per-thread example on every device

@@ -14,12 +14,30 @@
 # taken in one sitting, and prefer instruction counts
 # (valgrind --tool=cachegrind) for small changes (docs/design.md, "Where
 # the time goes").
+#
+# With STAGES=1 (make stages) it counts instructions instead: each binary
+# built with go build -pgo=off (profile-guided inlining would fold stages
+# into one another), the three runs at the smaller sizes design.md counts,
+# once each under cachegrind (GOMAXPROCS=1 GOGC=off), and each run's
+# instructions split by stage: each function's go to the stage it belongs
+# to (see stage below), code inlined into a function counting as that
+# function's. Millions of instructions, with what each target leaves for
+# the whole run (the old total over 3 or 10). Needs valgrind.
 set -eu
 export LC_ALL=C # sort and join must agree on the order
 
 AGAINST=${AGAINST:-489b94e}
 ROUNDS=${ROUNDS:-2}
 GO=${GO:-go}
+STAGES=${STAGES:-}
+build=''
+if [ -n "$STAGES" ]; then
+	build=-pgo=off
+	if ! command -v valgrind >/dev/null; then
+		echo "against.sh: STAGES=1 counts instructions with valgrind, which is not installed (apt-get install valgrind)" >&2
+		exit 1
+	fi
+fi
 
 root=$(git rev-parse --show-toplevel)
 work=$(mktemp -d)
@@ -33,8 +51,10 @@ if ! git -C "$root" worktree add --detach "$work/old-tree" "$AGAINST" >/dev/null
 	echo "against.sh: cannot check out AGAINST=$AGAINST; set it to a commit of this repository, e.g. AGAINST=489b94e" >&2
 	exit 1
 fi
-(cd "$work/old-tree" && "$GO" build -o "$work/old" ./cmd/gpumemsim)
-(cd "$root" && "$GO" build -o "$work/new" ./cmd/gpumemsim)
+# shellcheck disable=SC2086 # build is one flag or none
+(cd "$work/old-tree" && "$GO" build $build -o "$work/old" ./cmd/gpumemsim)
+# shellcheck disable=SC2086
+(cd "$root" && "$GO" build $build -o "$work/new" ./cmd/gpumemsim)
 
 # Metrics whose meaning a later commit changed, as "commit metric" pairs:
 # against an older commit they are left out of the comparison, and the
@@ -51,25 +71,63 @@ while [ $# -ge 2 ]; do
 	shift 2
 done
 
-# name|arguments: the full hierarchy, the DRAM-bound path and the
-# stall-bound path, as issue 10 names them.
-cases='full hierarchy: fermi matmul 512^3|-device fermi -kernel matmul -set M=512,N=512,P=512
-DRAM-bound: gt200 matmul 256^3 uncoalesced|-device gt200 -kernel matmul -map i1=tx,i2=ty -set M=256,N=256,P=256
-stall-bound: fermi transpose N=4096|-device fermi -kernel transpose -set N=4096'
+# name|target|arguments: the full hierarchy, the DRAM-bound path and the
+# stall-bound path, as issue 10 names them, with the speed-up it asks.
+cases='full hierarchy: fermi matmul 512^3|3|-device fermi -kernel matmul -set M=512,N=512,P=512
+DRAM-bound: gt200 matmul 256^3 uncoalesced|10|-device gt200 -kernel matmul -map i1=tx,i2=ty -set M=256,N=256,P=256
+stall-bound: fermi transpose N=4096|10|-device fermi -kernel transpose -set N=4096'
+if [ -n "$STAGES" ]; then
+	# A run under cachegrind is some 30 times slower: the sizes whose
+	# counts docs/design.md gives.
+	cases='full hierarchy: fermi matmul 256^3|3|-device fermi -kernel matmul -set M=256,N=256,P=256
+DRAM-bound: gt200 matmul 128^3 uncoalesced|10|-device gt200 -kernel matmul -map i1=tx,i2=ty -set M=128,N=128,P=128
+stall-bound: fermi transpose N=1024|10|-device fermi -kernel transpose -set N=1024'
+fi
 
 # wall runs the binary $1 with the arguments $2, its report to $3, and
 # prints the wall seconds; a run that fails stops the script with its
-# error.
+# error. With STAGES it runs under cachegrind, its counts to $3.cg.
 wall() {
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086 # the arguments are split on purpose
-	if ! "$1" run $2 -format json >"$3" 2>"$3.err"; then
-		echo "against.sh: $1 run $2 failed:" >&2
-		cat "$3.err" >&2
-		exit 1
+	if [ -n "$STAGES" ]; then
+		GOMAXPROCS=1 GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$3.cg" \
+			"$1" run $2 -format json >"$3" 2>"$3.err" || fail "$1" "$2" "$3"
+	else
+		"$1" run $2 -format json >"$3" 2>"$3.err" || fail "$1" "$2" "$3"
 	fi
 	end=$(date +%s.%N)
 	echo "$start $end" | awk '{printf "%.2f", $2 - $1}'
+}
+
+fail() {
+	echo "against.sh: $1 run $2 failed:" >&2
+	cat "$3.err" >&2
+	exit 1
+}
+
+# stage prints a cachegrind output's instructions by stage, a "stage
+# count" line each, in the order of the table. A function goes to its
+# stage by name; the names of 489b94e's single engine file are there too.
+stage() {
+	cg_annotate --show-percs=no --threshold=0 "$1" | awk '
+	/^ *[0-9,]+ +[^ ]+:[^ ]+$/ {
+		n = $1; gsub(",", "", n)
+		fn = $2; sub(/^.*:/, "", fn)
+		s = "other"
+		if (fn ~ /sim\/dram\./ || fn == "runtime.memmove") s = "dram"
+		else if (fn ~ /sim\.\(\*port\)\.|engine\)\.(advanceDRAM|pushDRAM|sendDRAM|dramDone|scheduleDRAM)/) s = "port"
+		else if (fn ~ /sim\.\(\*eventQueue\)|sim\.\(\*engine\)\.run$/) s = "events"
+		else if (fn ~ /sim\/coalesce\.|sim\.\(\*RefCounts\)|sim\.\(\*Coalescer\)|\)\.coalesce$/) s = "coalesce"
+		else if (fn ~ /traces\.|sim\.scan|\(\*(gto|lrr|scheduler|warp)\)\.|(sm|engine)\)\.(schedule|issue|next|nextIssue|refresh|wake|toBack|tryFinish|launchBlock|finishWarp|arrive)$/) s = "issue"
+		else if (fn ~ /sim\/cache\.|sim\.\(\*(level|l2|slice|dramOnly|waitQueue)\)|sim\.cores\.|sim\.(reap|release|sectorMask|l1Token)$|(sm|engine)\)\.(loadTxn|loadTxns|storeTxns|resolve|retryLSU|scheduleRetry|l2Read|sliceOf|write|writeBack|lineRequest|deliver|ack|addWaiter|finishLine)$/) s = "lsu"
+		count[s] += n; total += n
+	}
+	END {
+		split("issue coalesce lsu port dram events other", order, " ")
+		for (i = 1; i <= 7; i++) print order[i], count[order[i]] + 0
+		print "total", total
+	}'
 }
 
 # metrics prints the "name value" pairs of the "metrics" object of a run's
@@ -82,9 +140,14 @@ metrics() {
 # median of the numbers given.
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 
-printf 'against %s, %s rounds, %s\n\n' "$(git -C "$root" rev-parse --short "$AGAINST")" "$ROUNDS" "$(date -u '+%Y-%m-%d %H:%M UTC')"
-printf '| run | %s | now | speed-up | shared metrics |\n|---|---|---|---|---|\n' "$AGAINST"
-echo "$cases" | while IFS='|' read -r name args; do
+if [ -n "$STAGES" ]; then
+	ROUNDS=1
+	printf 'against %s, instructions by stage, %s\n' "$(git -C "$root" rev-parse --short "$AGAINST")" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+else
+	printf 'against %s, %s rounds, %s\n\n' "$(git -C "$root" rev-parse --short "$AGAINST")" "$ROUNDS" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+	printf '| run | %s | now | speed-up | shared metrics |\n|---|---|---|---|---|\n' "$AGAINST"
+fi
+echo "$cases" | while IFS='|' read -r name target args; do
 	olds='' news=''
 	i=0
 	while [ "$i" -lt "$ROUNDS" ]; do
@@ -108,10 +171,30 @@ echo "$cases" | while IFS='|' read -r name args; do
 		ok=false
 		same="$differ of $shared DIFFER"
 	fi
-	# shellcheck disable=SC2086
-	speedup=$(echo "$(median $olds) $(median $news)" | awk '{printf "%.2fx", $1 / $2}')
-	# shellcheck disable=SC2086
-	printf '| %s (`%s`) | %s s | %s s | %s | %s |\n' "$name" "$args" "$(echo $olds | sed 's/ /, /g')" "$(echo $news | sed 's/ /, /g')" "$speedup" "$same"
+	if [ -n "$STAGES" ]; then
+		stage "$work/old.out.cg" >"$work/old.st"
+		stage "$work/new.out.cg" >"$work/new.st"
+		printf '\n%s (`%s`), metrics %s; millions of instructions:\n\n' "$name" "$args" "$same"
+		printf '| stage | %s | now |\n|---|---|---|\n' "$AGAINST"
+		join "$work/old.st" "$work/new.st" | awk -v target="$target" '
+			BEGIN {
+				label["issue"] = "issue path: scheduler, issue, the trace cursor"
+				label["coalesce"] = "coalescing and the per-reference counts"
+				label["lsu"] = "LSU, L1 and L2 lookups, MSHRs, the data back to the warps"
+				label["port"] = "port: to DRAM and back"
+				label["dram"] = "DRAM model (sim/dram)"
+				label["events"] = "event queue and engine loop"
+				label["other"] = "the rest: setup, output, the Go runtime"
+				label["total"] = "total"
+			}
+			{printf "| %s | %.0f | %.0f |\n", label[$1], $2 / 1e6, $3 / 1e6; if ($1 == "total") old = $2}
+			END {printf "| the whole run at the target, %s× | | %.0f |\n", target, old / target / 1e6}'
+	else
+		# shellcheck disable=SC2086
+		speedup=$(echo "$(median $olds) $(median $news)" | awk '{printf "%.2fx", $1 / $2}')
+		# shellcheck disable=SC2086
+		printf '| %s (`%s`) | %s s | %s s | %s | %s |\n' "$name" "$args" "$(echo $olds | sed 's/ /, /g')" "$(echo $news | sed 's/ /, /g')" "$speedup" "$same"
+	fi
 	if ! $ok; then
 		awk '$2 != $3 {print "  " $1 ": " $2 " against " $3}' "$work/both.m" >&2
 		exit 1
