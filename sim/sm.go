@@ -42,7 +42,7 @@ const (
 	spaceGlobal   refSpace = iota // the coalescer, the L1 where it caches loads, the memory side
 	spaceShared                   // the SM's shared memory
 	spaceConstant                 // the constant cache
-	spaceTexture                  // the texture cache
+	spaceTexture                  // the texture cache: texture fetches and loads through the read-only data cache
 )
 
 // launchSpaces is the space of each reference of a launch on dev (an
