@@ -119,8 +119,8 @@ stage() {
 		else if (fn ~ /sim\.\(\*port\)\.|engine\)\.(advanceDRAM|pushDRAM|sendDRAM|dramDone|scheduleDRAM)/) s = "port"
 		else if (fn ~ /sim\.\(\*eventQueue\)|sim\.\(\*engine\)\.run$/) s = "events"
 		else if (fn ~ /sim\/coalesce\.|sim\.\(\*RefCounts\)|sim\.\(\*Coalescer\)|\)\.coalesce$/) s = "coalesce"
-		else if (fn ~ /traces\.|sim\.scan|\(\*(gto|lrr|scheduler|warp)\)\.|(sm|engine)\)\.(schedule|issue|next|nextIssue|refresh|wake|toBack|tryFinish|launchBlock|finishWarp|arrive)$/) s = "issue"
-		else if (fn ~ /sim\/cache\.|sim\.\(\*(level|l2|slice|dramOnly|waitQueue)\)|sim\.cores\.|sim\.(reap|release|sectorMask|l1Token)$|(sm|engine)\)\.(loadTxn|loadTxns|storeTxns|resolve|retryLSU|scheduleRetry|l2Read|sliceOf|write|writeBack|lineRequest|deliver|ack|addWaiter|finishLine)$/) s = "lsu"
+		else if (fn ~ /traces\.|sim\.scan|\(\*(gto|lrr|scheduler|warp)\)\.|(sm|engine)\)\.(schedule|issue|next|nextIssue|refresh|wake|toBack|tryFinish|launchBlock|finishWarp|arrive|globalAccess)$/) s = "issue"
+		else if (fn ~ /sim\/cache\.|sim\.\(\*(level|l2|slice|dramOnly|waitQueue)\)|sim\.cores\.|sim\.(reap|release|sectorMask|l1Token)$|(sm|engine)\)\.(loadTxn|loadTxns|storeTxns|sharedAccess|constantAccess|textureAccess|readThrough|addressed|resolve|retryLSU|scheduleRetry|l2Read|sliceOf|write|writeBack|lineRequest|deliver|ack|addWaiter|finishLine)$/) s = "lsu"
 		count[s] += n; total += n
 	}
 	END {
@@ -176,7 +176,8 @@ echo "$cases" | while IFS='|' read -r name target args; do
 		stage "$work/new.out.cg" >"$work/new.st"
 		printf '\n%s (`%s`), metrics %s; millions of instructions:\n\n' "$name" "$args" "$same"
 		printf '| stage | %s | now |\n|---|---|---|\n' "$AGAINST"
-		join "$work/old.st" "$work/new.st" | awk -v target="$target" '
+		# Both in the table's order, line for line: stage, old, stage, new.
+		paste -d ' ' "$work/old.st" "$work/new.st" | awk -v target="$target" '
 			BEGIN {
 				label["issue"] = "issue path: scheduler, issue, the trace cursor"
 				label["coalesce"] = "coalescing and the per-reference counts"
@@ -187,7 +188,7 @@ echo "$cases" | while IFS='|' read -r name target args; do
 				label["other"] = "the rest: setup, output, the Go runtime"
 				label["total"] = "total"
 			}
-			{printf "| %s | %.0f | %.0f |\n", label[$1], $2 / 1e6, $3 / 1e6; if ($1 == "total") old = $2}
+			{printf "| %s | %.0f | %.0f |\n", label[$1], $2 / 1e6, $4 / 1e6; if ($1 == "total") old = $2}
 			END {printf "| the whole run at the target, %s× | | %.0f |\n", target, old / target / 1e6}'
 	else
 		# shellcheck disable=SC2086
