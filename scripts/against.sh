@@ -110,7 +110,7 @@ fail() {
 # count" line each, in the order of the table. A function goes to its
 # stage by name; the names of 489b94e's single engine file are there too.
 stage() {
-	cg_annotate --show-percs=no --threshold=0 "$1" | awk '
+	cg_annotate --auto=no --show-percs=no --threshold=0 "$1" | awk '
 	/^ *[0-9,]+ +[^ ]+:[^ ]+$/ {
 		n = $1; gsub(",", "", n)
 		fn = $2; sub(/^.*:/, "", fn)
