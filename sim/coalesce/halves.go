@@ -34,7 +34,8 @@ func appendHalfUnits(dst []Txn, a0, a16, e0, e1, size uint64) []Txn {
 // lo + l·stride and lane 16+l at hi + l·stride (mod 2^64). Where the
 // transactions follow from that alone (a rule that forms the units of the
 // whole warp at once, each half-warp a run the closed forms cover; or
-// CC13 with each half-warp in one segment) it appends exactly those
+// CC13 with each half-warp in one segment, or each lane in a segment of
+// its own) it appends exactly those
 // Coalesce makes of the same warp and reports true; otherwise it reports
 // false with dst unchanged, and Coalesce, given the lane addresses,
 // decides. It is appendSegmentHalves under CC13, else HalvesUnit then
@@ -89,19 +90,24 @@ func HalvesUnit(r Rule, path Path, op Op, width int) uint64 {
 // warps whose half-warps each lie in one segment (§2.2 step 1: 32, 64 or
 // 128 bytes by width): one transaction per half-warp, lower half first,
 // reduced by step 3. A warp of 16 lanes reading one word, or 16 words in a
-// row inside a segment, is one. It reports false, and leaves dst alone,
-// for any other warp.
+// row inside a segment, is one. So are the warps whose lanes each lie in
+// a segment of their own (appendLaneSegments): a column of a row-major
+// matrix, one lane per row. It reports false, and leaves dst alone, for
+// any other warp.
 func appendSegmentHalves(dst []Txn, width int, lo, hi, stride uint64) ([]Txn, bool) {
 	w := uint64(width)
 	seg := cc13Segment(width)
 	// A step of a segment or more, either way (|stride| >= seg, in
-	// unsigned arithmetic), cannot keep 16 lanes in one, and bounding it
-	// first keeps the 15 steps from wrapping the last lane back into the
-	// first one's segment. Inside one segment a step is at most 8 bytes,
-	// so the lanes leave no sector between the first and the last
-	// untouched.
-	if (lo|hi|stride)&(w-1) != 0 || stride+seg-1 >= 2*seg-1 {
+	// unsigned arithmetic), gives every lane a segment of its own, and
+	// bounding it first keeps the 15 steps from wrapping the last lane
+	// back into the first one's segment. Inside one segment a step is at
+	// most 8 bytes, so the lanes leave no sector between the first and the
+	// last untouched.
+	if (lo|hi|stride)&(w-1) != 0 {
 		return dst, false
+	}
+	if stride+seg-1 >= 2*seg-1 {
+		return appendLaneSegments(dst, lo, hi, stride)
 	}
 	e0, e1 := lo+15*stride, hi+15*stride
 	if (lo^e0)|(hi^e1) >= seg {
@@ -111,6 +117,42 @@ func appendSegmentHalves(dst []Txn, width int, lo, hi, stride uint64) ([]Txn, bo
 	dst = append(dst, segmentTxn(lo, e0, w, seg, 0x0000FFFF), segmentTxn(hi, e1, w, seg, 0xFFFF0000))
 	reduce(dst[n:])
 	return dst, true
+}
+
+// appendLaneSegments is appendSegmentHalves for a step of a segment or
+// more either way (|stride| >= seg): every lane has a segment of its
+// own, and its one naturally aligned word uses one 32-B sector of it, so
+// step 3 reduces each to the 32-B transaction of that sector, in
+// ascending address order. It reports false, with dst unchanged, for a
+// step of 2^32 or more or a half-warp that wraps past 2^64.
+func appendLaneSegments(dst []Txn, lo, hi, stride uint64) ([]Txn, bool) {
+	d := int64(stride)
+	if d <= -maxStride || d >= maxStride {
+		return dst, false
+	}
+	ad := uint64(max(d, -d))
+	low0, ok0 := runLow(lo, d, 15*ad)
+	low1, ok1 := runLow(hi, d, 15*ad)
+	if !ok0 || !ok1 {
+		return dst, false
+	}
+	dst = appendLaneRun(dst, low0, ad, d < 0, 0)
+	return appendLaneRun(dst, low1, ad, d < 0, 16), true
+}
+
+// appendLaneRun appends the 32-B transactions of the 16 lanes from first
+// on whose words lie ad bytes apart upward from low: lane first+i at the
+// i-th address, or lane first+15-i when the lanes step down.
+func appendLaneRun(dst []Txn, low, ad uint64, down bool, first int) []Txn {
+	for i := range 16 {
+		l := first + i
+		if down {
+			l = first + 15 - i
+		}
+		a := low + uint64(i)*ad
+		dst = append(dst, Txn{Addr: a &^ 31, Size: 32, Sectors: sectorBit(a), Lanes: 1 << l})
+	}
+	return dst
 }
 
 // segmentTxn is the segment transaction of the lanes in mask whose words

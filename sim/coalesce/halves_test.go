@@ -101,4 +101,32 @@ func TestCoalesceHalves(t *testing.T) {
 			t.Errorf("CoalesceHalves(%s) = %+v, %v; want %+v, true", c.name, got, ok, c.want)
 		}
 	}
+	// A column of floats on CC 1.3, one lane per row of 1 KiB (J14's
+	// uncoalesced mapping): each lane's word is alone in its 128-B
+	// segment, in one 32-B sector, so step 3 makes 16 transactions of
+	// 32 B per half-warp, in ascending address order. Going down the
+	// column, lane 15 holds the lowest address and comes first.
+	for _, c := range []struct {
+		name           string
+		lo, hi, stride uint64
+		lane           func(i int) int // the lane at the i-th address of a half-warp
+	}{
+		{"up", 0x10044, 0x20044, 1024, func(i int) int { return i }},
+		{"down", 0x10044, 0x20044, -1024 & (1<<64 - 1), func(i int) int { return 15 - i }},
+	} {
+		var want []Txn
+		for h, base := range []uint64{c.lo, c.hi} {
+			for i := range 16 {
+				l := c.lane(i)
+				a := base + uint64(l)*c.stride
+				// 0x...44 is in the third sector of its segment (bits 5-6
+				// of 0x44 are 0b10); a 1-KiB step keeps it there.
+				want = append(want, Txn{Addr: a &^ 31, Size: 32, Sectors: 0b0100, Lanes: 1 << (16*h + l)})
+			}
+		}
+		got, ok := CoalesceHalves(CC13, L1, Load, 4, c.lo, c.hi, c.stride, nil)
+		if !ok || !slices.Equal(got, want) {
+			t.Errorf("CoalesceHalves(cc13, a column of floats, %s) = %+v, %v; want %+v, true", c.name, got, ok, want)
+		}
+	}
 }
