@@ -228,10 +228,10 @@ func (c *Coalescer) CoalesceHalves(w *coalesce.Warp, h *traces.Halves) ([]coales
 		return nil, false
 	}
 	// coalesce.CoalesceHalves, with HalvesUnit looked up where it
-	// applies: CC13 forms each half-warp on its own.
+	// applies: CC10 and CC13 form each half-warp on its own.
 	var txns []coalesce.Txn
 	var ok bool
-	if c.rule == coalesce.CC13 {
+	if c.rule == coalesce.CC10 || c.rule == coalesce.CC13 {
 		txns, ok = coalesce.CoalesceHalves(c.rule, c.path, w.Op, w.Width, h.Lo, h.Hi, h.Stride, c.txns[:0])
 	} else if size := c.halves[w.Op][w.Width]; size != 0 {
 		txns, ok = coalesce.AppendHalves(c.txns[:0], w.Width, size, h.Lo, h.Hi, h.Stride)

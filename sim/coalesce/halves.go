@@ -32,18 +32,21 @@ func appendHalfUnits(dst []Txn, a0, a16, e0, e1, size uint64) []Txn {
 // CoalesceHalves is Coalesce for a warp of 32 active lanes whose
 // half-warps each read a progression of one stride: lane l at
 // lo + l·stride and lane 16+l at hi + l·stride (mod 2^64). Where the
-// transactions follow from that alone (a rule that forms the units of the
-// whole warp at once, each half-warp a run the closed forms cover; or
-// CC13 with each half-warp in one segment, or each lane in a segment of
-// its own) it appends exactly those
-// Coalesce makes of the same warp and reports true; otherwise it reports
-// false with dst unchanged, and Coalesce, given the lane addresses,
-// decides. It is appendSegmentHalves under CC13, else HalvesUnit then
-// AppendHalves.
+// transactions follow from that alone (CC10, always; a rule that forms
+// the units of the whole warp at once, each half-warp a run the closed
+// forms cover; or CC13 with each half-warp in one segment, or each lane
+// in a segment of its own) it appends exactly those Coalesce makes of the
+// same warp and reports true; otherwise it reports false with dst
+// unchanged, and Coalesce, given the lane addresses, decides. It is
+// cc10Halves under CC10, appendSegmentHalves under CC13, else HalvesUnit
+// then AppendHalves.
 func CoalesceHalves(r Rule, path Path, op Op, width int, lo, hi, stride uint64, dst []Txn) ([]Txn, bool) {
-	if r == CC13 {
+	if r == CC10 || r == CC13 {
 		if path > L2 || op > Store || !validWidth(width) {
 			return dst, false
+		}
+		if r == CC10 {
+			return cc10Halves(dst, width, lo, hi, stride), true
 		}
 		return appendSegmentHalves(dst, width, lo, hi, stride)
 	}

@@ -48,12 +48,13 @@ func TestCoalesceHalves(t *testing.T) {
 			}
 		}
 	}
-	// CC10 never answers (every lane of a half-warp must match its own
-	// word of the segment); the others answer at least a row of 4-byte
+	// CC10 answers every warp (whether a half-warp coalesces, and each
+	// lane's own transactions when it does not, follow from its first
+	// address and its step); the others answer at least a row of 4-byte
 	// words read through L2, CC13 those whose half-warps each lie in one
-	// segment.
-	if answered["cc10"] != 0 {
-		t.Errorf("CoalesceHalves answered %d warps of rule cc10; want 0", answered["cc10"])
+	// segment or whose lanes each have a segment of their own.
+	if want := 2 * 2 * 5 * len(strides) * len(bases) * len(deltas); answered["cc10"] != want {
+		t.Errorf("CoalesceHalves answered %d warps of rule cc10; want all %d", answered["cc10"], want)
 	}
 	for _, r := range []string{"cc13", "cc20", "cc30", "cc50"} {
 		if answered[r] == 0 {
@@ -86,6 +87,10 @@ func TestCoalesceHalves(t *testing.T) {
 			{Addr: 0x2000, Size: 32, Sectors: 0b0001, Lanes: 0x0000FFFF},
 			{Addr: 0x2400, Size: 32, Sectors: 0b0001, Lanes: 0xFFFF0000},
 		}},
+		{"cc10, 32 floats at 0x1000", CC10, L1, 0x1000, 0x1040, 4, []Txn{
+			{Addr: 0x1000, Size: 64, Sectors: 0b0011, Lanes: 0x0000FFFF},
+			{Addr: 0x1040, Size: 64, Sectors: 0b1100, Lanes: 0xFFFF0000},
+		}},
 		{"cc20, l1, 32 floats at 0x1000", CC20, L1, 0x1000, 0x1040, 4, []Txn{
 			{Addr: 0x1000, Size: 128, Sectors: 0xF, Lanes: 0xFFFFFFFF},
 		}},
@@ -100,6 +105,17 @@ func TestCoalesceHalves(t *testing.T) {
 		if !ok || !slices.Equal(got, c.want) {
 			t.Errorf("CoalesceHalves(%s) = %+v, %v; want %+v, true", c.name, got, ok, c.want)
 		}
+	}
+	// CC 1.0 (PG42 §F.3.2.1): a half-warp whose lanes all read the float
+	// at 0x2004 (Ryoo's row of A) does not coalesce, so each lane is a
+	// 32-B transaction of its own, 16 alike, in lane order; the other
+	// half-warp's at 0x2404 too.
+	var broadcast []Txn
+	for l := range 32 {
+		broadcast = append(broadcast, Txn{Addr: 0x2000 + 0x400*uint64(l/16), Size: 32, Sectors: 0b0001, Lanes: 1 << l})
+	}
+	if got, ok := CoalesceHalves(CC10, L1, Load, 4, 0x2004, 0x2404, 0, nil); !ok || !slices.Equal(got, broadcast) {
+		t.Errorf("CoalesceHalves(cc10, one float per half-warp) = %+v, %v; want %+v, true", got, ok, broadcast)
 	}
 	// A column of floats on CC 1.3, one lane per row of 1 KiB (J14's
 	// uncoalesced mapping): each lane's word is alone in its 128-B
