@@ -146,3 +146,33 @@ func TestCoalesceHalves(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCoalesceHalves holds CoalesceHalves to Coalesce of the same warp,
+// lanes written out, for any rule, path, op, width, bases and stride:
+// where it answers, the transactions must be Coalesce's exactly, and it
+// must answer every CC10 warp.
+func FuzzCoalesceHalves(f *testing.F) {
+	f.Add(uint8(CC10), uint8(L1), uint8(Load), uint8(2), uint64(0x2004), uint64(0x2404), uint64(0))      // Ryoo's broadcast
+	f.Add(uint8(CC13), uint8(L1), uint8(Load), uint8(2), uint64(0x10044), uint64(0x20044), uint64(1024)) // a column
+	f.Add(uint8(CC13), uint8(L2), uint8(Store), uint8(3), uint64(1<<64-64), uint64(0), uint64(1<<64-128))
+	f.Add(uint8(CC20), uint8(L1), uint8(Load), uint8(2), uint64(0x1000), uint64(0x1040), uint64(4))
+	f.Fuzz(func(t *testing.T, rule, path, op, widthSel uint8, lo, hi, stride uint64) {
+		r, p, o := CC10+Rule(rule%uint8(CC50-CC10+1)), Path(path%2), Op(op%2)
+		width := 1 << (widthSel % 5)
+		w := Warp{Op: o, Width: width, Active: 0xFFFFFFFF}
+		for l := range uint64(16) {
+			w.Addr[l] = lo + l*stride
+			w.Addr[16+l] = hi + l*stride
+		}
+		got, ok := CoalesceHalves(r, p, o, width, lo, hi, stride, make([]Txn, 0, MaxTxns))
+		if !ok {
+			if r == CC10 {
+				t.Fatalf("CoalesceHalves(cc10, width=%d, lo=%#x, hi=%#x, stride=%#x) did not answer", width, lo, hi, stride)
+			}
+			return
+		}
+		if want := Coalesce(r, p, &w, nil); !slices.Equal(got, want) {
+			t.Fatalf("CoalesceHalves(%v, %v, %v, width=%d, lo=%#x, hi=%#x, stride=%#x) = %+v; Coalesce gives %+v", r, p, o, width, lo, hi, stride, got, want)
+		}
+	})
+}
