@@ -86,22 +86,9 @@ func (s *sm) readThrough(slot int, t int64, rp *readPath, st *ReadOnlyStats) {
 		rp.txns = append(rp.txns, coalesce.Txn{Addr: a &^ (atomBytes - 1), Size: atomBytes, Sectors: 1 << (a % 128 / atomBytes)})
 	}
 	st.record(&s.res.Refs[w.ref].RefCounts, w.mem.Width, w.mem.Active, len(rp.addrs))
-	if !s.loadTxns(slot, int(w.ref), rp.txns, t) {
+	if !s.loadTxns(rp.cache, slot, int(w.ref), rp.txns, t) {
 		w.pending++
 	}
-}
-
-// levelOf is the cache level that serves reference ref's loads: the
-// constant or texture cache, the L1, or nil (straight to the memory
-// side).
-func (s *sm) levelOf(ref int) *level {
-	switch s.spec.space[ref] {
-	case spaceConstant:
-		return s.constant.cache
-	case spaceTexture:
-		return s.texture.cache
-	}
-	return s.l1
 }
 
 // constRefs says, per reference of a launch, whether the constant cache

@@ -8,9 +8,10 @@ import "gpumemsim/sim/coalesce"
 // frees; no memory instruction of the SM issues meanwhile.
 type lsu struct {
 	free int64 // first cycle it accepts a transaction
-	// The stalled load: its warp slot, reference and the transactions not
-	// sent yet (txns[next:]).
+	// The stalled load: the level it waits on, its warp slot, reference
+	// and the transactions not sent yet (txns[next:]).
 	stalled     bool
+	level       *level
 	warp, ref   int32
 	txns        []coalesce.Txn
 	next        int
@@ -18,19 +19,37 @@ type lsu struct {
 }
 
 // loadTxns sends a load's transactions into the memory system through the
-// LSU, one per cycle from t. It returns false if it had to stop because no
-// MSHR entry was free; the rest then waits in the LSU.
-func (s *sm) loadTxns(slot int, ref int, txns []coalesce.Txn, t int64) bool {
+// LSU, one per cycle from t, through lv, the level that serves the
+// reference: the L1, the constant or the texture cache, or nil, straight
+// to the memory side. It returns false if it had to stop because no MSHR
+// entry was free; the rest then waits in the LSU.
+func (s *sm) loadTxns(lv *level, slot int, ref int, txns []coalesce.Txn, t int64) bool {
 	u := &s.lsu
+	if lv == nil {
+		// Straight to the memory side, which never refuses: the warp,
+		// its token and the latency are the same for every transaction.
+		w, token, icnt := &s.warps[slot], warpToken(s.id, slot), s.spec.icnt
+		for i := range txns {
+			tx := &txns[i]
+			ti := max(t, u.free)
+			if at, ok := s.mem.read(ti+icnt, tx.Addr, tx.Size, uint32(tx.Sectors), token, ref); ok {
+				w.known(at + icnt)
+			} else {
+				w.pending++
+			}
+			u.free = max(ti+1, s.hold())
+		}
+		return true
+	}
 	for i := range txns {
 		ti := max(t, u.free)
-		if retry := s.loadTxn(slot, ref, &txns[i], ti); retry != 0 {
+		if retry := s.loadTxn(lv, slot, ref, &txns[i], ti); retry != 0 {
 			u.stalled = true
-			u.warp, u.ref = int32(slot), int32(ref)
+			u.level, u.warp, u.ref = lv, int32(slot), int32(ref)
 			u.txns = append(u.txns[:0], txns[i:]...)
 			u.next = 0
 			u.free = ti
-			s.levelOf(ref).stats.MSHRStalls++
+			lv.stats.MSHRStalls++
 			s.scheduleRetry(retry)
 			return false
 		}
@@ -47,7 +66,7 @@ func (s *sm) retryLSU() {
 	}
 	for u.next < len(u.txns) {
 		ti := max(s.clk.now, u.free)
-		if retry := s.loadTxn(int(u.warp), int(u.ref), &u.txns[u.next], ti); retry != 0 {
+		if retry := s.loadTxn(u.level, int(u.warp), int(u.ref), &u.txns[u.next], ti); retry != 0 {
 			u.free = ti
 			s.scheduleRetry(retry)
 			return
@@ -83,24 +102,15 @@ func (s *sm) scheduleRetry(t int64) {
 	}
 }
 
-// loadTxn sends one load transaction at cycle ti to the level that
-// serves the reference (the L1, the constant or the texture cache; see
-// levelOf). It
-// returns 0 when the transaction entered the memory system; otherwise
-// the level had no MSHR entry or merge slot for it, and the result is
-// the cycle one frees, or never when that waits on the level below.
-func (s *sm) loadTxn(slot, ref int, tx *coalesce.Txn, ti int64) int64 {
+// loadTxn sends one load transaction at cycle ti to lv, the level that
+// serves the reference (the L1, the constant or the texture cache), which
+// is not nil. It returns 0 when the transaction entered
+// the memory system; otherwise the level had no MSHR entry or merge slot
+// for it, and the result is the cycle one frees, or never when that
+// waits on the level below.
+func (s *sm) loadTxn(lv *level, slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 	w := &s.warps[slot]
 	icnt := s.spec.icnt
-	lv := s.levelOf(ref)
-	if lv == nil {
-		if t, ok := s.mem.read(ti+icnt, tx.Addr, tx.Size, uint32(tx.Sectors), warpToken(s.id, slot), ref); ok {
-			w.known(t + icnt)
-		} else {
-			w.pending++
-		}
-		return 0
-	}
 	rs := &s.res.Refs[ref]
 	hits, misses, fill, mem := &rs.L1Hits, &rs.L1Misses, l1Token, s.mem
 	var ro *ReadOnlyStats

@@ -310,7 +310,7 @@ func (s *sm) globalAccess(slot int, t int64) {
 			s.storeSectors += touchedSectors(txns)
 		}
 		s.storeTxns(slot, txns, t)
-	} else if !s.loadTxns(slot, int(w.ref), txns, t) {
+	} else if !s.loadTxns(s.l1, slot, int(w.ref), txns, t) {
 		// Some transactions wait in the LSU; the warp may not use its
 		// loads before they have all been sent.
 		w.pending++
