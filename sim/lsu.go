@@ -104,10 +104,10 @@ func (s *sm) scheduleRetry(t int64) {
 
 // loadTxn sends one load transaction at cycle ti to lv, the level that
 // serves the reference (the L1, the constant or the texture cache), which
-// is not nil. It returns 0 when the transaction entered
-// the memory system; otherwise the level had no MSHR entry or merge slot
-// for it, and the result is the cycle one frees, or never when that
-// waits on the level below.
+// is not nil. It returns 0 when the transaction entered the memory
+// system; otherwise the level had no MSHR entry or merge slot for it, and
+// the result is the cycle one frees, or never when that waits on the
+// level below.
 func (s *sm) loadTxn(lv *level, slot, ref int, tx *coalesce.Txn, ti int64) int64 {
 	w := &s.warps[slot]
 	icnt := s.spec.icnt
