@@ -1,11 +1,12 @@
 package sim
 
 import (
+	"slices"
+
 	"gpumemsim/arch"
 	"gpumemsim/kernel"
 	"gpumemsim/sim/constmem"
 	"gpumemsim/traces"
-	"slices"
 )
 
 // texLine is the line a texture lookup asks for: the texture L1s of
