@@ -26,11 +26,7 @@ func TestCoalesceHalves(t *testing.T) {
 						for _, lo := range bases {
 							for _, delta := range deltas {
 								hi := lo + uint64(delta)
-								w := Warp{Op: op, Width: width, Active: 0xFFFFFFFF}
-								for l := range uint64(16) {
-									w.Addr[l] = lo + l*uint64(d)
-									w.Addr[16+l] = hi + l*uint64(d)
-								}
+								w := halvesWarp(op, width, lo, hi, uint64(d))
 								want := Coalesce(r, path, &w, nil)
 								got, ok := CoalesceHalves(r, path, op, width, lo, hi, uint64(d), make([]Txn, 0, MaxTxns))
 								if !ok {
@@ -159,11 +155,7 @@ func FuzzCoalesceHalves(f *testing.F) {
 	f.Fuzz(func(t *testing.T, rule, path, op, widthSel uint8, lo, hi, stride uint64) {
 		r, p, o := CC10+Rule(rule%uint8(CC50-CC10+1)), Path(path%2), Op(op%2)
 		width := 1 << (widthSel % 5)
-		w := Warp{Op: o, Width: width, Active: 0xFFFFFFFF}
-		for l := range uint64(16) {
-			w.Addr[l] = lo + l*stride
-			w.Addr[16+l] = hi + l*stride
-		}
+		w := halvesWarp(o, width, lo, hi, stride)
 		got, ok := CoalesceHalves(r, p, o, width, lo, hi, stride, make([]Txn, 0, MaxTxns))
 		if !ok {
 			if r == CC10 {
@@ -175,4 +167,16 @@ func FuzzCoalesceHalves(f *testing.F) {
 			t.Fatalf("CoalesceHalves(%v, %v, %v, width=%d, lo=%#x, hi=%#x, stride=%#x) = %+v; Coalesce gives %+v", r, p, o, width, lo, hi, stride, got, want)
 		}
 	})
+}
+
+// halvesWarp is the warp of 32 active lanes CoalesceHalves describes, its
+// lanes written out: lane l at lo + l·stride and lane 16+l at
+// hi + l·stride (mod 2^64).
+func halvesWarp(op Op, width int, lo, hi, stride uint64) Warp {
+	w := Warp{Op: op, Width: width, Active: 0xFFFFFFFF}
+	for l := range uint64(16) {
+		w.Addr[l] = lo + l*stride
+		w.Addr[16+l] = hi + l*stride
+	}
+	return w
 }
