@@ -37,7 +37,7 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 	}
 	base := e.res.clone()
 	exact := closedFormOf(src)
-	skip, stores := sp.skippedInsts(exact)
+	skip, stores, refs := sp.skippedInsts(exact)
 	var counted *Counts // the whole launch's, when the skipped blocks are counted
 	var sent *[sentCounts]int64
 	if sp.counting {
@@ -54,14 +54,21 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 			return selfCheckFailed(err)
 		}
 		if len(base.Refs) > 0 {
-			skip, stores = memInsts(c, base.Refs)
+			for k := range refs {
+				refs[k] = float64(c.Refs[k].Requests)
+			}
+			skip, stores = refInsts(base.Refs, refs)
 		}
 		sent = directSent(dev, c, base.Refs)
 		info.Counted = true
 	}
 	grow := func(ds []snapshot, factor float64) *Result {
 		r := base.clone()
-		sk := skipped{insts: factor * skip, stores: factor * stores, blocks: factor * float64(sp.skipped), sent: sent}
+		sk := skipped{insts: factor * skip, stores: factor * stores, blocks: factor * float64(sp.skipped), sent: sent,
+			refs: make([]float64, len(refs))}
+		for k := range refs {
+			sk.refs[k] = factor * refs[k]
+		}
 		if sent != nil {
 			sk.requests = factor * float64(sent[0]+sent[1])
 		}
@@ -92,47 +99,58 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 }
 
 // skippedInsts is, of the skipped blocks, the instructions rates are per
-// (memory instructions in a kernel with memory references) and the store
-// instructions: what the closed form says the launch issues less what was
-// simulated, or where there is no exact closed form the simulated blocks'
-// mean per block.
-func (sp *sampler) skippedInsts(exact *closedForm) (insts, stores float64) {
+// (memory instructions in a kernel with memory references), the store
+// instructions to memory and each reference's instructions: what the
+// closed form says the launch issues less what was simulated, or where
+// there is no exact closed form the simulated blocks' mean per block.
+func (sp *sampler) skippedInsts(exact *closedForm) (insts, stores float64, refs []float64) {
 	r := sp.e.res
-	done := float64(r.WarpInsts)
-	if len(r.Refs) > 0 {
-		done = float64(r.MemInsts)
-	}
-	var doneStores float64
+	refs = make([]float64, len(r.Refs))
 	for k := range r.Refs {
-		if r.Refs[k].Op == traces.OpStore.String() {
-			doneStores += float64(r.Refs[k].Requests)
-		}
+		refs[k] = -float64(r.Refs[k].Requests)
 	}
 	if exact != nil {
-		total, totalStores := exact.warpInsts, 0.0
-		if len(r.Refs) > 0 {
-			total = 0
-			for k, n := range exact.refInsts {
-				total += n
-				if r.Refs[k].Op == traces.OpStore.String() {
-					totalStores += n
-				}
-			}
+		for k, n := range exact.refInsts {
+			refs[k] += n
 		}
-		return total - done, totalStores - doneStores
+	} else {
+		share := float64(sp.skipped) / float64(int64(sp.e.grid.total)-sp.skipped)
+		for k := range refs {
+			refs[k] *= -share
+		}
 	}
-	share := float64(sp.skipped) / float64(int64(sp.e.grid.total)-sp.skipped)
-	return done * share, doneStores * share
+	insts, stores = refInsts(r.Refs, refs)
+	if len(r.Refs) == 0 {
+		insts = float64(r.WarpInsts) * float64(sp.skipped) / float64(int64(sp.e.grid.total)-sp.skipped)
+		if exact != nil {
+			insts = exact.warpInsts - float64(r.WarpInsts)
+		}
+	}
+	return insts, stores, refs
+}
+
+// refInsts is the memory instructions and the store instructions to
+// memory (storesToMemory) among n, instructions per reference of refs.
+func refInsts(refs []RefStats, n []float64) (insts, stores float64) {
+	for k := range refs {
+		insts += n[k]
+		if refs[k].storesToMemory() {
+			stores += n[k]
+		}
+	}
+	return insts, stores
 }
 
 // skipped is what the skipped waves would have issued: instructions (those
-// rates are per), store instructions, and blocks; and where their
+// rates are per), store instructions to memory, each reference's
+// instructions, and blocks; and where their
 // transactions were counted on a device that sends each to DRAM as it is
 // (directSent), their DRAM requests, bytes and sectors, exact, and the
 // requests (reads and writes, scaled with the skipped share like insts)
 // that DRAM's own counters are per.
 type skipped struct {
 	insts, stores, blocks float64
+	refs                  []float64
 	sent                  *[sentCounts]int64
 	requests              float64
 }
@@ -146,7 +164,13 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *Counts, r *
 		if sp.store[i] {
 			n = sk.stores
 		}
+		ref := sp.refOf[i]
+		if ref >= 0 {
+			n = sk.refs[ref]
+		}
 		switch k := sp.sentIndex[i]; {
+		case ref >= 0 && i == sp.refReqs[ref]:
+			*f += int64(math.Round(n)) // a reference's own instructions, at one each
 		case sk.sent != nil && k >= 0:
 			*f += sk.sent[k]
 		case sk.sent != nil && sp.dram[i]:

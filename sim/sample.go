@@ -107,7 +107,7 @@ type snapshot struct {
 	t          int64
 	warpCycles int64
 	sent       [sentCounts]int64 // requests sent to DRAM (sentFields)
-	stores     int64             // store instructions issued
+	stores     int64             // store instructions to memory issued (storesToMemory)
 	counts     []int64
 }
 
@@ -136,10 +136,14 @@ type sampler struct {
 	inst, dramReads, dramWrites int
 	dram                        []bool
 	sentIndex                   []int  // per counter, its index in sentFields, or -1
-	store                       []bool // per counter, whether stores cause it
-	storeReqs                   []int  // indices into counts of the store references' requests
-	per                         int64  // blocks per batch of the window
-	skippedWork                 int64  // warp instructions the skipped blocks stand for, roughly
+	store                       []bool // per counter, whether stores to memory cause it
+	storeReqs                   []int  // indices into counts of the requests of the store references to memory
+	// refOf is, per counter, the reference whose count it is, or -1;
+	// refReqs, per reference, the index into counts of its requests
+	// (its instructions), which its counts are per.
+	refOf, refReqs []int
+	per            int64 // blocks per batch of the window
+	skippedWork    int64 // warp instructions the skipped blocks stand for, roughly
 }
 
 func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *sampler {
@@ -153,6 +157,7 @@ func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *s
 	sp.snaps = append(sp.snaps, snapshot{counts: make([]int64, len(counterFields(e.res)))})
 	sp.keyIndex, sp.inst = keyCounters(e.res, len(e.res.Refs) > 0)
 	r := e.res
+	sp.refOf, sp.refReqs = refCounters(r)
 	stores := storeSide(r)
 	dram := int64Fields(reflect.ValueOf(&r.DRAM).Elem(), ".DRAM", notExtrapolated)
 	for i, f := range counterFields(r) {
@@ -166,7 +171,7 @@ func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *s
 		sp.sentIndex = append(sp.sentIndex, slices.Index(sentPointers(&r.DRAM), f))
 		sp.store = append(sp.store, slices.Contains(stores, f))
 		for k := range r.Refs {
-			if f == &r.Refs[k].Requests && r.Refs[k].Op == traces.OpStore.String() {
+			if f == &r.Refs[k].Requests && r.Refs[k].storesToMemory() {
 				sp.storeReqs = append(sp.storeReqs, i)
 			}
 		}

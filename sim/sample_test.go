@@ -207,6 +207,47 @@ func TestSampleSmallGridIsExact(t *testing.T) {
 	}
 }
 
+// Each reference's counts are extrapolated per its own instructions, so
+// that in a grid of alike blocks they come out exact, and stores to
+// shared memory are not stores to memory. Ryoo's prefetching matmul at
+// W=512 on g80, by hand: 32×32 blocks of 8 warps; per warp one load of A
+// and of B before the loop, 31 in it (the last step loads nothing), 32
+// deposits in each shared tile, 16×32 reads of each, and one store of C.
+// Every global access is a half-warp's 16 consecutive floats, 64-byte
+// aligned: one 64-B transaction each on CC 1.0 (hardware.md §2.2), two a
+// warp. Before, the references' counts were extrapolated per memory or
+// per store instruction, shared deposits included: the loads before the
+// loop came out 2.0% high, C's store 1.2% low, with DRAM's writes.
+func TestSampleRefsPerOwnInstructions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 192 blocks of a long kernel")
+	}
+	dev, l := bind(t, "g80", "matmul-ryoo-d", "", "", map[string]int64{"W": 512})
+	got := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true}})
+	if s := got.Sampling; s == nil || s.SkippedBlocks == 0 || s.Counted {
+		t.Fatalf("sampling %s: want blocks skipped and extrapolated", describe(s))
+	}
+	const warps = 32 * 32 * 8
+	want := map[string]int64{"A[indexA]": warps + warps*31, "B[indexB]": warps + warps*31,
+		"As[ty][tx]": warps * 32, "Bs[ty][tx]": warps * 32, "As[ty][i]": warps * 16 * 32, "Bs[i][tx]": warps * 16 * 32,
+		"C[indexC]": warps}
+	reqs := map[string]int64{}
+	for _, r := range got.Refs {
+		reqs[r.Ref] += r.Requests
+		if r.Space == "" && r.Transactions != 2*r.Requests {
+			t.Errorf("%s (%s): %d transactions for %d requests, want two a warp", r.Ref, r.Op, r.Transactions, r.Requests)
+		}
+	}
+	for ref, n := range want {
+		if reqs[ref] != n {
+			t.Errorf("%s: %d warp instructions, want %d", ref, reqs[ref], n)
+		}
+	}
+	if got.Stores.Transactions != 2*warps || got.DRAM.WriteBytes != 64*2*warps {
+		t.Errorf("%d store transactions and %d bytes written to DRAM, want %d and %d", got.Stores.Transactions, got.DRAM.WriteBytes, 2*warps, 64*2*warps)
+	}
+}
+
 func describe(s *sim.Sampling) string {
 	if s == nil {
 		return "none"

@@ -228,16 +228,3 @@ func checkRequests(c *Counts, exact *closedForm) error {
 	}
 	return nil
 }
-
-// memInsts is the memory instructions and the store instructions of c,
-// the counts of launch references refs (which say which are stores).
-func memInsts(c *Counts, refs []RefStats) (insts, stores float64) {
-	for i := range c.Refs {
-		n := float64(c.Refs[i].Requests)
-		insts += n
-		if refs[i].Op == traces.OpStore.String() {
-			stores += n
-		}
-	}
-	return insts, stores
-}

@@ -3,6 +3,7 @@ package sim
 import (
 	"reflect"
 
+	"gpumemsim/kernel"
 	"gpumemsim/sim/dram"
 	"gpumemsim/traces"
 )
@@ -69,16 +70,44 @@ func keyCounters(r *Result, mem bool) (key []int, inst int) {
 	return key, inst
 }
 
-// storeSide are the counters of r that stores cause: writes at L2 and DRAM
-// and their write-backs, the L1 lines stores evict, and every count of a
-// store reference.
+// storeSide are the counters of r that stores to memory cause: writes at
+// L2 and DRAM and their write-backs, and the L1 lines stores evict. (A
+// store reference's own counts are per its own instructions, as every
+// reference's are: refCounters.)
 func storeSide(r *Result) []*int64 {
-	out := []*int64{&r.L2.WriteRequests, &r.L2.WriteSectors, &r.L2.WriteBackSectors, &r.L1.StoreEvictions,
+	return []*int64{&r.L2.WriteRequests, &r.L2.WriteSectors, &r.L2.WriteBackSectors, &r.L1.StoreEvictions,
 		&r.DRAM.Writes, &r.DRAM.WriteBytes, &r.DRAM.WriteSectors}
+}
+
+// refCounters are, per counter of counterFields(r), the reference whose
+// count it is, or -1; and per reference, the index of its Requests among
+// those counters.
+func refCounters(r *Result) (refOf, reqs []int) {
+	of := map[*int64]int{}
 	for k := range r.Refs {
-		if r.Refs[k].Op == traces.OpStore.String() {
-			out = append(out, int64Fields(reflect.ValueOf(&r.Refs[k]).Elem(), ".Refs[]", notExtrapolated)...)
+		for _, f := range int64Fields(reflect.ValueOf(&r.Refs[k]).Elem(), ".Refs[]", notExtrapolated) {
+			of[f] = k
 		}
 	}
-	return out
+	reqs = make([]int, len(r.Refs))
+	for i, f := range counterFields(r) {
+		k, ok := of[f]
+		if !ok {
+			refOf = append(refOf, -1)
+			continue
+		}
+		refOf = append(refOf, k)
+		if f == &r.Refs[k].Requests {
+			reqs[k] = i
+		}
+	}
+	return refOf, reqs
+}
+
+// storesToMemory says whether r stores to memory, through the caches:
+// stores to shared memory stay in the SM, and come as often as its loads
+// (a tile deposited at every step), not in bursts at a block's end, so
+// sampling counts them, like loads, per memory instruction.
+func (r *RefStats) storesToMemory() bool {
+	return r.Op == traces.OpStore.String() && r.Space != kernel.SpaceShared.String()
 }
