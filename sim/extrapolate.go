@@ -100,7 +100,7 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 
 // skippedInsts is, of the skipped blocks, the instructions rates are per
 // (memory instructions in a kernel with memory references), the store
-// instructions to memory and each reference's instructions: what the
+// instructions and each reference's instructions: what the
 // closed form says the launch issues less what was simulated, or where
 // there is no exact closed form the simulated blocks' mean per block.
 func (sp *sampler) skippedInsts(exact *closedForm) (insts, stores float64, refs []float64) {
@@ -129,12 +129,12 @@ func (sp *sampler) skippedInsts(exact *closedForm) (insts, stores float64, refs 
 	return insts, stores, refs
 }
 
-// refInsts is the memory instructions and the store instructions to
-// memory (storesToMemory) among n, instructions per reference of refs.
+// refInsts is the memory instructions and the store instructions among n,
+// instructions per reference of refs.
 func refInsts(refs []RefStats, n []float64) (insts, stores float64) {
 	for k := range refs {
 		insts += n[k]
-		if refs[k].storesToMemory() {
+		if refs[k].Op == traces.OpStore.String() {
 			stores += n[k]
 		}
 	}
@@ -142,7 +142,7 @@ func refInsts(refs []RefStats, n []float64) (insts, stores float64) {
 }
 
 // skipped is what the skipped waves would have issued: instructions (those
-// rates are per), store instructions to memory, each reference's
+// rates are per), store instructions, each reference's
 // instructions, and blocks; and where their
 // transactions were counted on a device that sends each to DRAM as it is
 // (directSent), their DRAM requests, bytes and sectors, exact, and the

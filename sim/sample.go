@@ -107,7 +107,7 @@ type snapshot struct {
 	t          int64
 	warpCycles int64
 	sent       [sentCounts]int64 // requests sent to DRAM (sentFields)
-	stores     int64             // store instructions to memory issued (storesToMemory)
+	stores     int64             // store instructions issued
 	counts     []int64
 }
 
@@ -136,8 +136,8 @@ type sampler struct {
 	inst, dramReads, dramWrites int
 	dram                        []bool
 	sentIndex                   []int  // per counter, its index in sentFields, or -1
-	store                       []bool // per counter, whether stores to memory cause it
-	storeReqs                   []int  // indices into counts of the requests of the store references to memory
+	store                       []bool // per counter, whether stores cause it
+	storeReqs                   []int  // indices into counts of the store references' requests
 	// refOf is, per counter, the reference whose count it is, or -1;
 	// refReqs, per reference, the index into counts of its requests
 	// (its instructions), which its counts are per.
@@ -171,7 +171,7 @@ func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *s
 		sp.sentIndex = append(sp.sentIndex, slices.Index(sentPointers(&r.DRAM), f))
 		sp.store = append(sp.store, slices.Contains(stores, f))
 		for k := range r.Refs {
-			if f == &r.Refs[k].Requests && r.Refs[k].storesToMemory() {
+			if f == &r.Refs[k].Requests && r.Refs[k].Op == traces.OpStore.String() {
 				sp.storeReqs = append(sp.storeReqs, i)
 			}
 		}

@@ -208,8 +208,8 @@ func TestSampleSmallGridIsExact(t *testing.T) {
 }
 
 // Each reference's counts are extrapolated per its own instructions, so
-// that in a grid of alike blocks they come out exact, and stores to
-// shared memory are not stores to memory. Ryoo's prefetching matmul at
+// that in a grid of alike blocks they come out exact. Ryoo's prefetching
+// matmul at
 // W=512 on g80, by hand: 32×32 blocks of 8 warps; per warp one load of A
 // and of B before the loop, 31 in it (the last step loads nothing), 32
 // deposits in each shared tile, 16×32 reads of each, and one store of C.
@@ -217,7 +217,7 @@ func TestSampleSmallGridIsExact(t *testing.T) {
 // aligned: one 64-B transaction each on CC 1.0 (hardware.md §2.2), two a
 // warp. Before, the references' counts were extrapolated per memory or
 // per store instruction, shared deposits included: the loads before the
-// loop came out 2.0% high, C's store 1.2% low, with DRAM's writes.
+// loop came out 2.0% high, C's store 1.2% low, with the bytes DRAM wrote.
 func TestSampleRefsPerOwnInstructions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates 192 blocks of a long kernel")

@@ -3,9 +3,7 @@ package sim
 import (
 	"reflect"
 
-	"gpumemsim/kernel"
 	"gpumemsim/sim/dram"
-	"gpumemsim/traces"
 )
 
 // sentCounts is the number of sentFields.
@@ -70,9 +68,9 @@ func keyCounters(r *Result, mem bool) (key []int, inst int) {
 	return key, inst
 }
 
-// storeSide are the counters of r that stores to memory cause: writes at
-// L2 and DRAM and their write-backs, and the L1 lines stores evict. (A
-// store reference's own counts are per its own instructions, as every
+// storeSide are the counters of r that stores cause: writes at L2 and
+// DRAM and their write-backs, and the L1 lines stores evict. (A store
+// reference's own counts are per its own instructions, as every
 // reference's are: refCounters.)
 func storeSide(r *Result) []*int64 {
 	return []*int64{&r.L2.WriteRequests, &r.L2.WriteSectors, &r.L2.WriteBackSectors, &r.L1.StoreEvictions,
@@ -102,12 +100,4 @@ func refCounters(r *Result) (refOf, reqs []int) {
 		}
 	}
 	return refOf, reqs
-}
-
-// storesToMemory says whether r stores to memory, through the caches:
-// stores to shared memory stay in the SM, and come as often as its loads
-// (a tile deposited at every step), not in bursts at a block's end, so
-// sampling counts them, like loads, per memory instruction.
-func (r *RefStats) storesToMemory() bool {
-	return r.Op == traces.OpStore.String() && r.Space != kernel.SpaceShared.String()
 }

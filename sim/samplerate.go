@@ -20,13 +20,12 @@ const (
 // times the requests sent per instruction (the reads, writes, bytes and
 // sectors the caches send are counted as they are sent). A window in which
 // a backlog grows or drains then still gives the rates of the steady
-// state. What stores to memory cause (writes at L2 and DRAM, write-backs)
-// is per store instruction to memory: such stores come in bursts (a
-// block's results at its end), which a rate per memory instruction would
-// follow; stores to shared memory cause none of it (storesToMemory). A
-// reference's own counts are per its own instructions: a reference a
-// block issues once, at its start or end, would otherwise follow where
-// the window's boundaries cut the blocks.
+// state. What stores cause (writes at L2 and DRAM, write-backs) is per
+// store instruction: stores come in bursts (a block's results at its
+// end), which a rate per memory instruction would follow. A reference's
+// own counts are per its own instructions: a reference a block issues
+// once, at its start or end, would otherwise follow where the window's
+// boundaries cut the blocks.
 func (sp *sampler) rate(ds []snapshot, i int) float64 {
 	var num, insts, sent, sentI float64
 	for j := range ds {
