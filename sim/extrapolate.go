@@ -100,28 +100,23 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 
 // skippedInsts is, of the skipped blocks, the instructions rates are per
 // (memory instructions in a kernel with memory references), the store
-// instructions and each reference's instructions: what the
-// closed form says the launch issues less what was simulated, or where
-// there is no exact closed form the simulated blocks' mean per block.
+// instructions and each reference's instructions: what the closed form
+// says the launch issues less what was simulated, or where there is no
+// exact closed form the simulated blocks' mean per block.
 func (sp *sampler) skippedInsts(exact *closedForm) (insts, stores float64, refs []float64) {
 	r := sp.e.res
+	share := float64(sp.skipped) / float64(int64(sp.e.grid.total)-sp.skipped)
 	refs = make([]float64, len(r.Refs))
 	for k := range r.Refs {
-		refs[k] = -float64(r.Refs[k].Requests)
-	}
-	if exact != nil {
-		for k, n := range exact.refInsts {
-			refs[k] += n
-		}
-	} else {
-		share := float64(sp.skipped) / float64(int64(sp.e.grid.total)-sp.skipped)
-		for k := range refs {
-			refs[k] *= -share
+		done := float64(r.Refs[k].Requests)
+		refs[k] = done * share
+		if exact != nil {
+			refs[k] = exact.refInsts[k] - done
 		}
 	}
 	insts, stores = refInsts(r.Refs, refs)
-	if len(r.Refs) == 0 {
-		insts = float64(r.WarpInsts) * float64(sp.skipped) / float64(int64(sp.e.grid.total)-sp.skipped)
+	if len(r.Refs) == 0 { // rates are per warp instruction
+		insts = float64(r.WarpInsts) * share
 		if exact != nil {
 			insts = exact.warpInsts - float64(r.WarpInsts)
 		}
@@ -142,12 +137,11 @@ func refInsts(refs []RefStats, n []float64) (insts, stores float64) {
 }
 
 // skipped is what the skipped waves would have issued: instructions (those
-// rates are per), store instructions, each reference's
-// instructions, and blocks; and where their
-// transactions were counted on a device that sends each to DRAM as it is
-// (directSent), their DRAM requests, bytes and sectors, exact, and the
-// requests (reads and writes, scaled with the skipped share like insts)
-// that DRAM's own counters are per.
+// rates are per), store instructions, each reference's instructions, and
+// blocks; and where their transactions were counted on a device that
+// sends each to DRAM as it is (directSent), their DRAM requests, bytes and
+// sectors, exact, and the requests (reads and writes, scaled with the
+// skipped share like insts) that DRAM's own counters are per.
 type skipped struct {
 	insts, stores, blocks float64
 	refs                  []float64

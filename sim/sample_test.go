@@ -209,10 +209,10 @@ func TestSampleSmallGridIsExact(t *testing.T) {
 
 // Each reference's counts are extrapolated per its own instructions, so
 // that in a grid of alike blocks they come out exact. Ryoo's prefetching
-// matmul at
-// W=512 on g80, by hand: 32×32 blocks of 8 warps; per warp one load of A
-// and of B before the loop, 31 in it (the last step loads nothing), 32
-// deposits in each shared tile, 16×32 reads of each, and one store of C.
+// matmul at W=512 on g80, by hand: 32×32 blocks of 8 warps; per warp one
+// load of A and of B before the loop, 31 in it (the last step loads
+// nothing), 32 deposits in each shared tile, 16×32 reads of each, and one
+// store of C.
 // Every global access is a half-warp's 16 consecutive floats, 64-byte
 // aligned: one 64-B transaction each on CC 1.0 (hardware.md §2.2), two a
 // warp. Before, the references' counts were extrapolated per memory or
