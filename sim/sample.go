@@ -170,10 +170,10 @@ func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *s
 		sp.dram = append(sp.dram, slices.Contains(dram, f))
 		sp.sentIndex = append(sp.sentIndex, slices.Index(sentPointers(&r.DRAM), f))
 		sp.store = append(sp.store, slices.Contains(stores, f))
-		for k := range r.Refs {
-			if f == &r.Refs[k].Requests && r.Refs[k].Op == traces.OpStore.String() {
-				sp.storeReqs = append(sp.storeReqs, i)
-			}
+	}
+	for k, i := range sp.refReqs {
+		if r.Refs[k].Op == traces.OpStore.String() {
+			sp.storeReqs = append(sp.storeReqs, i)
 		}
 	}
 	return sp
