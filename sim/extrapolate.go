@@ -187,12 +187,28 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *Counts, r *
 		counted.setDirect(r)
 	}
 	sumRefs(r)
-	stores := int64(-1) // not known where the skipped blocks were not counted
+	stores := touchedSectorsOf(e.res, r)
 	if counted != nil {
 		stores = counted.storeSectors
 	}
 	reconcile(dev, r, stores)
 	derive(dev, r, warpCycles, active)
+}
+
+// touchedSectorsOf estimates the sectors the global stores of r, an
+// extrapolated run whose skipped blocks were not counted, touch: those of
+// the simulated part sim, whose SMs counted them (the L2's write sectors,
+// which engine.check holds to that count), and of the skipped store
+// transactions, whose sectors r holds, the share sim's touched. Stores
+// write whole sectors in most kernels, and then it is exact; the store
+// instructions, which stores to shared memory are among, would follow
+// where the window cut the blocks. Where sim stored nothing it is -1.
+func touchedSectorsOf(sim, r *Result) int64 {
+	if sim.Stores.Sectors == 0 {
+		return -1
+	}
+	share := float64(sim.L2.WriteSectors) / float64(sim.Stores.Sectors)
+	return sim.L2.WriteSectors + int64(math.Round(float64(r.Stores.Sectors-sim.Stores.Sectors)*share))
 }
 
 // closedForm is a launch's instruction counts in closed form: all warp

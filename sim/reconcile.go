@@ -5,6 +5,7 @@ import (
 
 	"gpumemsim/arch"
 	"gpumemsim/kernel"
+	"gpumemsim/sim/dram"
 	"gpumemsim/traces"
 )
 
@@ -35,7 +36,10 @@ import (
 //     transactions and the read-only caches' fills where no L2 caches
 //     global memory, each reference's L2 miss sectors behind an L2 of
 //     32-byte sectors), and writes the stores where no L2 caches them and
-//     the L2's write-backs.
+//     the L2's write-backs; where no L2 caches global memory, each load
+//     and store transaction and each fill it was sent is one request
+//     (directRequests), and every request completed and either found its
+//     row open or activated one.
 //
 // Where an identity fixes a total, its parts are apportioned to it in
 // proportion to their estimates (apportion); where it fixes the parts,
@@ -193,6 +197,26 @@ func (r *Result) reconcileDRAM(dev *arch.Device) {
 		d.ReadSectors += r.Refs[i].DRAMReadSectors
 	}
 	d.ReadBytes, d.WriteBytes = 32*d.ReadSectors, 32*d.WriteSectors
+	reads, writes := directRequests(dev, r)
+	reconcileRequests(d, reads, writes)
+}
+
+// reconcileRequests fits DRAM's reads and writes to what was sent to it,
+// where that is known (not -1), and what DRAM counts of each request to
+// them: every request completed and either found its row open or
+// activated one, after a precharge where another was open.
+func reconcileRequests(d *dram.ChannelStats, reads, writes int64) {
+	if reads >= 0 {
+		d.Reads = reads
+	}
+	if writes >= 0 {
+		d.Writes = writes
+	}
+	d.Completed = d.Reads + d.Writes
+	clean := max(0, d.RowMisses-d.RowConflicts) // misses to a closed bank
+	apportion(d.Completed, &d.RowHits, &d.RowMisses)
+	apportion(d.RowMisses, &d.RowConflicts, &clean)
+	d.Activates, d.Precharges = d.RowMisses, d.RowConflicts
 }
 
 // refCounts is one count of each reference of r, as field picks it; a

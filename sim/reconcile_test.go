@@ -112,6 +112,7 @@ func TestReconcileRestoresIdentities(t *testing.T) {
 			"L2 write requests":    func(r *sim.Result) *int64 { return &r.L2.WriteRequests },
 			"B's L2 read sectors":  func(r *sim.Result) *int64 { return &r.Refs[1].L2ReadSectors },
 			"memory instructions":  func(r *sim.Result) *int64 { return &r.MemInsts },
+			"DRAM precharges":      func(r *sim.Result) *int64 { return &r.DRAM.Precharges },
 		}},
 		{"kepler", map[string]func(r *sim.Result) *int64{
 			"L2 read requests":      func(r *sim.Result) *int64 { return &r.L2.ReadRequests },
@@ -119,12 +120,16 @@ func TestReconcileRestoresIdentities(t *testing.T) {
 			"B's DRAM read sectors": func(r *sim.Result) *int64 { return &r.Refs[1].DRAMReadSectors },
 			"DRAM read bytes":       func(r *sim.Result) *int64 { return &r.DRAM.ReadBytes },
 			"DRAM write sectors":    func(r *sim.Result) *int64 { return &r.DRAM.WriteSectors },
+			"DRAM row hits":         func(r *sim.Result) *int64 { return &r.DRAM.RowHits },
+			"DRAM completed":        func(r *sim.Result) *int64 { return &r.DRAM.Completed },
+			"DRAM activates":        func(r *sim.Result) *int64 { return &r.DRAM.Activates },
 		}},
 		{"gt200", map[string]func(r *sim.Result) *int64{
 			"texture fills":         func(r *sim.Result) *int64 { return &r.Texture.Cache.Fills },
 			"L2 read sectors":       func(r *sim.Result) *int64 { return &r.L2.ReadSectors },
 			"DRAM write sectors":    func(r *sim.Result) *int64 { return &r.DRAM.WriteSectors },
 			"B's DRAM read sectors": func(r *sim.Result) *int64 { return &r.Refs[1].DRAMReadSectors },
+			"DRAM writes":           func(r *sim.Result) *int64 { return &r.DRAM.Writes },
 		}},
 	} {
 		dev, _ := bind(t, c.device, "vecadd", "", "", nil)

@@ -246,6 +246,17 @@ func TestSampleRefsPerOwnInstructions(t *testing.T) {
 	if got.Stores.Transactions != 2*warps || got.DRAM.WriteBytes != 64*2*warps {
 		t.Errorf("%d store transactions and %d bytes written to DRAM, want %d and %d", got.Stores.Transactions, got.DRAM.WriteBytes, 2*warps, 64*2*warps)
 	}
+	// g80's L2 holds texture only: each global transaction is one DRAM
+	// request, and each request completes and either hits its row or
+	// activates one. Rated on their own, DRAM's writes came out 16,186.
+	d := got.DRAM
+	if reads, writes := int64(2*64*warps), int64(2*warps); d.Reads != reads || d.Writes != writes || d.Completed != reads+writes {
+		t.Errorf("DRAM: %d reads, %d writes, %d completed; want %d, %d and their sum", d.Reads, d.Writes, d.Completed, reads, writes)
+	}
+	if d.RowHits+d.RowMisses != d.Completed || d.Activates != d.RowMisses || d.Precharges != d.RowConflicts {
+		t.Errorf("DRAM: %d row hits + %d misses for %d requests; %d activates, %d precharges for %d conflicts",
+			d.RowHits, d.RowMisses, d.Completed, d.Activates, d.Precharges, d.RowConflicts)
+	}
 }
 
 func describe(s *sim.Sampling) string {

@@ -45,11 +45,27 @@ func (res *Result) checkTotals(fail func(string, ...any), dev *arch.Device) {
 // on a device whose L2 does not cache global memory, each global load
 // reference's transactions and each read-only space's fills; behind an L2
 // of 32-byte sectors, each reference's L2 miss sectors. A DRAM request's
-// bytes are its sectors'.
+// bytes are its sectors'. Where no L2 caches global memory, its reads and
+// writes are the requests sent (directRequests); every request completed
+// and either found its row open or activated one (after a precharge,
+// where another row was open).
 func (res *Result) checkDRAM(fail func(string, ...any), dev *arch.Device) {
 	d := &res.DRAM
 	if d.ReadBytes != 32*d.ReadSectors || d.WriteBytes != 32*d.WriteSectors {
 		fail("DRAM: %d bytes read in %d sectors, %d written in %d", d.ReadBytes, d.ReadSectors, d.WriteBytes, d.WriteSectors)
+	}
+	reads, writes := directRequests(dev, res)
+	if reads >= 0 && d.Reads != reads {
+		fail("DRAM: %d reads; with no L2 caching global memory, the load transactions and the constant- and texture-cache fills make %d", d.Reads, reads)
+	}
+	if writes >= 0 && d.Writes != writes {
+		fail("DRAM: %d writes; with no L2 caching global memory, the store transactions make %d", d.Writes, writes)
+	}
+	if d.Completed != d.Reads+d.Writes || d.RowHits+d.RowMisses != d.Completed {
+		fail("DRAM: %d requests completed of %d reads + %d writes; %d found their row open, %d did not", d.Completed, d.Reads, d.Writes, d.RowHits, d.RowMisses)
+	}
+	if d.Activates != d.RowMisses || d.Precharges != d.RowConflicts {
+		fail("DRAM: %d activates for %d row misses, %d precharges for %d row conflicts", d.Activates, d.RowMisses, d.Precharges, d.RowConflicts)
 	}
 	var constant, texture int64
 	for i := range res.Refs {
@@ -76,6 +92,23 @@ func (res *Result) checkDRAM(fail func(string, ...any), dev *arch.Device) {
 	if !dev.L2.Present() && texture != res.Texture.FillSectors {
 		fail("DRAM: texture references read %d sectors; the texture caches filled %d", texture, res.Texture.FillSectors)
 	}
+}
+
+// directRequests are DRAM's reads and writes where no L2 caches global
+// memory: each store transaction is one write, and each load transaction
+// and constant- or texture-cache fill one read. Behind a texture-only L2
+// the texture caches' fills become the L2's fetches, which a Result does
+// not count: there the reads are known only where no texture cache
+// filled. A count not known is -1.
+func directRequests(dev *arch.Device, res *Result) (reads, writes int64) {
+	if dev.L2.CachesGlobal() {
+		return -1, -1
+	}
+	reads = res.Loads.Transactions + res.Constant.Cache.Fills + res.Texture.Cache.Fills
+	if dev.L2.TextureOnly && res.Texture.Cache.Fills > 0 {
+		reads = -1
+	}
+	return reads, res.Stores.Transactions
 }
 
 // checkExtrapolated holds an extrapolated run to the identities of a
