@@ -259,6 +259,24 @@ func TestSampleRefsPerOwnInstructions(t *testing.T) {
 	}
 }
 
+// Where the skipped blocks are not counted, the L2's write sectors are
+// the simulated part's plus the skipped store transactions' at the share
+// of sectors the simulated part touched, not a rate per store
+// instruction with the stores to shared memory among them (which followed
+// where the window cut the blocks: 16,381). Harris's reduce1 on kepler
+// (N = 2^22, blocks of 256), by hand: each of the 2^14 blocks stores one
+// 4-byte sum, one sector.
+func TestSampleStoreSectorsPerTransaction(t *testing.T) {
+	dev, l := bind(t, "kepler", "reduce-interleaved", "", "", nil)
+	got := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true}})
+	if s := got.Sampling; s == nil || s.SkippedBlocks == 0 || s.Counted {
+		t.Fatalf("sampling %s: want blocks skipped and extrapolated", describe(s))
+	}
+	if got.L2.WriteRequests != 1<<14 || got.L2.WriteSectors != 1<<14 {
+		t.Errorf("L2: %d write requests of %d sectors, want 2^14 of one sector each", got.L2.WriteRequests, got.L2.WriteSectors)
+	}
+}
+
 func describe(s *sim.Sampling) string {
 	if s == nil {
 		return "none"
