@@ -54,7 +54,11 @@ type samplingError struct {
 	// occupancy is the relative error of achieved occupancy, a ratio
 	// reported beside the goals: it drifts across a grid where cycles and
 	// counts keep their rates.
-	occupancy         float64
+	occupancy float64
+	// rowHits is the error of DRAM's row hit rate, in points of
+	// percent, likewise beside the goals: no key counter of the
+	// sampler's, it drifts where the waves' skew grows across a grid.
+	rowHits           float64
 	cyclesOK, countOK bool
 	// counted says the skipped blocks' transactions were counted;
 	// countedExact that every reference's coalescer counts then equal
@@ -169,7 +173,8 @@ func measureSampling(t *testing.T, d *arch.Device, l *traces.Launch, dev string,
 	e := samplingError{name: dev + " " + caseName(dev, c),
 		skipped: float64(s.SkippedBlocks) / float64(s.SimulatedBlocks+s.SkippedBlocks),
 		cycles:  rel(float64(got.Cycles), float64(full.Cycles)), ci: s.CyclesCI95 / float64(got.Cycles),
-		occupancy: rel(got.AchievedOccupancy, full.AchievedOccupancy)}
+		occupancy: rel(got.AchievedOccupancy, full.AchievedOccupancy),
+		rowHits:   math.Abs(rowHitRate(got) - rowHitRate(full))}
 	counts := map[string][2]int64{
 		"L1 hits": {got.L1.Hits, full.L1.Hits}, "L1 misses": {got.L1.Misses, full.L1.Misses},
 		"L2 read sectors": {got.L2.ReadSectors, full.L2.ReadSectors}, "L2 read hit sectors": {got.L2.ReadHitSectors, full.L2.ReadHitSectors},
@@ -201,6 +206,15 @@ func measureSampling(t *testing.T, d *arch.Device, l *traces.Launch, dev string,
 			g.WriteBytes == f.WriteBytes && g.ReadSectors == f.ReadSectors && g.WriteSectors == f.WriteSectors
 	}
 	return e
+}
+
+// rowHitRate is the percentage of r's DRAM requests that found their
+// row open, as sim_dram_row_hit_rate.
+func rowHitRate(r *sim.Result) float64 {
+	if n := r.DRAM.RowHits + r.DRAM.RowMisses; n > 0 {
+		return 100 * float64(r.DRAM.RowHits) / float64(n)
+	}
+	return 0
 }
 
 // firstLevelExact says whether the counters that a counted sampled run
@@ -264,14 +278,14 @@ func samplingTable(errs []samplingError) string {
 		slices.Sort(s)
 		return s[int(math.Ceil(p*float64(len(s))))-1]
 	}
-	var cyc, cnt, occ, skip []float64
+	var cyc, cnt, occ, rows, skip []float64
 	covered, counted := 0, 0
 	for _, e := range sampled {
 		if e.counted {
 			counted++
 		}
 		cyc, cnt, skip = append(cyc, e.cycles), append(cnt, e.count), append(skip, e.skipped)
-		occ = append(occ, e.occupancy)
+		occ, rows = append(occ, e.occupancy), append(rows, e.rowHits)
 		if e.cycles <= e.ci {
 			covered++
 		}
@@ -280,6 +294,7 @@ func samplingTable(errs []samplingError) string {
 	fmt.Fprintf(&b, "%-28s %7.3f%% %7.3f%% %7.3f%% %8s\n", "cycles", 100*q(cyc, 0.5), 100*q(cyc, 0.9), 100*q(cyc, 1), "2%")
 	fmt.Fprintf(&b, "%-28s %7.3f%% %7.3f%% %7.3f%% %8s\n", "worst main count per case", 100*q(cnt, 0.5), 100*q(cnt, 0.9), 100*q(cnt, 1), "1%")
 	fmt.Fprintf(&b, "%-28s %7.3f%% %7.3f%% %7.3f%% %8s\n", "achieved occupancy", 100*q(occ, 0.5), 100*q(occ, 0.9), 100*q(occ, 1), "")
+	fmt.Fprintf(&b, "%-28s %7.2fpt %6.2fpt %6.2fpt %8s\n", "DRAM row hit rate", q(rows, 0.5), q(rows, 0.9), q(rows, 1), "")
 	fmt.Fprintf(&b, "%-28s %7.1f%% %7.1f%% %7.1f%%\n", "blocks skipped", 100*q(skip, 0.5), 100*q(skip, 0.9), 100*q(skip, 1))
 	fmt.Fprintf(&b, "cycles error within the reported 95%% interval in %d of %d cases\n", covered, len(sampled))
 	fmt.Fprintf(&b, "skipped blocks' transactions counted (every reference's counts exact, the L1 lookups, L2 requests and write sectors and cache accesses they make, and DRAM's requests where no cache stands between) in %d of %d cases\n", counted, len(sampled))
@@ -288,8 +303,8 @@ func samplingTable(errs []samplingError) string {
 		if e.counted {
 			how = "counted"
 		}
-		fmt.Fprintf(&b, "  %-62s skipped %5.1f%%  cycles %6.3f%% (CI %5.3f%%)  worst count %6.3f%% (%s)  occupancy %6.3f%%  transactions %s\n",
-			e.name, 100*e.skipped, 100*e.cycles, 100*e.ci, 100*e.count, e.countName, 100*e.occupancy, how)
+		fmt.Fprintf(&b, "  %-62s skipped %5.1f%%  cycles %6.3f%% (CI %5.3f%%)  worst count %6.3f%% (%s)  occupancy %6.3f%%  row hits %5.2fpt  transactions %s\n",
+			e.name, 100*e.skipped, 100*e.cycles, 100*e.ci, 100*e.count, e.countName, 100*e.occupancy, e.rowHits, how)
 	}
 	return b.String()
 }
