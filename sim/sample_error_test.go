@@ -56,8 +56,9 @@ type samplingError struct {
 	// counts keep their rates.
 	occupancy float64
 	// rowHits is the error of DRAM's row hit rate, in points of
-	// percent, likewise beside the goals: no key counter of the
-	// sampler's, it drifts where the waves' skew grows across a grid.
+	// percent, likewise beside the goals: not among the counters the
+	// sampler waits for, it can drift across a grid (g80's tiled
+	// matmuls at their own size).
 	rowHits           float64
 	cyclesOK, countOK bool
 	// counted says the skipped blocks' transactions were counted;

@@ -267,6 +267,9 @@ func TestSampleRefsPerOwnInstructions(t *testing.T) {
 // (N = 2^22, blocks of 256), by hand: each of the 2^14 blocks stores one
 // 4-byte sum, one sector.
 func TestSampleStoreSectorsPerTransaction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 11,392 blocks")
+	}
 	dev, l := bind(t, "kepler", "reduce-interleaved", "", "", nil)
 	got := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true}})
 	if s := got.Sampling; s == nil || s.SkippedBlocks == 0 || s.Counted {
