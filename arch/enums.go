@@ -77,6 +77,20 @@ func (r CoalescingRule) String() string                    { return rules.name(r
 func (r CoalescingRule) MarshalText() ([]byte, error)      { return []byte(r.String()), nil }
 func (r *CoalescingRule) UnmarshalYAML(n *yaml.Node) error { return rules.unmarshal(n, r) }
 
+// MaxTransaction is the largest transaction the rule makes: 32 bytes
+// under cc50's sectors, 128 under the others (CC 1.x's largest segment,
+// CC 2.x's cached line, CC 3.x's; hardware.md §2). An unknown rule gives
+// 0.
+func (r CoalescingRule) MaxTransaction() Bytes {
+	switch r {
+	case RuleCC50:
+		return 32
+	case RuleCC10, RuleCC13, RuleCC20, RuleCC30:
+		return 128
+	}
+	return 0
+}
+
 // Legacy reports whether the rule is a CC 1.x one, whose profiler had only
 // the legacy per-size counters.
 func (r CoalescingRule) Legacy() bool { return r == RuleCC10 || r == RuleCC13 }
