@@ -38,8 +38,8 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 	base := e.res.clone()
 	exact := closedFormOf(src)
 	skip, stores, refs := sp.skippedInsts(exact)
-	var counted *Counts // the whole launch's, when the skipped blocks are counted
-	var sent *[sentCounts]int64
+	var counted *Counts   // the whole launch's, when the skipped blocks are counted
+	requests := int64(-1) // the skipped blocks' DRAM requests, where counted and direct
 	if sp.counting {
 		c, err := countSkipped(ctx, dev, src, sp.skipFrom, sp.skipFrom+sp.skipped, sp.counted())
 		if err != nil {
@@ -59,18 +59,18 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 			}
 			skip, stores = refInsts(base.Refs, refs)
 		}
-		sent = directSent(dev, c, base.Refs)
+		requests = c.directRequests(dev, base.Refs)
 		info.Counted = true
 	}
 	grow := func(ds []snapshot, factor float64) *Result {
 		r := base.clone()
-		sk := skipped{insts: factor * skip, stores: factor * stores, blocks: factor * float64(sp.skipped), sent: sent,
-			refs: make([]float64, len(refs))}
+		sk := skipped{insts: factor * skip, stores: factor * stores, blocks: factor * float64(sp.skipped),
+			refs: make([]float64, len(refs)), requests: -1}
 		for k := range refs {
 			sk.refs[k] = factor * refs[k]
 		}
-		if sent != nil {
-			sk.requests = factor * float64(sent[0]+sent[1])
+		if requests >= 0 {
+			sk.requests = factor * float64(requests)
 		}
 		sp.add(dev, exact, counted, r, ds, sk)
 		return r
@@ -139,13 +139,12 @@ func refInsts(refs []RefStats, n []float64) (insts, stores float64) {
 // skipped is what the skipped waves would have issued: instructions (those
 // rates are per), store instructions, each reference's instructions, and
 // blocks; and where their transactions were counted on a device that
-// sends each to DRAM as it is (directSent), their DRAM requests, bytes and
-// sectors, exact, and the requests (reads and writes, scaled with the
-// skipped share like insts) that DRAM's own counters are per.
+// sends each to DRAM as it is (Counts.directRequests), the DRAM requests
+// (reads and writes, scaled with the skipped share like insts) that
+// DRAM's own counters are per, else -1.
 type skipped struct {
 	insts, stores, blocks float64
 	refs                  []float64
-	sent                  *[sentCounts]int64
 	requests              float64
 }
 
@@ -162,12 +161,10 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *Counts, r *
 		if ref >= 0 {
 			n = sk.refs[ref]
 		}
-		switch k := sp.sentIndex[i]; {
+		switch {
 		case ref >= 0 && i == sp.refReqs[ref]:
 			*f += int64(math.Round(n)) // a reference's own instructions, at one each
-		case sk.sent != nil && k >= 0:
-			*f += sk.sent[k]
-		case sk.sent != nil && sp.dram[i]:
+		case sk.requests >= 0 && sp.dram[i]:
 			*f += int64(math.Round(sk.requests * sp.perAccepted(ds, i)))
 		default:
 			*f += int64(math.Round(n * sp.rate(ds, i)))
@@ -183,9 +180,6 @@ func (sp *sampler) add(dev *arch.Device, exact *closedForm, counted *Counts, r *
 	warpCycles := e.warpCycles + int64(math.Round(blocks*sp.rate(ds, rateWarpCycles)))
 	exactCounts(r, exact)
 	counted.setIn(r)
-	if sk.sent != nil {
-		counted.setDirect(r)
-	}
 	sumRefs(r)
 	stores := touchedSectorsOf(e.res, r)
 	if counted != nil {

@@ -9,7 +9,6 @@ import (
 
 	"gpumemsim/arch"
 	"gpumemsim/kernel"
-	"gpumemsim/sim/dram"
 	"gpumemsim/traces"
 )
 
@@ -22,7 +21,7 @@ import (
 // model) gives them to the last unit for a small part of what simulating
 // those blocks would cost. What the caches, the DRAM and time make of them
 // stays extrapolated, but for the requests DRAM is sent where no cache
-// stands between (directSent).
+// stands between (Counts.directRequests).
 
 // A sampled run counts its skipped blocks when that is cheap against
 // the simulation: when the blocks it streams through the cursor (the
@@ -171,47 +170,29 @@ func (c *Counts) setIn(r *Result) {
 	r.Texture.Requests, r.Texture.Passes, r.Texture.Bytes = c.Texture.Requests, c.Texture.Passes, c.Texture.Bytes
 }
 
-// directSent is what the counted blocks c send to DRAM, in the order of
-// sentFields, where every transaction of the launch goes to DRAM as it is:
-// on a device whose global memory has no L2, each global load or store
-// transaction is one DRAM request of its size (Result.check holds the
-// sectors to that), so the requests, bytes and sectors are exact. Where a
-// reference reads through the constant or texture caches, whose fills are
-// extrapolated, it is nil; refs says which reference is which.
-func directSent(dev *arch.Device, c *Counts, refs []RefStats) *[sentCounts]int64 {
+// directRequests is the DRAM requests the counted blocks c send, where
+// every transaction of the launch goes to DRAM as it is: on a device whose
+// global memory has no L2, each global load or store transaction is one
+// request (directRequests says so of a Result, and reconcile sets DRAM's
+// requests, bytes and sectors from the counted transactions). DRAM's own
+// counters (row hits, bus time) grow per request at the window's rates.
+// Where a reference reads through the constant or texture caches, whose
+// fills are extrapolated, it is -1; refs says which reference is which.
+func (c *Counts) directRequests(dev *arch.Device, refs []RefStats) int64 {
 	if dev.L2.CachesGlobal() {
-		return nil
+		return -1
 	}
-	var s dram.ChannelStats
+	var n int64
 	for i := range refs {
-		r := &c.Refs[i]
 		switch {
 		case refs[i].Space == kernel.SpaceShared.String():
 		case refs[i].Space != "":
-			return nil
-		case refs[i].Op == traces.OpStore.String():
-			s.Writes += r.Transactions
-			s.WriteBytes += r.Bytes
-			s.WriteSectors += r.Bytes / atomBytes
+			return -1
 		default:
-			s.Reads += r.Transactions
-			s.ReadBytes += r.Bytes
-			s.ReadSectors += r.Bytes / atomBytes
+			n += c.Refs[i].Transactions
 		}
 	}
-	sent := sentFields(&s)
-	return &sent
-}
-
-// setDirect puts into r, an extrapolated run whose launch's counts c were
-// counted, each global load reference's DRAM read sectors: on a device
-// for which directSent is not nil, its transactions' sectors.
-func (c *Counts) setDirect(r *Result) {
-	for i := range r.Refs {
-		if r.Refs[i].Space == "" && r.Refs[i].Op != traces.OpStore.String() {
-			r.Refs[i].DRAMReadSectors = c.Refs[i].Bytes / atomBytes
-		}
-	}
+	return n
 }
 
 // checkRequests holds the launch's counted requests c against the closed
