@@ -29,6 +29,12 @@ type SampleOptions struct {
 	// the sampler skips; 0 takes DefaultCyclesTolerance and
 	// DefaultCountTolerance.
 	CyclesTolerance, CountTolerance float64
+	// Warmup is the fewest waves simulated before the window begins; 0
+	// takes DefaultWarmup. A rate that settles only as the SMs fall out
+	// of step (DRAM's row hits on g80's tiled matmuls) moves with the
+	// time since the launch began, which only simulated waves advance:
+	// a longer warm-up lets the window see it settled.
+	Warmup int
 }
 
 // The sampler's tolerances when SampleOptions leaves them 0: cycles
@@ -38,11 +44,13 @@ const (
 	DefaultCountTolerance  = 0.01
 )
 
+// DefaultWarmup waves at least are never part of a window when
+// SampleOptions leaves Warmup 0: the first fills the device from empty.
+// The warm-up lasts longer while a cache is still filling for the first
+// time (warmth.go).
+const DefaultWarmup = 1
+
 const (
-	// sampleWarmup waves at least are never part of a window: the first
-	// fills the device from empty. The warm-up lasts longer while a cache
-	// is still filling for the first time (warmth.go).
-	sampleWarmup = 1
 	// A window holds every wave after the warm-up, at least
 	// sampleMinWindow of them, in up to sampleBatches batches.
 	sampleMinWindow = 4
@@ -153,7 +161,10 @@ func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *s
 	if opts.CountTolerance == 0 {
 		opts.CountTolerance = DefaultCountTolerance
 	}
-	sp := &sampler{e: e, src: src, opts: opts, wave: wave, warm: sampleWarmup, fill: e.fillState()}
+	if opts.Warmup == 0 {
+		opts.Warmup = DefaultWarmup
+	}
+	sp := &sampler{e: e, src: src, opts: opts, wave: wave, warm: opts.Warmup, fill: e.fillState()}
 	sp.snaps = append(sp.snaps, snapshot{counts: make([]int64, len(counterFields(e.res)))})
 	sp.keyIndex, sp.inst = keyCounters(e.res, len(e.res.Refs) > 0)
 	r := e.res
@@ -276,20 +287,24 @@ func worthSkipping(blocks, total int64) bool {
 }
 
 // SampledAtLeast is the fewest blocks a sampled run of src on dev
-// simulates (regs as in Options, 0 for the kernel's own): the warm-up and
+// simulates (regs as in Options, 0 for the kernel's own; warmup as
+// SampleOptions.Warmup): the warm-up and
 // the shortest window, the wave in flight when the sampler decides, and
 // the grid's partial last wave; every block of a grid where that would
 // leave out less than SampleMinSkip of it. The sampler simulates more
 // while the window's rates are not yet steady (or a cache is filling), so
 // the time of these blocks is a lower bound on a sampled run's.
-func SampledAtLeast(dev *arch.Device, src traces.Source, regs int) (int64, error) {
+func SampledAtLeast(dev *arch.Device, src traces.Source, regs, warmup int) (int64, error) {
 	info := src.Info()
 	occ, err := launchOccupancy(dev, info, Options{Regs: regs})
 	if err != nil {
 		return 0, err
 	}
 	total, wave := int64(info.Blocks()), waveBlocks(dev, occ)
-	next := min(total, (sampleWarmup+sampleMinWindow+1)*wave) // the decision's waves done and the wave in flight
+	if warmup == 0 {
+		warmup = DefaultWarmup
+	}
+	next := min(total, (int64(warmup)+sampleMinWindow+1)*wave) // the decision's waves done and the wave in flight
 	skip := skippable(total, next, wave) * wave
 	if !worthSkipping(skip, total) {
 		return total, nil

@@ -23,6 +23,7 @@ var (
 	samplingDevices = flag.String("sampling-devices", "", "with -sampling-report, only these devices (comma-separated), to split the report over processes")
 	samplingMinWork = flag.Float64("sampling-min-work", 0, "with -sampling-report, only the cases of more warp instructions than this")
 	samplingMaxWork = flag.Float64("sampling-max-work", 1e8, "with -sampling-report, only the cases of at most this many warp instructions (each runs twice, in full and sampled, on one core)")
+	samplingWarmup  = flag.Int("sampling-warmup", 0, "with -sampling-report, the sampler's warm-up in waves (SampleOptions.Warmup; 0 for its default)")
 )
 
 // samplingScaled are the examples at sizes of many waves, where sampling
@@ -160,7 +161,7 @@ func measureSampling(t *testing.T, d *arch.Device, l *traces.Launch, dev string,
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := sim.Run(context.Background(), d, l, sim.Options{Sample: sim.SampleOptions{On: true}})
+	got, err := sim.Run(context.Background(), d, l, sim.Options{Sample: sim.SampleOptions{On: true, Warmup: *samplingWarmup}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func TestSampleAgainstFull(t *testing.T) {
 	// No fewer than the least a sampled run simulates: six waves (the
 	// warm-up, four, the one in flight), 720 blocks, then 267 whole
 	// waves of the 32,048 left skipped, their 8 blocks simulated: 728.
-	if least, err := sim.SampledAtLeast(dev, l, 0); err != nil || least != 728 || s.SimulatedBlocks < least {
+	if least, err := sim.SampledAtLeast(dev, l, 0, 0); err != nil || least != 728 || s.SimulatedBlocks < least {
 		t.Errorf("SampledAtLeast %d (%v), want 728, at most the %d blocks simulated", least, err, s.SimulatedBlocks)
 	}
 	if got.WarpInsts != full.WarpInsts || got.MemInsts != full.MemInsts || got.Loads.Requests != full.Loads.Requests {
@@ -389,33 +389,75 @@ func bindSource(t *testing.T, dev *arch.Device, src string) *traces.Launch {
 
 // TestSampledAtLeast: the fewest blocks a sampled run simulates, by hand:
 // six waves (the warm-up, the four of the shortest window, the one in
-// flight), then whole waves skipped, the rest simulated.
+// flight; with a warm-up of w waves, w + 5), then whole waves skipped, the
+// rest simulated.
 func TestSampledAtLeast(t *testing.T) {
 	for _, c := range []struct {
 		device, kernel, mapping, block string
 		params                         map[string]int64
+		warmup                         int
 		want                           int64
 	}{
 		// 4096 blocks of 256 threads; fermi holds 1536/256 = 6 per SM on
 		// 15 SMs, waves of 90: 540, then 39 waves of the 3,556 left
 		// skipped and 46 simulated: 586.
-		{"fermi", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 1024}, 586},
+		{"fermi", "matmul", "i1=ty,i2=tx", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 1024}, 0, 586},
 		// J14's Fig. 1 on gt200: 1024/256 = 4 per SM on 30 SMs, waves of
 		// 120: 720, then 28 waves of the 3,376 left skipped: 736.
-		{"gt200", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 1024}, 736},
+		{"gt200", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 1024}, 0, 736},
+		// The same after a warm-up of 10 waves: 15 waves (1,800), then 19
+		// waves of the 2,296 left skipped (2,280), 16 simulated: 1,816.
+		{"gt200", "matmul", "i1=tx,i2=ty", "16x16", map[string]int64{"M": 1024, "N": 1024, "P": 1024}, 10, 1816},
 		// 512 blocks of 128 threads, fewer than six waves of 120: all.
-		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 16}, 512},
+		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 16}, 0, 512},
 		// 1,024 blocks: after six waves (720) two whole waves of the 304
 		// left could go, 240 blocks, 23% of the grid, under the 30% a skip
 		// must leave out (SampleMinSkip): all.
-		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 17}, 1024},
+		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 17}, 0, 1024},
 		// 2,048 blocks: 11 waves of the 1,328 left, 1,320 blocks (64%),
 		// skipped; 720 + 8 simulated.
-		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18}, 728},
+		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18}, 0, 728},
+		// After a warm-up of 4: nine waves (1,080), 8 of the 968 left
+		// skipped (960, 47%): 1,088.
+		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18}, 4, 1088},
+		// After a warm-up of 8: 13 waves (1,560), and the 4 whole waves of
+		// the 488 left are 23% of the grid: all.
+		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18}, 8, 2048},
 	} {
 		dev, l := bind(t, c.device, c.kernel, c.mapping, c.block, c.params)
-		if got, err := sim.SampledAtLeast(dev, l, 0); err != nil || got != c.want {
-			t.Errorf("%s %s %v: SampledAtLeast %d (%v), want %d", c.device, c.kernel, c.params, got, err, c.want)
+		if got, err := sim.SampledAtLeast(dev, l, 0, c.warmup); err != nil || got != c.want {
+			t.Errorf("%s %s %v warm-up %d: SampledAtLeast %d (%v), want %d", c.device, c.kernel, c.params, c.warmup, got, err, c.want)
 		}
+	}
+}
+
+// TestSampleWarmupRowHits: DRAM's row hit rate on g80's matmul-ryoo-d
+// settles only as the SMs fall out of step, with the time since the
+// launch began: the full run's waves find 88% of their rows open in wave
+// 2, 81% in wave 5 and 64% to 70% from wave 16 on. A window right after
+// the default warm-up of one wave carries the early rate over the skip,
+// more than 10 points high; after a warm-up of 12 waves the window sees
+// the rate settled, and the run lands within a point of the full run's.
+// The warm-up is the sampler's: at least 12 waves, and the fewest blocks
+// then simulated, 17 waves of 32 (SampledAtLeast).
+func TestSampleWarmupRowHits(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 1,024 blocks of a tiled matmul")
+	}
+	dev, l := bind(t, "g80", "matmul-ryoo-d", "", "", map[string]int64{"W": 512})
+	rate := func(r *sim.Result) float64 {
+		return 100 * float64(r.DRAM.RowHits) / float64(r.DRAM.RowHits+r.DRAM.RowMisses)
+	}
+	full := run(t, dev, l, sim.Options{})
+	short := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true}})
+	long := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true, Warmup: 12}})
+	if s := long.Sampling; s == nil || s.WarmupWaves < 12 || s.SkippedBlocks == 0 || s.SimulatedBlocks < 17*32 {
+		t.Fatalf("warm-up 12: sampling %s: want a warm-up of at least 12 waves, a skip, and at least 544 blocks simulated", describe(long.Sampling))
+	}
+	if d := rate(short) - rate(full); d < 10 {
+		t.Errorf("default warm-up: row hit rate %.2f%%, full %.2f%%: want the early waves' rate, over 10 points high", rate(short), rate(full))
+	}
+	if d := math.Abs(rate(long) - rate(full)); d > 1 {
+		t.Errorf("warm-up 12: row hit rate %.2f%%, full %.2f%%: %.2f points off, want at most 1", rate(long), rate(full), d)
 	}
 }

@@ -40,6 +40,10 @@ func TestRefuse(t *testing.T) {
 		{"refuse-sample-tol-large", []string{"validate", "-kernel", "vecadd", "-sample", "-sample-count-tol", "51"}},
 		{"refuse-sample-tol-nan", []string{"run", "-kernel", "vecadd", "-sample", "-sample-count-tol", "NaN"}},
 		{"refuse-sample-tol-alone", []string{"run", "-kernel", "vecadd", "-sample-cycles-tol", "5"}},
+		// The sampler's warm-up: whole waves from 1, and only with
+		// -sample.
+		{"refuse-sample-warmup-zero", []string{"run", "-kernel", "vecadd", "-sample", "-sample-warmup", "0"}},
+		{"refuse-sample-warmup-alone", []string{"validate", "-kernel", "vecadd", "-sample-warmup", "4"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}

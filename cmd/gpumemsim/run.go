@@ -20,7 +20,7 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("run", "-device D (-kernel K | -trace FILE) [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample [-sample-cycles-tol PCT] [-sample-count-tol PCT]] [-waves FILE.csv] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
+	fs := newFlagSet("run", "-device D (-kernel K | -trace FILE) [-map ...] [-block ...] [-grid ...] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-regs N] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-sample [-sample-cycles-tol PCT] [-sample-count-tol PCT] [-sample-warmup WAVES]] [-waves FILE.csv] [-remap-cost exclude|include] [-show-kernel] [-format text|json|csv] [-metrics nvprof|ncu|gpgpusim]", stderr)
 	lf := addLaunchFlags(fs)
 	lf.addGrid(fs)
 	regs := fs.Int("regs", 0, "registers per thread for occupancy (default: the kernel file's regs)")
@@ -106,7 +106,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("-regs: %v", err)
 		}
 	}
-	bar := newProgress(stderr, "simulating", sampledOf(dev, l, *maxWork, sample.On, *regs, shown(stderr)), 1)
+	bar := newProgress(stderr, "simulating", sampledOf(dev, l, *maxWork, sample, *regs, shown(stderr)), 1)
 	opts := sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sample}
 	var rows []sim.Wave
 	if *waves != "" {

@@ -15,12 +15,15 @@ const (
 	cyclesTolFlag = "sample-cycles-tol"
 	countTolFlag  = "sample-count-tol"
 	maxSampleTol  = 50
+	warmupFlag    = "sample-warmup"
+	maxWarmup     = 1 << 20
 )
 
 // sampleFlags are -sample and its tolerances, shared by run and validate.
 type sampleFlags struct {
 	on             *bool
 	cycles, counts *float64
+	warmup         *int
 }
 
 func addSampleFlags(fs *flag.FlagSet) *sampleFlags {
@@ -28,12 +31,13 @@ func addSampleFlags(fs *flag.FlagSet) *sampleFlags {
 		on:     fs.Bool("sample", false, "simulate whole waves of blocks until they are steady (cycles and counts within -"+cyclesTolFlag+" and -"+countTolFlag+" at 95% confidence), skip middle waves and extrapolate them (their transactions counted exactly where that is cheap); extrapolated metrics get 95% confidence intervals"),
 		cycles: fs.Float64(cyclesTolFlag, 100*sim.DefaultCyclesTolerance, "with -sample, the largest 95% confidence half-width of the extrapolated cycles, in `percent` of the total, at which the sampler skips (larger: fewer waves simulated, wider intervals)"),
 		counts: fs.Float64(countTolFlag, 100*sim.DefaultCountTolerance, "with -sample, the same for the extrapolated L1 and L2 hits and misses and DRAM reads and writes, in `percent`"),
+		warmup: fs.Int(warmupFlag, sim.DefaultWarmup, "with -sample, the fewest `waves` simulated before the window whose rates stand for the skipped waves begins (longer: a window past rates that settle late, such as DRAM's row hits as the SMs fall out of step; -waves shows a run's waves)"),
 	}
 }
 
-// options checks the tolerances fs parsed and returns the sampler's
-// options: a tolerance needs -sample, and lies above 0 and at most
-// maxSampleTol percent.
+// options checks the tolerances and the warm-up fs parsed and returns the
+// sampler's options: each needs -sample; a tolerance lies above 0 and at
+// most maxSampleTol percent, a warm-up from 1 to maxWarmup waves.
 func (f *sampleFlags) options(fs *flag.FlagSet) (sim.SampleOptions, error) {
 	tols := []struct {
 		name string
@@ -49,7 +53,13 @@ func (f *sampleFlags) options(fs *flag.FlagSet) (sim.SampleOptions, error) {
 			return sim.SampleOptions{}, fmt.Errorf("-%s: want a percentage above 0 and at most %d; got %v", t.name, maxSampleTol, t.v)
 		}
 	}
-	return sim.SampleOptions{On: *f.on, CyclesTolerance: *f.cycles / 100, CountTolerance: *f.counts / 100}, nil
+	if set[warmupFlag] && !*f.on {
+		return sim.SampleOptions{}, fmt.Errorf("-%s: the sampler's warm-up needs -sample; hint: add -sample, or leave out -%s", warmupFlag, warmupFlag)
+	}
+	if *f.warmup < 1 || *f.warmup > maxWarmup {
+		return sim.SampleOptions{}, fmt.Errorf("-%s: want a number of waves from 1 to %d; got %d", warmupFlag, maxWarmup, *f.warmup)
+	}
+	return sim.SampleOptions{On: *f.on, CyclesTolerance: *f.cycles / 100, CountTolerance: *f.counts / 100, Warmup: *f.warmup}, nil
 }
 
 // samplingLine says what a sampled run simulated.

@@ -83,6 +83,7 @@ func TestRunSampleTolerances(t *testing.T) {
 			CyclesCI95      float64 `json:"cycles_ci95"`
 			CyclesTolerance float64 `json:"cycles_tolerance"`
 			CountTolerance  float64 `json:"count_tolerance"`
+			WarmupWaves     int     `json:"warmup_waves"`
 		} `json:"sampling"`
 	}
 	sampled := func(tols ...string) out {
@@ -119,5 +120,12 @@ func TestRunSampleTolerances(t *testing.T) {
 	}
 	if def.Sampling.CyclesCI95 >= l.CyclesCI95 {
 		t.Errorf("cycles ± %v at 2%%, ± %v at 50%%: want the looser tolerance's wider", def.Sampling.CyclesCI95, l.CyclesCI95)
+	}
+	// A warm-up of 6 waves: 11 before the skip (the warm-up, four, the
+	// wave in flight), 1,320 blocks, and the 64 of the partial last
+	// wave: 1,384 at the least.
+	w := sampled("-sample-cycles-tol", "50", "-sample-count-tol", "50", "-sample-warmup", "6").Sampling
+	if w.WarmupWaves < 6 || w.SimulatedBlocks < 1384 || w.SimulatedBlocks > 1384+120 {
+		t.Errorf("warm-up 6 at 50%%: a warm-up of %d waves and %d blocks simulated, want at least 6 and within a wave above the least, 1,384", w.WarmupWaves, w.SimulatedBlocks)
 	}
 }

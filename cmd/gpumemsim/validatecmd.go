@@ -36,7 +36,7 @@ type config struct {
 func (c *config) mappingName() string { return mappingName(c.mapping, c.perThread) }
 
 func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample [-sample-cycles-tol PCT] [-sample-count-tol PCT]] [-format text|json|csv] [-plot FILE.svg]", stderr)
+	fs := newFlagSet("validate", "-device D -kernel K [-map ...|-maps all] [-blocks jang|LIST] [-layouts all|LIST] [-set ...] [-spaces A=constant,...] [-remap A=KIND,...] [-data NAME=SPEC] [-matrix SPEC] [-cache-config prefer-shared|prefer-l1|prefer-equal] [-max-work N] [-sample [-sample-cycles-tol PCT] [-sample-count-tol PCT] [-sample-warmup WAVES]] [-format text|json|csv] [-plot FILE.svg]", stderr)
 	lf := addLaunchFlags(fs)
 	plotPath := plotFlag(fs)
 	blocks := fs.String("blocks", "jang", "candidate blocks: `jang` (Algorithm 2's) or a list such as 32x8,16x16")
@@ -309,7 +309,7 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 	var work workEstimate
 	timed := shown(stderr)
 	for i, l := range ls {
-		work = work.add(sampledOf(dev, l, maxWork, sample.On, 0, timed))
+		work = work.add(sampledOf(dev, l, maxWork, sample, 0, timed))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample}}
 	}
 	if err := checkWork(what, work.warpInsts, maxWork); err != nil {

@@ -95,17 +95,17 @@ func estimateOf(dev *arch.Device, l *traces.Launch, cap float64, timed bool) wor
 }
 
 // sampledOf is the estimate of launch l on dev, sampled when sample is
-// set: its time then runs from that of the fewest blocks the sampler
+// on: its time then runs from that of the fewest blocks the sampler
 // simulates (warm-up, shortest window, the wave in flight, the grid's
 // partial last wave) up to that of every block, since the sampler goes on
 // while the rates are not steady. regs is -regs, 0 for the kernel's own;
 // timed as for estimateOf.
-func sampledOf(dev *arch.Device, l *traces.Launch, cap float64, sample bool, regs int, timed bool) workEstimate {
+func sampledOf(dev *arch.Device, l *traces.Launch, cap float64, sample sim.SampleOptions, regs int, timed bool) workEstimate {
 	w := estimateOf(dev, l, cap, timed)
-	if !timed || !sample || w.blocks < 1 {
+	if !timed || !sample.On || w.blocks < 1 {
 		return w
 	}
-	least, err := sim.SampledAtLeast(dev, l, regs)
+	least, err := sim.SampledAtLeast(dev, l, regs, sample.Warmup)
 	if err != nil {
 		return w // the simulation says what is wrong with the launch
 	}

@@ -7,6 +7,7 @@ import (
 	"gpumemsim/arch"
 	"gpumemsim/configs"
 	"gpumemsim/kernel"
+	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
 
@@ -183,11 +184,11 @@ func TestEstimateLine(t *testing.T) {
 func TestSampledOf(t *testing.T) {
 	dev, l := bindMatmul(t, "gt200", "i1=tx,i2=ty", arch.Dim3{X: 16, Y: 16, Z: 1}, 1024)
 	full := estimateOf(dev, l, 1e11, true)
-	got := sampledOf(dev, l, 1e11, true, 0, true)
+	got := sampledOf(dev, l, 1e11, sim.SampleOptions{On: true}, 0, true)
 	if want := full.seconds * 736 / 4096; !got.sampled || math.Abs(got.leastSeconds-want) > 1e-9*want || got.leastLongest != got.leastSeconds || got.seconds != full.seconds {
 		t.Errorf("sampled: least %v s (longest %v), full %v s; want least %v s of full %v s", got.leastSeconds, got.leastLongest, got.seconds, want, full.seconds)
 	}
-	if w := sampledOf(dev, l, 1e11, false, 0, true); w.sampled || w.leastSeconds != full.seconds {
+	if w := sampledOf(dev, l, 1e11, sim.SampleOptions{}, 0, true); w.sampled || w.leastSeconds != full.seconds {
 		t.Errorf("unsampled: least %v s, sampled %v; want the full %v s", w.leastSeconds, w.sampled, full.seconds)
 	}
 }
