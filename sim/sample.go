@@ -30,7 +30,7 @@ type SampleOptions struct {
 	// DefaultCountTolerance.
 	CyclesTolerance, CountTolerance float64
 	// Warmup is the fewest waves simulated before the window begins; 0
-	// takes DefaultWarmup. A rate that settles only as the SMs fall out
+	// or less takes DefaultWarmup. A rate that settles only as the SMs fall out
 	// of step (DRAM's row hits on g80's tiled matmuls) moves with the
 	// time since the launch began, which only simulated waves advance:
 	// a longer warm-up lets the window see it settled.
@@ -161,7 +161,7 @@ func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *s
 	if opts.CountTolerance == 0 {
 		opts.CountTolerance = DefaultCountTolerance
 	}
-	if opts.Warmup == 0 {
+	if opts.Warmup <= 0 {
 		opts.Warmup = DefaultWarmup
 	}
 	sp := &sampler{e: e, src: src, opts: opts, wave: wave, warm: opts.Warmup, fill: e.fillState()}
@@ -301,7 +301,7 @@ func SampledAtLeast(dev *arch.Device, src traces.Source, regs, warmup int) (int6
 		return 0, err
 	}
 	total, wave := int64(info.Blocks()), waveBlocks(dev, occ)
-	if warmup == 0 {
+	if warmup <= 0 {
 		warmup = DefaultWarmup
 	}
 	next := min(total, (int64(warmup)+sampleMinWindow+1)*wave) // the decision's waves done and the wave in flight

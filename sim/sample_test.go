@@ -417,6 +417,8 @@ func TestSampledAtLeast(t *testing.T) {
 		// 2,048 blocks: 11 waves of the 1,328 left, 1,320 blocks (64%),
 		// skipped; 720 + 8 simulated.
 		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18}, 0, 728},
+		// A warm-up of 0 or less is the default's one wave.
+		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18}, -3, 728},
 		// After a warm-up of 4: nine waves (1,080), 8 of the 968 left
 		// skipped (960, 47%): 1,088.
 		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18}, 4, 1088},
@@ -459,5 +461,22 @@ func TestSampleWarmupRowHits(t *testing.T) {
 	}
 	if d := math.Abs(rate(long) - rate(full)); d > 1 {
 		t.Errorf("warm-up 12: row hit rate %.2f%%, full %.2f%%: %.2f points off, want at most 1", rate(long), rate(full), d)
+	}
+}
+
+// A warm-up of 0 or less is the default's: the same run, byte for byte
+// (vecadd 2^20 on fermi skips, after a warm-up that waits for a cache to
+// fill).
+func TestSampleWarmupDefault(t *testing.T) {
+	dev, l := bind(t, "fermi", "vecadd", "", "", map[string]int64{"N": 1 << 20})
+	def := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true}})
+	neg := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true, Warmup: -3}})
+	a, _ := json.Marshal(def)
+	b, _ := json.Marshal(neg)
+	if def.Sampling == nil || def.Sampling.SkippedBlocks == 0 {
+		t.Fatalf("default: %s, want a skip", describe(def.Sampling))
+	}
+	if string(a) != string(b) {
+		t.Errorf("warm-up -3: %s, want the default's %s", describe(neg.Sampling), describe(def.Sampling))
 	}
 }
