@@ -33,6 +33,7 @@ func (sp *sampler) extrapolate(ctx context.Context, dev *arch.Device, src traces
 		CyclesTolerance: sp.opts.CyclesTolerance, CountTolerance: sp.opts.CountTolerance}
 	e.res.Sampling = info
 	if sp.skipped == 0 {
+		info.WarmupWaves, info.NoWindow = sp.warm, !sp.windowed
 		return nil
 	}
 	base := e.res.clone()

@@ -50,12 +50,11 @@ const (
 // time (warmth.go).
 const DefaultWarmup = 1
 
-const (
-	// A window holds every wave after the warm-up, at least
-	// sampleMinWindow of them, in up to sampleBatches batches.
-	sampleMinWindow = 4
-	sampleBatches   = 8
-)
+// SampleMinWindow is the fewest waves a window holds: every wave after
+// the warm-up, at least these, in up to sampleBatches batches.
+const SampleMinWindow = 4
+
+const sampleBatches = 8
 
 // SampleMinSkip is the least share of the grid a skip leaves out; with
 // less to skip a sampled run simulates every block. A skip's error has a
@@ -102,6 +101,10 @@ type Sampling struct {
 	// Counted says the skipped blocks' requests, transactions and passes
 	// were counted, exact, rather than extrapolated (samplecount.go).
 	Counted bool `json:"counted"`
+	// NoWindow, where nothing was skipped, says the grid ran out of
+	// waves a skip could leave out before the warm-up and the shortest
+	// window were in: the rates were never judged.
+	NoWindow bool `json:"no_window,omitempty"`
 	// replicates are the run as extrapolated from the rates of each wave
 	// of the window alone; Metrics turns their spread into intervals.
 	// probe is the run with the skipped share doubled: a metric it leaves
@@ -131,6 +134,7 @@ type sampler struct {
 	warm     int
 	fill     fillState
 	decided  bool
+	windowed bool // a window was ever judged
 	skipped  int64
 	skipFrom int64 // the first skipped block
 	counting bool  // the skipped blocks are counted (samplecount.go)
@@ -204,11 +208,15 @@ func (sp *sampler) observe(g *grid, t int64) {
 	}
 	fill := sp.e.fillState()
 	if filling(sp.fill, fill, m, sp.opts.CountTolerance) {
-		sp.warm = len(sp.snaps) // the next wave fills it further: not part of a window either
+		sp.warm = max(sp.warm, len(sp.snaps)) // the next wave fills it further: not part of a window either
 	}
 	sp.fill = fill
 	deltas := sp.deltas()
-	if len(deltas) < sampleMinWindow || !sp.steady(deltas, m, g) {
+	if len(deltas) < SampleMinWindow {
+		return
+	}
+	sp.windowed = true
+	if !sp.steady(deltas, m, g) {
 		return
 	}
 	sp.decided = true
@@ -304,7 +312,7 @@ func SampledAtLeast(dev *arch.Device, src traces.Source, regs, warmup int) (int6
 	if warmup <= 0 {
 		warmup = DefaultWarmup
 	}
-	next := min(total, (int64(warmup)+sampleMinWindow+1)*wave) // the decision's waves done and the wave in flight
+	next := min(total, (int64(warmup)+SampleMinWindow+1)*wave) // the decision's waves done and the wave in flight
 	skip := skippable(total, next, wave) * wave
 	if !worthSkipping(skip, total) {
 		return total, nil

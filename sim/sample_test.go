@@ -480,3 +480,23 @@ func TestSampleWarmupDefault(t *testing.T) {
 		t.Errorf("warm-up -3: %s, want the default's %s", describe(neg.Sampling), describe(def.Sampling))
 	}
 }
+
+// A sampled run that skips nothing says why: fermi vecadd 2^18 (2,048
+// blocks, waves of 120) has room for a window after the default warm-up
+// (SampledAtLeast: 728), which it judged and found not yet steady while a
+// skip could still leave out 30%; after a warm-up of 8 waves the 4 whole
+// waves left after the window are 23% of the grid, so no window was ever
+// judged.
+func TestSampleNoWindow(t *testing.T) {
+	dev, l := bind(t, "fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18})
+	for _, c := range []struct {
+		warmup   int
+		noWindow bool
+	}{{0, false}, {8, true}} {
+		r := run(t, dev, l, sim.Options{Sample: sim.SampleOptions{On: true, Warmup: c.warmup}})
+		s := r.Sampling
+		if s == nil || s.SkippedBlocks != 0 || s.NoWindow != c.noWindow || s.WarmupWaves < max(c.warmup, 1) {
+			t.Errorf("warm-up %d: %s, want nothing skipped, no_window %v and a warm-up of at least %d", c.warmup, describe(s), c.noWindow, max(c.warmup, 1))
+		}
+	}
+}

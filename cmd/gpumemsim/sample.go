@@ -64,6 +64,9 @@ func (f *sampleFlags) options(fs *flag.FlagSet) (sim.SampleOptions, error) {
 
 // samplingLine says what a sampled run simulated.
 func samplingLine(s *sim.Sampling) string {
+	if s.SkippedBlocks == 0 && s.NoWindow {
+		return fmt.Sprintf("Sampled  all %d blocks simulated (exact): the grid is too short for the warm-up (%s), a window of %d waves and a skip of %.0f%% of it", s.SimulatedBlocks, waveCount(s.WarmupWaves), sim.SampleMinWindow, 100*sim.SampleMinSkip)
+	}
 	if s.SkippedBlocks == 0 {
 		return fmt.Sprintf("Sampled  all %d blocks simulated (exact): the rates were not steady while a skip could still leave out %.0f%% of the grid", s.SimulatedBlocks, 100*sim.SampleMinSkip)
 	}
@@ -73,6 +76,14 @@ func samplingLine(s *sim.Sampling) string {
 	}
 	return fmt.Sprintf("Sampled  %d of %d blocks simulated (waves of %d; %d waves skipped, rates from %d batches of the waves before, after a warm-up of %d; their transactions %s); cycles ± %.0f (95%% CI)",
 		s.SimulatedBlocks, s.SimulatedBlocks+s.SkippedBlocks, s.WaveBlocks, s.SkippedBlocks/s.WaveBlocks, s.Window, s.WarmupWaves, how, s.CyclesCI95)
+}
+
+// waveCount is n waves in words: "1 wave", "12 waves".
+func waveCount(n int) string {
+	if n == 1 {
+		return "1 wave"
+	}
+	return strconv.Itoa(n) + " waves"
 }
 
 // valueText is a metric's value, with its 95% confidence interval when it

@@ -129,3 +129,22 @@ func TestRunSampleTolerances(t *testing.T) {
 		t.Errorf("warm-up 6 at 50%%: a warm-up of %d waves and %d blocks simulated, want at least 6 and within a wave above the least, 1,384", w.WarmupWaves, w.SimulatedBlocks)
 	}
 }
+
+// A sampled run that skips nothing says why: vecadd N=2^16 on fermi is
+// 512 blocks, under five waves of 120, too short for the warm-up, a window
+// and a skip; the JSON says so as no_window.
+func TestRunSampleTooShort(t *testing.T) {
+	args := []string{"run", "-device", "fermi", "-kernel", "vecadd", "-set", "N=65536", "-sample"}
+	text := string(runTwice(t, args...))
+	if want := "Sampled  all 512 blocks simulated (exact): the grid is too short for the warm-up (1 wave), a window of 4 waves and a skip of 30% of it\n"; !strings.Contains(text, want) {
+		t.Errorf("text output lacks %q:\n%s", want, text)
+	}
+	var v struct {
+		Sampling struct {
+			NoWindow bool `json:"no_window"`
+		} `json:"sampling"`
+	}
+	if err := json.Unmarshal(runTwice(t, append(args, "-format", "json")...), &v); err != nil || !v.Sampling.NoWindow {
+		t.Errorf("JSON sampling.no_window %v (%v), want true", v.Sampling.NoWindow, err)
+	}
+}
