@@ -45,9 +45,9 @@ const (
 )
 
 // DefaultWarmup waves at least are never part of a window when
-// SampleOptions leaves Warmup 0: the first fills the device from empty.
-// The warm-up lasts longer while a cache is still filling for the first
-// time (warmth.go).
+// SampleOptions leaves Warmup 0 or less: the first fills the device from
+// empty. The warm-up lasts longer while a cache is still filling for the
+// first time (warmth.go).
 const DefaultWarmup = 1
 
 // SampleMinWindow is the fewest waves a window holds: every wave after
