@@ -30,11 +30,20 @@ type SampleOptions struct {
 	// DefaultCountTolerance.
 	CyclesTolerance, CountTolerance float64
 	// Warmup is the fewest waves simulated before the window begins; 0
-	// or less takes DefaultWarmup. A rate that settles only as the SMs fall out
-	// of step (DRAM's row hits on g80's tiled matmuls) moves with the
-	// time since the launch began, which only simulated waves advance:
-	// a longer warm-up lets the window see it settled.
+	// or less takes DefaultWarmup. A rate that settles only as the SMs
+	// fall out of step (DRAM's row hits on g80's tiled matmuls) moves
+	// with the time since the launch began, which only simulated waves
+	// advance: a longer warm-up lets the window see it settled.
 	Warmup int
+}
+
+// warmup is the warm-up o asks for, DefaultWarmup where it leaves Warmup
+// 0 or less.
+func (o SampleOptions) warmup() int {
+	if o.Warmup <= 0 {
+		return DefaultWarmup
+	}
+	return o.Warmup
 }
 
 // The sampler's tolerances when SampleOptions leaves them 0: cycles
@@ -165,10 +174,7 @@ func newSampler(e *engine, src traces.Source, opts SampleOptions, wave int64) *s
 	if opts.CountTolerance == 0 {
 		opts.CountTolerance = DefaultCountTolerance
 	}
-	if opts.Warmup <= 0 {
-		opts.Warmup = DefaultWarmup
-	}
-	sp := &sampler{e: e, src: src, opts: opts, wave: wave, warm: opts.Warmup, fill: e.fillState()}
+	sp := &sampler{e: e, src: src, opts: opts, wave: wave, warm: opts.warmup(), fill: e.fillState()}
 	sp.snaps = append(sp.snaps, snapshot{counts: make([]int64, len(counterFields(e.res)))})
 	sp.keyIndex, sp.inst = keyCounters(e.res, len(e.res.Refs) > 0)
 	r := e.res
@@ -295,24 +301,21 @@ func worthSkipping(blocks, total int64) bool {
 }
 
 // SampledAtLeast is the fewest blocks a sampled run of src on dev
-// simulates (regs as in Options, 0 for the kernel's own; warmup as
-// SampleOptions.Warmup): the warm-up and
-// the shortest window, the wave in flight when the sampler decides, and
+// simulates with opts (regs as in Options, 0 for the kernel's own): the
+// warm-up and the shortest window, the wave in flight when the sampler
+// decides, and
 // the grid's partial last wave; every block of a grid where that would
 // leave out less than SampleMinSkip of it. The sampler simulates more
 // while the window's rates are not yet steady (or a cache is filling), so
 // the time of these blocks is a lower bound on a sampled run's.
-func SampledAtLeast(dev *arch.Device, src traces.Source, regs, warmup int) (int64, error) {
+func SampledAtLeast(dev *arch.Device, src traces.Source, regs int, opts SampleOptions) (int64, error) {
 	info := src.Info()
 	occ, err := launchOccupancy(dev, info, Options{Regs: regs})
 	if err != nil {
 		return 0, err
 	}
 	total, wave := int64(info.Blocks()), waveBlocks(dev, occ)
-	if warmup <= 0 {
-		warmup = DefaultWarmup
-	}
-	next := min(total, (int64(warmup)+SampleMinWindow+1)*wave) // the decision's waves done and the wave in flight
+	next := min(total, (int64(opts.warmup())+SampleMinWindow+1)*wave) // the decision's waves done and the wave in flight
 	skip := skippable(total, next, wave) * wave
 	if !worthSkipping(skip, total) {
 		return total, nil

@@ -40,7 +40,7 @@ func TestSampleAgainstFull(t *testing.T) {
 	// No fewer than the least a sampled run simulates: six waves (the
 	// warm-up, four, the one in flight), 720 blocks, then 267 whole
 	// waves of the 32,048 left skipped, their 8 blocks simulated: 728.
-	if least, err := sim.SampledAtLeast(dev, l, 0, 0); err != nil || least != 728 || s.SimulatedBlocks < least {
+	if least, err := sim.SampledAtLeast(dev, l, 0, sim.SampleOptions{On: true}); err != nil || least != 728 || s.SimulatedBlocks < least {
 		t.Errorf("SampledAtLeast %d (%v), want 728, at most the %d blocks simulated", least, err, s.SimulatedBlocks)
 	}
 	if got.WarpInsts != full.WarpInsts || got.MemInsts != full.MemInsts || got.Loads.Requests != full.Loads.Requests {
@@ -427,7 +427,7 @@ func TestSampledAtLeast(t *testing.T) {
 		{"fermi", "vecadd", "", "", map[string]int64{"N": 1 << 18}, 8, 2048},
 	} {
 		dev, l := bind(t, c.device, c.kernel, c.mapping, c.block, c.params)
-		if got, err := sim.SampledAtLeast(dev, l, 0, c.warmup); err != nil || got != c.want {
+		if got, err := sim.SampledAtLeast(dev, l, 0, sim.SampleOptions{On: true, Warmup: c.warmup}); err != nil || got != c.want {
 			t.Errorf("%s %s %v warm-up %d: SampledAtLeast %d (%v), want %d", c.device, c.kernel, c.params, c.warmup, got, err, c.want)
 		}
 	}

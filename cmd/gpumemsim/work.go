@@ -105,7 +105,7 @@ func sampledOf(dev *arch.Device, l *traces.Launch, cap float64, sample sim.Sampl
 	if !timed || !sample.On || w.blocks < 1 {
 		return w
 	}
-	least, err := sim.SampledAtLeast(dev, l, regs, sample.Warmup)
+	least, err := sim.SampledAtLeast(dev, l, regs, sample)
 	if err != nil {
 		return w // the simulation says what is wrong with the launch
 	}
