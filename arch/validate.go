@@ -81,10 +81,6 @@ func (d *Device) Validate() error {
 	if d.Coalescer.CacheGlobalLoads && !d.L1.Present() {
 		v.add("coalescer.cache_global_loads", "is true but the device has no L1 (l1.size is 0)")
 	}
-	if t := d.Coalescer.Rule.MaxTransaction(); d.Coalescer.CacheGlobalLoads && d.L1.Present() && d.L1.Sector > 0 && d.L1.Sector < t {
-		v.add("coalescer.cache_global_loads", "is true, but rule %s makes transactions of up to %v and l1.sector is %v: a miss would fill several sectors at once, "+
-			"which the model's accounting (one sector a fill) does not follow; use rule cc50 (32-B transactions) or an L1 sector of %v", d.Coalescer.Rule, t, d.L1.Sector, t)
-	}
 	v.caches(d)
 	v.l1Shared(d)
 	v.latency("interconnect.latency", d.Interconnect.Latency, false)

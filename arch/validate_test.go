@@ -47,31 +47,3 @@ func TestValidateReportsEverything(t *testing.T) {
 		t.Errorf("Validate() reported %d problems; an empty device has at least 40", n)
 	}
 }
-
-// An L1 caching global loads fills one sector a miss only where no
-// transaction is wider than a sector: CC 1.x's segments, CC 2.x's cached
-// lines and CC 3.x's are up to 128 bytes (hardware.md §2), cc50's 32. A
-// wider one would fill several sectors at once, which the self-check's
-// accounting does not follow: a100 with rule cc30 failed it (FuzzConfigRun).
-func TestValidateL1SectorAgainstRule(t *testing.T) {
-	const msg = "coalescer.cache_global_loads: is true, but rule"
-	for _, c := range []struct {
-		rule   CoalescingRule
-		sector Bytes
-		want   bool
-	}{
-		{RuleCC30, 32, true},
-		{RuleCC10, 64, true},
-		{RuleCC20, 32, true},
-		{RuleCC50, 32, false},
-		{RuleCC20, 128, false},
-		{RuleCC13, 128, false},
-	} {
-		d := &Device{L1: Cache{Size: 16 * KiB, Line: 128, Sector: c.sector}}
-		d.Coalescer.Rule, d.Coalescer.CacheGlobalLoads = c.rule, true
-		got := strings.Contains(d.Validate().Error(), msg)
-		if got != c.want {
-			t.Errorf("rule %s, l1.sector %v: reported %v, want %v", c.rule, c.sector, got, c.want)
-		}
-	}
-}

@@ -23,11 +23,10 @@ type ReadOnlyStats struct {
 	// Bytes are what the active lanes asked for.
 	Bytes int64 `json:"bytes"`
 	// Cache counts the passes at the SMs' constant (texture) caches, as
-	// L1 counts global loads at the L1s: a pass is one access.
+	// L1 counts global loads at the L1s: a pass is one access, and
+	// Cache.FillSectors are the sectors its misses read from the L2, or
+	// from DRAM on a device without one.
 	Cache L1Stats `json:"cache,omitzero"`
-	// FillSectors are the 32-byte sectors the caches' misses read from
-	// the L2, or from DRAM on a device without one.
-	FillSectors int64 `json:"fill_sectors,omitempty"`
 }
 
 // record counts a read-only-space instruction that took passes.

@@ -154,7 +154,7 @@ func TestConstantMissL2(t *testing.T) {
 			n := c.passesOn(dev)
 			for i, r := range []*sim.Result{cold, warmL2} {
 				cs := r.Constant
-				if cs.Passes != n || cs.Cache.Hits != 0 || cs.Cache.Misses != n || cs.Cache.Fills != c.lines || cs.Cache.MSHRMerges != n-c.lines || cs.FillSectors != 2*c.lines {
+				if cs.Passes != n || cs.Cache.Hits != 0 || cs.Cache.Misses != n || cs.Cache.Fills != c.lines || cs.Cache.MSHRMerges != n-c.lines || cs.Cache.FillSectors != 2*c.lines {
 					t.Errorf("%s, %d addresses, launch %d: %+v; want %d passes, all missed, %d fills of 2 sectors, %d merged", name, c.distinct, i+1, cs, n, c.lines, n-c.lines)
 				}
 				// Each fill is one L2 read of 2 sectors: all miss in the

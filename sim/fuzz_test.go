@@ -111,6 +111,17 @@ func FuzzConfigRun(f *testing.F) {
 		}
 	}
 	f.Add(uint8(2), uint16(0), int64(0), "base: fermi", uint16(1), int64(64), "")
+	// An L1 whose sectors are narrower than the rule's transactions, once
+	// refused (a100 with cc30 and cc10 failed the self-check when a fill
+	// of several sectors was counted as one): a100's rule (leaf 37) and
+	// fermi's L1 sector (leaf 42).
+	for _, c := range []struct {
+		cfg  uint8
+		leaf uint16
+		raw  string
+	}{{0, 37, "cc30"}, {0, 37, "cc10"}, {0, 37, "cc20"}, {1, 42, "32B"}, {1, 42, "64B"}} {
+		f.Add(c.cfg, c.leaf, int64(0), c.raw, uint16(0), int64(0), "")
+	}
 	dir := f.TempDir()
 	k, err := kernel.Load("vecadd")
 	if err != nil {

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"testing"
 
 	"gpumemsim/arch"
@@ -69,6 +70,47 @@ func TestSectoredL1FetchesEverySector(t *testing.T) {
 		if r.Loads.Sectors != sectors || r.L1.MSHRMerges != 0 || r.L2.ReadSectors != sectors || r.DRAM.ReadSectors != sectors {
 			t.Errorf("%s: %d load sectors, %d L1 MSHR merges, L2 read sectors %d, DRAM read sectors %d; want %d, 0, %d, %d",
 				dev.Name, r.Loads.Sectors, r.L1.MSHRMerges, r.L2.ReadSectors, r.DRAM.ReadSectors, sectors, sectors, sectors)
+		}
+	}
+}
+
+// A sectored L1 under a rule whose transactions span several of its
+// sectors (fermi's cc20 with l1.sector 32B) fetches the sectors a
+// transaction misses, and only those; an unsectored one fetches the line.
+// Thread (i, j) reads a[16i + 8j], a warp per j: warp 0's 32 lanes fall in
+// 16 lines of 128 bytes on atoms 0 and 2 of each, warp 1's in the same
+// lines on atoms 1 and 3, so each warp makes 16 transactions, every line
+// cold. Warp 1's issue while warp 0's fills are in flight (the LSU sends
+// one transaction a cycle): on the unsectored L1 they merge with them; on
+// the sectored one those fills do not bring their sectors, so each waits
+// for its line's fill (an MSHR stall) and then misses. With warp 0 alone
+// the sectored L1 reads half the sectors.
+func TestSectoredL1UnderWideRule(t *testing.T) {
+	kernel := func(warps int) string {
+		return fmt.Sprintf("name: halves\nparams: {N: 32, W: %d}\narrays:\n  a: {type: f32, dims: [16*N]}\nsource: |\n"+
+			"  for (j = 0; j < W; j++)\n    for (i = 0; i < N; i++)\n      float v = a[16*i + 8*j];\nmapping: {i: tx, j: ty}\nblock: [32, %d]\n", warps, warps)
+	}
+	one, both := kernel(1), kernel(2)
+	lines := deviceFrom(t, "lines", "base: fermi\nname: fermi-l1-lines\n")
+	sectors := deviceFrom(t, "sectors", "base: fermi\nname: fermi-l1-sectors\nl1: {sector: 32B}\n")
+	for _, c := range []struct {
+		dev                                     *arch.Device
+		src                                     string
+		accesses, fills, merges, sectors, reads int64
+		stalls                                  bool
+	}{
+		{lines, one, 16, 16, 0, 64, 64, false},
+		{sectors, one, 16, 16, 0, 32, 32, false},
+		{lines, both, 32, 16, 16, 64, 64, false},
+		{sectors, both, 32, 32, 0, 64, 64, true},
+	} {
+		r := run(t, c.dev, bindSource(t, c.dev, c.src), sim.Options{})
+		l1 := r.L1
+		if l1.Accesses != c.accesses || l1.Misses != c.accesses || l1.Fills != c.fills || l1.MSHRMerges != c.merges ||
+			l1.FillSectors != c.sectors || r.L2.ReadSectors != c.reads || (l1.MSHRStalls > 0) != c.stalls {
+			t.Errorf("%s, %d loads: L1 %d accesses, %d misses, %d fills, %d merges, %d fill sectors, %d MSHR stalls, L2 %d read sectors; want %d, %d, %d, %d, %d, stalls %v, %d",
+				c.dev.Name, c.accesses/16, l1.Accesses, l1.Misses, l1.Fills, l1.MSHRMerges, l1.FillSectors, l1.MSHRStalls, r.L2.ReadSectors,
+				c.accesses, c.accesses, c.fills, c.merges, c.sectors, c.stalls, c.reads)
 		}
 	}
 }

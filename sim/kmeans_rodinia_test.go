@@ -171,9 +171,9 @@ func TestKmeansRodiniaTextureCache(t *testing.T) {
 			lookups = small.rowLookups
 		}
 		tex := r.Texture.Cache
-		if tex.Misses != 1000 || tex.Hits != lookups-1000 || tex.MSHRMerges != 0 || tex.Evictions != 0 || r.Texture.FillSectors != 1000 {
+		if tex.Misses != 1000 || tex.Hits != lookups-1000 || tex.MSHRMerges != 0 || tex.Evictions != 0 || r.Texture.Cache.FillSectors != 1000 {
 			t.Errorf("fermi kmeans-rodinia-%s %s: texture %d hits, %d misses, %d merges, %d evictions, %d fill sectors; want %d, 1000, 0, 0, 1000",
-				layout, small.name, tex.Hits, tex.Misses, tex.MSHRMerges, tex.Evictions, r.Texture.FillSectors, lookups-1000)
+				layout, small.name, tex.Hits, tex.Misses, tex.MSHRMerges, tex.Evictions, r.Texture.Cache.FillSectors, lookups-1000)
 		}
 		if ref := r.Refs[0]; ref.Space != "texture" || ref.L2ReadSectors != 1000 {
 			t.Errorf("fermi kmeans-rodinia-%s %s: first reference %s in %q, %d L2 read sectors; want the fetch, texture, 1000", layout, small.name, ref.Ref, ref.Space, ref.L2ReadSectors)

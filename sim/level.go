@@ -43,11 +43,14 @@ type level struct {
 }
 
 // levelMiss is a miss to fetch from below: the bytes [addr, addr+size)
-// for MSHR entry entry.
+// for MSHR entry entry; where atoms is not 0, only those 32-byte atoms of
+// addr's 128-byte block (the sectors missing from a line of 32-byte
+// sectors, which a wide transaction may leave apart).
 type levelMiss struct {
 	entry int
 	addr  uint64
 	size  uint32
+	atoms uint32
 }
 
 // What a load transaction found at a level, with the cycle at that load
@@ -70,7 +73,7 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 		if f >= 0 && f <= t {
 			release(lv.mshr, lv.fill, ent)
 		} else {
-			if !lv.mshr.Merge(ent, token) {
+			if !lv.inFlightHas(tx.Addr, mask) || !lv.mshr.Merge(ent, token) {
 				if f < 0 {
 					f = never
 				}
@@ -101,7 +104,28 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 	ent, _ := lv.mshr.Allocate(key, token)
 	addr, size := span(line, r.Miss, lv.sector)
 	lv.miss = levelMiss{entry: int(ent), addr: addr, size: size}
+	if lv.sec.mode == sameAtoms {
+		lv.miss.atoms = r.Miss
+		st.FillSectors += int64(bits.OnesCount32(r.Miss))
+	} else {
+		st.FillSectors += int64(size / atomBytes)
+	}
 	return loadMiss, 0
+}
+
+// inFlightHas says whether the sectors of mask of addr's line, whose fill
+// is in flight, are on their way: always where an MSHR entry tracks what
+// one lookup asks for; where it tracks a line of several sectors that one
+// lookup may ask for part of (a sectored L1 under the cc20 and cc30
+// rules' 128-byte transactions), when the lookups before made them valid,
+// present or fetched. A lookup that needs a sector no fill brings waits
+// for the line's fill, and then misses it.
+func (lv *level) inFlightHas(addr uint64, mask uint32) bool {
+	if lv.inFlight <= lv.sector {
+		return true
+	}
+	valid, _ := lv.cache.Probe(addr)
+	return mask&^valid == 0
 }
 
 // store applies store transaction tx to the level under its write policy.

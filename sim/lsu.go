@@ -113,12 +113,11 @@ func (s *sm) loadTxn(lv *level, slot, ref int, tx *coalesce.Txn, ti int64) int64
 	icnt := s.spec.icnt
 	rs := &s.res.Refs[ref]
 	hits, misses, fill, mem := &rs.L1Hits, &rs.L1Misses, l1Token, s.mem
-	var ro *ReadOnlyStats
 	switch s.spec.space[ref] {
 	case spaceConstant:
-		hits, misses, fill, ro = &rs.ConstHits, &rs.ConstMisses, constToken, &s.res.Constant
+		hits, misses, fill = &rs.ConstHits, &rs.ConstMisses, constToken
 	case spaceTexture:
-		hits, misses, fill, ro, mem = &rs.TexHits, &rs.TexMisses, texToken, &s.res.Texture, s.texMem
+		hits, misses, fill, mem = &rs.TexHits, &rs.TexMisses, texToken, s.texMem
 	}
 	kind, at := lv.load(tx, warpToken(s.id, slot), ti)
 	switch kind {
@@ -137,10 +136,7 @@ func (s *sm) loadTxn(lv *level, slot, ref int, tx *coalesce.Txn, ti int64) int64
 	case loadMiss:
 		*misses++
 		m := &lv.miss
-		if ro != nil {
-			ro.FillSectors += int64(m.size / atomBytes)
-		}
-		if t, ok := mem.read(ti+icnt, m.addr, m.size, 0, fill(s.id, m.entry), ref); ok {
+		if t, ok := mem.read(ti+icnt, m.addr, m.size, m.atoms, fill(s.id, m.entry), ref); ok {
 			lv.fill[m.entry] = t + icnt
 			w.known(t + icnt)
 		} else {

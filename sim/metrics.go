@@ -93,7 +93,8 @@ func pointMetrics(dev *arch.Device, r *Result, style string) ([]Metric, error) {
 	add("sim_gst_sectors", float64(st.Sectors), "sectors", "32-byte sectors spanned by global store transactions (bytes / 32; fewer may be touched)")
 	if dev.Coalescer.CacheGlobalLoads {
 		add("sim_l1_mshr_merges", float64(r.L1.MSHRMerges), "accesses", "L1 misses merged into a miss already in flight")
-		add("sim_l1_mshr_stalls", float64(r.L1.MSHRStalls), "stalls", "Times the load/store unit stopped for lack of an L1 MSHR entry or merge slot")
+		add("sim_l1_mshr_stalls", float64(r.L1.MSHRStalls), "stalls", "Times the load/store unit stopped for lack of an L1 MSHR entry or merge slot (or, on a sectored L1, for a fill in flight without the sectors it needs)")
+		add("sim_l1_fill_sectors", float64(r.L1.FillSectors), "sectors", "32-byte sectors the L1's misses read from the L2: the whole line where it is not sectored, else the sectors missing")
 	}
 	if r.hasSpace(kernel.SpaceConstant) {
 		ms = append(ms, ConstantMetrics(&r.Constant, true)...)
@@ -249,7 +250,7 @@ func ConstantMetrics(c *ReadOnlyStats, cache bool) []Metric {
 		Metric{Name: "sim_const_hits", Value: float64(c.Cache.Hits), Unit: "passes", Description: "Constant-cache passes that found their line"},
 		Metric{Name: "sim_const_misses", Value: float64(c.Cache.Misses), Unit: "passes", Description: "Constant-cache passes that missed (those merged into a miss in flight included)"},
 		Metric{Name: "sim_const_hit_rate", Value: 100 * ratio(c.Cache.Hits, c.Cache.Accesses), Unit: "%", Description: "Hit rate of the constant-cache passes"},
-		Metric{Name: "sim_const_fill_sectors", Value: float64(c.FillSectors), Unit: "sectors", Description: "32-byte sectors the constant caches' misses read from the L2 (or DRAM without one)"})
+		Metric{Name: "sim_const_fill_sectors", Value: float64(c.Cache.FillSectors), Unit: "sectors", Description: "32-byte sectors the constant caches' misses read from the L2 (or DRAM without one)"})
 }
 
 // TextureMetrics name the texture-fetch counts: tex_cache_transactions
@@ -269,7 +270,7 @@ func TextureMetrics(c *ReadOnlyStats, cache bool) []Metric {
 		Metric{Name: "tex_cache_hit_rate", Value: 100 * ratio(c.Cache.Hits, c.Cache.Accesses), Unit: "%", Description: "Texture cache hit rate"},
 		Metric{Name: "sim_tex_hits", Value: float64(c.Cache.Hits), Unit: "lookups", Description: "Texture-cache lookups that found their line"},
 		Metric{Name: "sim_tex_misses", Value: float64(c.Cache.Misses), Unit: "lookups", Description: "Texture-cache lookups that missed (those merged into a miss in flight included)"},
-		Metric{Name: "sim_tex_fill_sectors", Value: float64(c.FillSectors), Unit: "sectors", Description: "32-byte sectors the texture caches' misses read from the L2 (or DRAM without one)"})
+		Metric{Name: "sim_tex_fill_sectors", Value: float64(c.Cache.FillSectors), Unit: "sectors", Description: "32-byte sectors the texture caches' misses read from the L2 (or DRAM without one)"})
 }
 
 // throughputGBps is bytes per ms of simulated time in GB/s (0 for no

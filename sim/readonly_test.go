@@ -42,7 +42,7 @@ func TestLDGTexturePath(t *testing.T) {
 		texDev = texDevice(t, name)
 		res := runTex(t, k, nil)
 		tx := res.Texture
-		if tx.Requests != 3 || tx.Passes != 12 || tx.Cache.Hits != 4 || tx.Cache.Misses != 8 || tx.FillSectors != 8 || res.Loads.Requests != 0 {
+		if tx.Requests != 3 || tx.Passes != 12 || tx.Cache.Hits != 4 || tx.Cache.Misses != 8 || tx.Cache.FillSectors != 8 || res.Loads.Requests != 0 {
 			t.Errorf("%s: texture %+v, %d global loads; want 3 requests, 12 lookups, 4 hits, 8 misses, 8 fill sectors, 0", name, tx, res.Loads.Requests)
 		}
 		for i, want := range [][2]int64{{0, 4}, {4, 0}, {0, 4}} {

@@ -63,9 +63,8 @@ func reconcile(dev *arch.Device, r *Result, storeSectors int64) {
 	r.sumLevels()
 	for _, c := range r.firstLevels(dev) {
 		apportion(c.stats.Misses, &c.stats.MSHRMerges, &c.stats.Fills) // with nothing to go by, every miss a fill
-		if c.fillSectors != nil {
-			*c.fillSectors = c.stats.Fills * c.sector / atomBytes
-		}
+		lo, hi := c.fillSectorBounds()
+		c.stats.FillSectors = min(max(c.stats.FillSectors, lo), hi)
 	}
 	if dev.L2.Present() {
 		r.reconcileL2(dev, storeSectors)
@@ -122,10 +121,10 @@ func (st *ReadOnlyStats) setRefs(o *ReadOnlyStats) {
 // (else -1).
 func (r *Result) reconcileL2(dev *arch.Device, storeSectors int64) {
 	if dev.L2.TextureOnly {
-		apportion(r.Texture.FillSectors, r.refCounts(func(ref *RefStats) *int64 { return &ref.L2ReadSectors })...)
+		apportion(r.Texture.Cache.FillSectors, r.refCounts(func(ref *RefStats) *int64 { return &ref.L2ReadSectors })...)
 	}
 	if dev.Coalescer.CacheGlobalLoads && !dev.L2.TextureOnly {
-		apportion(r.L1.Fills*int64(dev.L1.Sector)/atomBytes, r.l1FillReads(dev)...)
+		apportion(r.L1.FillSectors, r.l1FillReads(dev)...)
 	}
 	var reads, hits, misses int64
 	for i := range r.Refs {
@@ -179,12 +178,12 @@ func (r *Result) reconcileDRAM(dev *arch.Device) {
 	}
 	switch {
 	case !dev.L2.Present():
-		apportion(r.Constant.FillSectors, constant...)
-		apportion(r.Texture.FillSectors, texture...)
+		apportion(r.Constant.Cache.FillSectors, constant...)
+		apportion(r.Texture.Cache.FillSectors, texture...)
 		d.WriteSectors = r.Stores.Bytes / 32
 	case dev.L2.TextureOnly:
-		apportion(r.Constant.FillSectors, constant...)
-		apportion(max(0, d.ReadSectors-global-r.Constant.FillSectors), texture...)
+		apportion(r.Constant.Cache.FillSectors, constant...)
+		apportion(max(0, d.ReadSectors-global-r.Constant.Cache.FillSectors), texture...)
 		d.WriteSectors = r.Stores.Bytes/32 + r.L2.WriteBackSectors
 	case dev.L2.Sector != atomBytes:
 		apportion(d.ReadSectors, r.refCounts(func(ref *RefStats) *int64 { return &ref.DRAMReadSectors })...)

@@ -64,8 +64,8 @@ func TestSampleFirstLevelExact(t *testing.T) {
 		// A's 16 MiB are read once, 32 bytes a lookup: 2^19 lookups, each
 		// a miss and one fill of a 32-byte sector. The misses follow from
 		// the counted lookups and no hits, the fills from the misses.
-		if tx := got.Texture; c.spaces != nil && (tx.Cache.Accesses != 1<<19 || tx.Cache.Misses != 1<<19 || tx.Cache.Fills != 1<<19 || tx.FillSectors != 1<<19) {
-			t.Errorf("%s: %d texture lookups, %d misses, %d fills of %d sectors; want 2^19 each", name, tx.Cache.Accesses, tx.Cache.Misses, tx.Cache.Fills, tx.FillSectors)
+		if tx := got.Texture; c.spaces != nil && (tx.Cache.Accesses != 1<<19 || tx.Cache.Misses != 1<<19 || tx.Cache.Fills != 1<<19 || tx.Cache.FillSectors != 1<<19) {
+			t.Errorf("%s: %d texture lookups, %d misses, %d fills of %d sectors; want 2^19 each", name, tx.Cache.Accesses, tx.Cache.Misses, tx.Cache.Fills, tx.Cache.FillSectors)
 		}
 		if got.L2.WriteRequests != full.L2.WriteRequests || got.L2.WriteSectors != full.L2.WriteSectors {
 			t.Errorf("%s: %d L2 write requests of %d sectors; the full run's %d of %d", name,
@@ -107,7 +107,7 @@ func TestReconcileRestoresIdentities(t *testing.T) {
 			"L2 hit sectors":       func(r *sim.Result) *int64 { return &r.L2.ReadHitSectors },
 			"B's L2 hit sectors":   func(r *sim.Result) *int64 { return &r.Refs[1].L2HitSectors },
 			"texture misses":       func(r *sim.Result) *int64 { return &r.Texture.Cache.Misses },
-			"texture fill sectors": func(r *sim.Result) *int64 { return &r.Texture.FillSectors },
+			"texture fill sectors": func(r *sim.Result) *int64 { return &r.Texture.Cache.FillSectors },
 			"DRAM read sectors":    func(r *sim.Result) *int64 { return &r.DRAM.ReadSectors },
 			"L2 write requests":    func(r *sim.Result) *int64 { return &r.L2.WriteRequests },
 			"B's L2 read sectors":  func(r *sim.Result) *int64 { return &r.Refs[1].L2ReadSectors },

@@ -79,10 +79,18 @@ type L1Stats struct {
 	// Fills are misses sent on to L2; Evictions lines replaced by them.
 	Fills     int64 `json:"fills"`
 	Evictions int64 `json:"evictions"`
+	// FillSectors are the 32-byte sectors the fills read from the level
+	// below: a fill's sector where a lookup asks for one (the read-only
+	// caches, the L1 of the cc50 rule), and where a transaction can span
+	// several of the L1's sectors, the run from its first missing sector
+	// to its last.
+	FillSectors int64 `json:"fill_sectors,omitempty"`
 	// StoreEvictions are lines a global store removed (write-evict).
 	StoreEvictions int64 `json:"store_evictions"`
 	// MSHRStalls counts the times the load/store unit stopped because no
-	// MSHR entry or merge slot was free.
+	// MSHR entry or merge slot was free, or (a sectored L1 under a rule
+	// of wider transactions) because the fill in flight for the line does
+	// not bring the sectors a lookup needs.
 	MSHRStalls int64 `json:"mshr_stalls"`
 }
 

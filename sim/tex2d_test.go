@@ -24,7 +24,7 @@ func TestConvolutionTex2D(t *testing.T) {
 	for _, name := range []string{"gt200", "fermi"} {
 		texDev = texDevice(t, name)
 		res := runTex(t, k, map[string]int64{"imageW": 16, "imageH": 12})
-		if tx := res.Texture; tx.Requests != 102 || tx.Passes != 520 || tx.FillSectors != 24 {
+		if tx := res.Texture; tx.Requests != 102 || tx.Passes != 520 || tx.Cache.FillSectors != 24 {
 			t.Errorf("%s: texture %+v; want 102 requests, 520 lookups, 24 fill sectors", name, tx)
 		}
 	}

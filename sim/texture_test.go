@@ -71,7 +71,7 @@ func TestTextureLines(t *testing.T) {
 			one := texProbe(t, 256, c.s, []int64{0})
 			two := texProbe(t, 256, c.s, []int64{0, 0})
 			tx := one.Texture
-			if tx.Requests != 1 || tx.Passes != c.lines || tx.Cache.Misses != c.lines || tx.Cache.Hits != 0 || tx.FillSectors != c.lines {
+			if tx.Requests != 1 || tx.Passes != c.lines || tx.Cache.Misses != c.lines || tx.Cache.Hits != 0 || tx.Cache.FillSectors != c.lines {
 				t.Errorf("%s, S=%d cold: %+v; want 1 request, %d lookups, all misses, %[3]d fill sectors", name, c.s, tx, c.lines)
 			}
 			if r := two.Refs[1]; r.Space != "texture" || r.TexHits != c.lines || r.TexMisses != 0 || r.Transactions != c.lines {
