@@ -1,7 +1,10 @@
 package sim_test
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"gpumemsim/arch"
@@ -111,6 +114,40 @@ func TestSectoredL1UnderWideRule(t *testing.T) {
 			t.Errorf("%s, %d loads: L1 %d accesses, %d misses, %d fills, %d merges, %d fill sectors, %d MSHR stalls, L2 %d read sectors; want %d, %d, %d, %d, %d, stalls %v, %d",
 				c.dev.Name, c.accesses/16, l1.Accesses, l1.Misses, l1.Fills, l1.MSHRMerges, l1.FillSectors, l1.MSHRStalls, r.L2.ReadSectors,
 				c.accesses, c.accesses, c.fills, c.merges, c.sectors, c.stalls, c.reads)
+		}
+	}
+}
+
+// Every combination of the fields that decide an L1's part in global
+// loads (the coalescing rule, whether the L1 caches global loads, its
+// sector) on the devices with an L1 is a device that runs with the
+// self-check passed: the combinations FuzzConfigRun reaches two fields at
+// a time, all at once (a100 with cc10 and cc30 failed it, then were
+// refused, until the L1 counted its fill sectors). A stride of 16 floats
+// touches two sectors of each line, so a sectored L1 under a wide rule
+// fetches part of a line.
+func TestL1ConfigCombinations(t *testing.T) {
+	for _, base := range []string{"a100", "fermi", "kepler", "maxwell"} {
+		for _, rule := range []string{"cc10", "cc13", "cc20", "cc30", "cc50"} {
+			for _, caching := range []bool{false, true} {
+				for _, sector := range []string{"32B", "64B", "128B"} {
+					name := fmt.Sprintf("%s-%s-%v-%s", base, rule, caching, sector)
+					path := filepath.Join(t.TempDir(), name+".yaml")
+					src := fmt.Sprintf("base: %s\nname: %s\ncoalescer: {rule: %s, cache_global_loads: %v}\nl1: {sector: %s}\n", base, name, rule, caching, sector)
+					if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					dev, err := configs.Load(path)
+					if err != nil {
+						t.Errorf("%s: refused: %v", name, err)
+						continue
+					}
+					l := bindOn(t, dev, "stride", "", "", map[string]int64{"N": 2048, "S": 16, "O": 0})
+					if _, err := sim.Run(context.Background(), dev, l, sim.Options{}); err != nil {
+						t.Errorf("%s: %v", name, err)
+					}
+				}
+			}
 		}
 	}
 }
