@@ -3,8 +3,6 @@ package sim_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"gpumemsim/arch"
@@ -132,16 +130,7 @@ func TestL1ConfigCombinations(t *testing.T) {
 			for _, caching := range []bool{false, true} {
 				for _, sector := range []string{"32B", "64B", "128B"} {
 					name := fmt.Sprintf("%s-%s-%v-%s", base, rule, caching, sector)
-					path := filepath.Join(t.TempDir(), name+".yaml")
-					src := fmt.Sprintf("base: %s\nname: %s\ncoalescer: {rule: %s, cache_global_loads: %v}\nl1: {sector: %s}\n", base, name, rule, caching, sector)
-					if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					dev, err := configs.Load(path)
-					if err != nil {
-						t.Errorf("%s: refused: %v", name, err)
-						continue
-					}
+					dev := deviceFrom(t, name, fmt.Sprintf("base: %s\nname: %s\ncoalescer: {rule: %s, cache_global_loads: %v}\nl1: {sector: %s}\n", base, name, rule, caching, sector))
 					l := bindOn(t, dev, "stride", "", "", map[string]int64{"N": 2048, "S": 16, "O": 0})
 					if _, err := sim.Run(context.Background(), dev, l, sim.Options{}); err != nil {
 						t.Errorf("%s: %v", name, err)

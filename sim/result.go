@@ -81,9 +81,8 @@ type L1Stats struct {
 	Evictions int64 `json:"evictions"`
 	// FillSectors are the 32-byte sectors the fills read from the level
 	// below: a fill's sector where a lookup asks for one (the read-only
-	// caches, the L1 of the cc50 rule), and where a transaction can span
-	// several of the L1's sectors, the run from its first missing sector
-	// to its last.
+	// caches, the L1 of the cc50 rule, an unsectored L1), and where a
+	// transaction can span several of the L1's sectors, those it misses.
 	FillSectors int64 `json:"fill_sectors,omitempty"`
 	// StoreEvictions are lines a global store removed (write-evict).
 	StoreEvictions int64 `json:"store_evictions"`

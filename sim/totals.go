@@ -130,10 +130,9 @@ type firstLevel struct {
 // firstLevels are the L1s and the constant and texture caches of res on
 // dev: a miss either merges with one in flight or is one fill, of one
 // sector where a lookup asks for one (the read-only caches' passes, the
-// L1 where no transaction is wider than its sector), else of the run of
-// sectors from the first the transaction misses to the last, up to the
-// transaction's size (a sectored L1 under the cc20 or cc30 rule's
-// 128-byte transactions).
+// L1 where no transaction is wider than its sector), else of the sectors
+// the transaction misses, up to its size (a sectored L1 under the cc20
+// or cc30 rule's 128-byte transactions).
 func (res *Result) firstLevels(dev *arch.Device) [3]firstLevel {
 	l1 := int64(dev.L1.Sector)
 	return [3]firstLevel{
