@@ -34,7 +34,6 @@ func TestValidateTextureSharing(t *testing.T) {
 		}},
 		{"a texture-only L2 that is absent", "fermi", func(d *arch.Device) { d.L2 = arch.L2Cache{TextureOnly: true} }, []string{
 			"l2: slices, queue_depth and texture_only describe an L2 that is absent",
-			"coalescer.cache_global_loads: is true but no L2 caches global memory", // fermi's L1 has nothing to fill from
 		}},
 	} {
 		d := load(t, tc.device)

@@ -81,10 +81,6 @@ func (d *Device) Validate() error {
 	if d.Coalescer.CacheGlobalLoads && !d.L1.Present() {
 		v.add("coalescer.cache_global_loads", "is true but the device has no L1 (l1.size is 0)")
 	}
-	if d.Coalescer.CacheGlobalLoads && d.L1.Present() && !d.L2.CachesGlobal() {
-		v.add("coalescer.cache_global_loads", "is true but no L2 caches global memory (l2.size is 0 or l2.texture_only is true): "+
-			"the simulator's L1 fills from an L2, as on every GPU whose L1 caches global loads; set it false, or give the device an L2")
-	}
 	v.caches(d)
 	v.l1Shared(d)
 	v.latency("interconnect.latency", d.Interconnect.Latency, false)

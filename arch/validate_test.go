@@ -47,26 +47,3 @@ func TestValidateReportsEverything(t *testing.T) {
 		t.Errorf("Validate() reported %d problems; an empty device has at least 40", n)
 	}
 }
-
-// An L1 caching global loads needs an L2 that caches global memory: the
-// simulator's fills and its self-check's DRAM identities go through one
-// (fermi with l2.size 0 failed the self-check, 2026-11-30).
-func TestValidateL1CachingNeedsL2(t *testing.T) {
-	const msg = "coalescer.cache_global_loads: is true but no L2 caches global memory"
-	for _, c := range []struct {
-		l2      L2Cache
-		caching bool
-		want    bool
-	}{
-		{L2Cache{}, true, true},
-		{L2Cache{Cache: Cache{Size: 256 * KiB}, TextureOnly: true}, true, true},
-		{L2Cache{Cache: Cache{Size: 256 * KiB}}, true, false},
-		{L2Cache{}, false, false},
-	} {
-		d := &Device{L1: Cache{Size: 16 * KiB, Line: 128, Sector: 128}, L2: c.l2}
-		d.Coalescer.CacheGlobalLoads = c.caching
-		if got := strings.Contains(d.Validate().Error(), msg); got != c.want {
-			t.Errorf("l2 %+v, cache_global_loads %v: reported %v, want %v", c.l2, c.caching, got, c.want)
-		}
-	}
-}

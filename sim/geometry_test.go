@@ -92,34 +92,49 @@ func TestSectoredL1UnderWideRule(t *testing.T) {
 			"  for (j = 0; j < W; j++)\n    for (i = 0; i < N; i++)\n      float v = a[16*i + 8*j];\nmapping: {i: tx, j: ty}\nblock: [32, %d]\n", warps, warps)
 	}
 	one, both := kernel(1), kernel(2)
+	const noL2 = "l2: {size: 0B, slices: 0, queue_depth: 0}\n"
 	lines := deviceFrom(t, "lines", "base: fermi\nname: fermi-l1-lines\n")
 	sectors := deviceFrom(t, "sectors", "base: fermi\nname: fermi-l1-sectors\nl1: {sector: 32B}\n")
+	linesDRAM := deviceFrom(t, "lines-dram", "base: fermi\nname: fermi-l1-lines-no-l2\n"+noL2)
+	sectorsDRAM := deviceFrom(t, "sectors-dram", "base: fermi\nname: fermi-l1-sectors-no-l2\nl1: {sector: 32B}\n"+noL2)
 	for _, c := range []struct {
-		dev                                     *arch.Device
-		src                                     string
-		accesses, fills, merges, sectors, reads int64
-		stalls                                  bool
+		dev                              *arch.Device
+		src                              string
+		accesses, fills, merges, sectors int64
+		stalls                           bool
 	}{
-		{lines, one, 16, 16, 0, 64, 64, false},
-		{sectors, one, 16, 16, 0, 32, 32, false},
-		{lines, both, 32, 16, 16, 64, 64, false},
-		{sectors, both, 32, 32, 0, 64, 64, true},
+		{lines, one, 16, 16, 0, 64, false},
+		{sectors, one, 16, 16, 0, 32, false},
+		{lines, both, 32, 16, 16, 64, false},
+		{sectors, both, 32, 32, 0, 64, true},
+		// Without an L2 the fills go to DRAM, one request each (a
+		// sectored fill of sectors 0 and 2 is one request of two).
+		{linesDRAM, one, 16, 16, 0, 64, false},
+		{sectorsDRAM, one, 16, 16, 0, 32, false},
+		{linesDRAM, both, 32, 16, 16, 64, false},
+		{sectorsDRAM, both, 32, 32, 0, 64, true},
 	} {
 		r := run(t, c.dev, bindSource(t, c.dev, c.src), sim.Options{})
 		l1 := r.L1
+		// What the level below the L1 was asked for: the L2's read
+		// requests and sectors, or DRAM's.
+		requests, read := r.L2.ReadRequests, r.L2.ReadSectors
+		if !c.dev.L2.Present() {
+			requests, read = r.DRAM.Reads, r.DRAM.ReadSectors
+		}
 		if l1.Accesses != c.accesses || l1.Misses != c.accesses || l1.Fills != c.fills || l1.MSHRMerges != c.merges ||
-			l1.FillSectors != c.sectors || r.L2.ReadSectors != c.reads || (l1.MSHRStalls > 0) != c.stalls {
-			t.Errorf("%s, %d loads: L1 %d accesses, %d misses, %d fills, %d merges, %d fill sectors, %d MSHR stalls, L2 %d read sectors; want %d, %d, %d, %d, %d, stalls %v, %d",
-				c.dev.Name, c.accesses/16, l1.Accesses, l1.Misses, l1.Fills, l1.MSHRMerges, l1.FillSectors, l1.MSHRStalls, r.L2.ReadSectors,
-				c.accesses, c.accesses, c.fills, c.merges, c.sectors, c.stalls, c.reads)
+			l1.FillSectors != c.sectors || requests != c.fills || read != c.sectors || (l1.MSHRStalls > 0) != c.stalls {
+			t.Errorf("%s, %d loads: L1 %d accesses, %d misses, %d fills, %d merges, %d fill sectors, %d MSHR stalls, below %d requests of %d sectors; want %d, %d, %d, %d, %d, stalls %v, %d of %d",
+				c.dev.Name, c.accesses/16, l1.Accesses, l1.Misses, l1.Fills, l1.MSHRMerges, l1.FillSectors, l1.MSHRStalls, requests, read,
+				c.accesses, c.accesses, c.fills, c.merges, c.sectors, c.stalls, c.fills, c.sectors)
 		}
 	}
 }
 
 // Every combination of the fields that decide an L1's part in global
 // loads (the coalescing rule, whether the L1 caches global loads, its
-// sector) on the devices with an L1 is a device that runs with the
-// self-check passed: the combinations FuzzConfigRun reaches two fields at
+// sector, and whether an L2 stands behind it) on the devices with an L1
+// is a device that runs with the self-check passed: the combinations FuzzConfigRun reaches two fields at
 // a time, all at once (a100 with cc10 and cc30 failed it, then were
 // refused, until the L1 counted its fill sectors). A stride of 16 floats
 // touches two sectors of each line, so a sectored L1 under a wide rule
@@ -129,11 +144,13 @@ func TestL1ConfigCombinations(t *testing.T) {
 		for _, rule := range []string{"cc10", "cc13", "cc20", "cc30", "cc50"} {
 			for _, caching := range []bool{false, true} {
 				for _, sector := range []string{"32B", "64B", "128B"} {
-					name := fmt.Sprintf("%s-%s-%v-%s", base, rule, caching, sector)
-					dev := deviceFrom(t, name, fmt.Sprintf("base: %s\nname: %s\ncoalescer: {rule: %s, cache_global_loads: %v}\nl1: {sector: %s}\n", base, name, rule, caching, sector))
-					l := bindOn(t, dev, "stride", "", "", map[string]int64{"N": 2048, "S": 16, "O": 0})
-					if _, err := sim.Run(context.Background(), dev, l, sim.Options{}); err != nil {
-						t.Errorf("%s: %v", name, err)
+					for _, l2 := range []string{"", "l2: {size: 0B, slices: 0, queue_depth: 0}\n"} {
+						name := fmt.Sprintf("%s-%s-%v-%s-%v", base, rule, caching, sector, l2 == "")
+						dev := deviceFrom(t, name, fmt.Sprintf("base: %s\nname: %s\ncoalescer: {rule: %s, cache_global_loads: %v}\nl1: {sector: %s}\n%s", base, name, rule, caching, sector, l2))
+						l := bindOn(t, dev, "stride", "", "", map[string]int64{"N": 2048, "S": 16, "O": 0})
+						if _, err := sim.Run(context.Background(), dev, l, sim.Options{}); err != nil {
+							t.Errorf("%s: %v", name, err)
+						}
 					}
 				}
 			}

@@ -159,7 +159,7 @@ func (r *Result) reconcileL2(dev *arch.Device, storeSectors int64) {
 func (r *Result) reconcileDRAM(dev *arch.Device) {
 	d := &r.DRAM
 	var global int64 // what global loads read straight from DRAM
-	var constant, texture []*int64
+	var constant, texture, fills []*int64
 	for i := range r.Refs {
 		ref := &r.Refs[i]
 		switch {
@@ -171,10 +171,16 @@ func (r *Result) reconcileDRAM(dev *arch.Device) {
 			constant = append(constant, &ref.DRAMReadSectors)
 		case texturePath(ref.Space):
 			texture = append(texture, &ref.DRAMReadSectors)
+		case ref.Space == "" && ref.Op != traces.OpStore.String() && dev.Coalescer.CacheGlobalLoads:
+			fills = append(fills, &ref.DRAMReadSectors)
 		case ref.Space == "" && ref.Op != traces.OpStore.String():
 			ref.DRAMReadSectors = ref.Bytes / 32
 			global += ref.DRAMReadSectors
 		}
+	}
+	if len(fills) > 0 {
+		apportion(r.L1.FillSectors, fills...) // the L1's fills, where no L2 caches global memory
+		global = r.L1.FillSectors
 	}
 	switch {
 	case !dev.L2.Present():

@@ -177,9 +177,10 @@ func (c *Counts) setIn(r *Result) {
 // requests, bytes and sectors from the counted transactions). DRAM's own
 // counters (row hits, bus time) grow per request at the window's rates.
 // Where a reference reads through the constant or texture caches, whose
-// fills are extrapolated, it is -1; refs says which reference is which.
+// fills are extrapolated, it is -1, and so where an L1 caches global
+// loads (its fills are); refs says which reference is which.
 func (c *Counts) directRequests(dev *arch.Device, refs []RefStats) int64 {
-	if dev.L2.CachesGlobal() {
+	if dev.L2.CachesGlobal() || dev.Coalescer.CacheGlobalLoads {
 		return -1
 	}
 	var n int64

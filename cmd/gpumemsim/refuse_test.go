@@ -44,9 +44,6 @@ func TestRefuse(t *testing.T) {
 		// -sample.
 		{"refuse-sample-warmup-zero", []string{"run", "-kernel", "vecadd", "-sample", "-sample-warmup", "0"}},
 		{"refuse-sample-warmup-alone", []string{"validate", "-kernel", "vecadd", "-sample-warmup", "4"}},
-		// A device the simulator does not model: an L1 caching global
-		// loads with no L2 behind it (it once failed the self-check).
-		{"refuse-device-l1-without-l2", []string{"run", "-device", "testdata/devices/fermi-no-l2.yaml", "-kernel", "vecadd"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}
