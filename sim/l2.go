@@ -27,14 +27,7 @@ type dramOnly struct {
 	res  *Result
 }
 
-func (d *dramOnly) read(ta int64, addr uint64, size, sectors uint32, token uint64, ref int) (int64, bool) {
-	if sectors != 0 && token&tokenL1 != 0 {
-		// An L1 fill of the sectors it misses, which may lie apart: one
-		// request of as many sectors, from the first (the same DRAM row).
-		// A transaction sent as it is reads all of itself.
-		addr = addr&^127 + uint64(bits.TrailingZeros32(sectors))*atomBytes
-		size = uint32(bits.OnesCount32(sectors)) * atomBytes
-	}
+func (d *dramOnly) read(ta int64, addr uint64, size, _ uint32, token uint64, ref int) (int64, bool) {
 	d.res.Refs[ref].DRAMReadSectors += int64(size / 32)
 	d.port.send(ta, dram.Request{Addr: addr, Bytes: int(size), Tag: tokenTag(reqDirect, token)})
 	return 0, false

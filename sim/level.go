@@ -42,10 +42,12 @@ type level struct {
 	stale bool
 }
 
-// levelMiss is a miss to fetch from below: the bytes [addr, addr+size)
-// for MSHR entry entry; where atoms is not 0, only those 32-byte atoms of
-// addr's 128-byte block (the sectors missing from a line of 32-byte
-// sectors, which a wide transaction may leave apart).
+// levelMiss is a miss to fetch from below for MSHR entry entry: the bytes
+// [addr, addr+size), or where atoms is not 0, those 32-byte atoms of
+// addr's 128-byte block, the sectors missing from a line of 32-byte
+// sectors, which a wide transaction may leave apart (an L2 reads the
+// atoms; DRAM alone a request of as many sectors from the first, in the
+// same row).
 type levelMiss struct {
 	entry int
 	addr  uint64
@@ -73,7 +75,7 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 		if f >= 0 && f <= t {
 			release(lv.mshr, lv.fill, ent)
 		} else {
-			if !lv.inFlightHas(tx.Addr, mask) || !lv.mshr.Merge(ent, token) {
+			if (lv.inFlight > lv.sector && !lv.inFlightHas(tx.Addr, mask)) || !lv.mshr.Merge(ent, token) {
 				if f < 0 {
 					f = never
 				}
@@ -103,27 +105,24 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 	}
 	ent, _ := lv.mshr.Allocate(key, token)
 	addr, size := span(line, r.Miss, lv.sector)
-	lv.miss = levelMiss{entry: int(ent), addr: addr, size: size}
+	var atoms uint32
 	if lv.sec.mode == sameAtoms {
-		lv.miss.atoms = r.Miss
-		st.FillSectors += int64(bits.OnesCount32(r.Miss))
-	} else {
-		st.FillSectors += int64(size / atomBytes)
+		atoms, size = r.Miss, uint32(bits.OnesCount32(r.Miss))*atomBytes
 	}
+	lv.miss = levelMiss{entry: int(ent), addr: addr, size: size, atoms: atoms}
+	st.FillSectors += int64(size / atomBytes)
 	return loadMiss, 0
 }
 
-// inFlightHas says whether the sectors of mask of addr's line, whose fill
-// is in flight, are on their way: always where an MSHR entry tracks what
-// one lookup asks for; where it tracks a line of several sectors that one
-// lookup may ask for part of (a sectored L1 under the cc20 and cc30
-// rules' 128-byte transactions), when the lookups before made them valid,
-// present or fetched. A lookup that needs a sector no fill brings waits
-// for the line's fill, and then misses it.
+// inFlightHas says, where an MSHR entry tracks a line of several sectors
+// that one lookup may ask for part of (a sectored L1 under the cc20 and
+// cc30 rules' 128-byte transactions; elsewhere an entry tracks what one
+// lookup asks for, and the caller does not ask), whether the sectors of
+// mask of addr's line, whose fill is in flight, are on their way: when
+// the lookups before made them valid, present or fetched. A lookup that
+// needs a sector no fill brings waits for the line's fill, and then
+// misses it.
 func (lv *level) inFlightHas(addr uint64, mask uint32) bool {
-	if lv.inFlight <= lv.sector {
-		return true
-	}
 	valid, _ := lv.cache.Probe(addr)
 	return mask&^valid == 0
 }
