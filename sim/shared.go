@@ -82,14 +82,19 @@ func sharedRefs(dev *arch.Device, info *traces.Info) ([]bool, banks.Rule, error)
 }
 
 // BankRule is dev's shared-memory bank rule; its bank count must be the
-// config's.
+// config's. A device whose fields disagree is refused only when a kernel
+// uses shared memory: the rest of it can still run other kernels (a
+// coalescing rule of CC 1.x on a device of 32 banks, to compare the
+// coalescing alone).
 func BankRule(dev *arch.Device) (banks.Rule, error) {
 	r, err := banks.RuleFor(dev.Coalescer.Rule, dev.SM.BankWidth)
 	if err == nil && banks.Banks(r) != dev.SM.SharedMemoryBanks {
-		err = fmt.Errorf("sm.shared_memory_banks %d: the %v bank rule has %d banks", dev.SM.SharedMemoryBanks, r, banks.Banks(r))
+		err = fmt.Errorf("sm.shared_memory_banks is %d, but coalescer.rule %v has the %v bank rule of %d banks; "+
+			"set sm.shared_memory_banks: %d in the device's config, or a rule whose banks it has",
+			dev.SM.SharedMemoryBanks, dev.Coalescer.Rule, r, banks.Banks(r), banks.Banks(r))
 	}
 	if err != nil {
-		return 0, fmt.Errorf("device %s: shared memory: %w", dev.Name, err)
+		return 0, fmt.Errorf("device %s: shared memory, which the kernel uses: %w", dev.Name, err)
 	}
 	return r, nil
 }

@@ -44,6 +44,10 @@ func TestRefuse(t *testing.T) {
 		// -sample.
 		{"refuse-sample-warmup-zero", []string{"run", "-kernel", "vecadd", "-sample", "-sample-warmup", "0"}},
 		{"refuse-sample-warmup-alone", []string{"validate", "-kernel", "vecadd", "-sample-warmup", "4"}},
+		// A device whose bank count disagrees with its rule's bank rule
+		// runs kernels without shared memory; one with it is refused,
+		// with the fields to change.
+		{"refuse-device-banks", []string{"run", "-device", "testdata/devices/a100-cc13.yaml", "-kernel", "stencil-shared"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}

@@ -49,14 +49,14 @@ func RuleFor(c arch.CoalescingRule, bankWidth arch.Bytes) (Rule, error) {
 		case 8:
 			return CC3x64, nil
 		}
-		return 0, fmt.Errorf("bank width %v: compute capability 3.x has 4B or 8B banks", bankWidth)
+		return 0, fmt.Errorf("sm.bank_width %v: compute capability 3.x has 4B or 8B banks", bankWidth)
 	case arch.RuleCC50:
 		r = CC5x
 	default:
 		return 0, fmt.Errorf("no shared-memory bank rule for coalescing rule %v", c)
 	}
 	if bankWidth != 4 {
-		return 0, fmt.Errorf("bank width %v: %v devices have 4B banks", bankWidth, c)
+		return 0, fmt.Errorf("sm.bank_width %v: %v devices have 4B banks", bankWidth, c)
 	}
 	return r, nil
 }

@@ -357,9 +357,9 @@ func TestRuleFor(t *testing.T) {
 		width arch.Bytes
 		want  string
 	}{
-		{arch.RuleCC20, 8, "bank width 8B: cc20 devices have 4B banks"},
-		{arch.RuleCC13, 0, "bank width 0B: cc13 devices have 4B banks"},
-		{arch.RuleCC30, 16, "bank width 16B: compute capability 3.x has 4B or 8B banks"},
+		{arch.RuleCC20, 8, "sm.bank_width 8B: cc20 devices have 4B banks"},
+		{arch.RuleCC13, 0, "sm.bank_width 0B: cc13 devices have 4B banks"},
+		{arch.RuleCC30, 16, "sm.bank_width 16B: compute capability 3.x has 4B or 8B banks"},
 		{0, 4, "no shared-memory bank rule for coalescing rule " + arch.CoalescingRule(0).String()},
 	} {
 		if got, err := RuleFor(tc.c, tc.width); err == nil || err.Error() != tc.want {
