@@ -184,7 +184,8 @@ func (res *Result) check(fail func(string, ...any), m memCounts, c *l2, dev *arc
 		fail("DRAM: %d sectors read and %d written; the caches sent %d and %d", res.DRAM.ReadSectors, res.DRAM.WriteSectors, m.sent.ReadSectors, m.sent.WriteSectors)
 	}
 	if dev.L2.TextureOnly {
-		if want := res.directLoadSectors(dev) + res.Constant.Cache.FillSectors + m.fetched; want != m.sent.ReadSectors {
+		_, loads := res.directLoads(dev)
+		if want := loads + res.Constant.Cache.FillSectors + m.fetched; want != m.sent.ReadSectors {
 			fail("texture-only L2: load transactions (or L1 fills), constant-cache fills and L2 fetches of %d sectors, %d read from DRAM", want, m.sent.ReadSectors)
 		}
 	}

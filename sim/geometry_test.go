@@ -75,6 +75,9 @@ func TestSectoredL1FetchesEverySector(t *testing.T) {
 	}
 }
 
+// noL2 takes a device's L2 away, in a config file that starts from it.
+const noL2 = "l2: {size: 0B, slices: 0, queue_depth: 0}\n"
+
 // A sectored L1 under a rule whose transactions span several of its
 // sectors (fermi's cc20 with l1.sector 32B) fetches the sectors a
 // transaction misses, and only those; an unsectored one fetches the line.
@@ -92,7 +95,6 @@ func TestSectoredL1UnderWideRule(t *testing.T) {
 			"  for (j = 0; j < W; j++)\n    for (i = 0; i < N; i++)\n      float v = a[16*i + 8*j];\nmapping: {i: tx, j: ty}\nblock: [32, %d]\n", warps, warps)
 	}
 	one, both := kernel(1), kernel(2)
-	const noL2 = "l2: {size: 0B, slices: 0, queue_depth: 0}\n"
 	lines := deviceFrom(t, "lines", "base: fermi\nname: fermi-l1-lines\n")
 	sectors := deviceFrom(t, "sectors", "base: fermi\nname: fermi-l1-sectors\nl1: {sector: 32B}\n")
 	linesDRAM := deviceFrom(t, "lines-dram", "base: fermi\nname: fermi-l1-lines-no-l2\n"+noL2)
@@ -144,7 +146,7 @@ func TestL1ConfigCombinations(t *testing.T) {
 		for _, rule := range []string{"cc10", "cc13", "cc20", "cc30", "cc50"} {
 			for _, caching := range []bool{false, true} {
 				for _, sector := range []string{"32B", "64B", "128B"} {
-					for _, l2 := range []string{"", "l2: {size: 0B, slices: 0, queue_depth: 0}\n"} {
+					for _, l2 := range []string{"", noL2} {
 						name := fmt.Sprintf("%s-%s-%v-%s-%v", base, rule, caching, sector, l2 == "")
 						dev := deviceFrom(t, name, fmt.Sprintf("base: %s\nname: %s\ncoalescer: {rule: %s, cache_global_loads: %v}\nl1: {sector: %s}\n%s", base, name, rule, caching, sector, l2))
 						l := bindOn(t, dev, "stride", "", "", map[string]int64{"N": 2048, "S": 16, "O": 0})

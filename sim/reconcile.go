@@ -171,7 +171,7 @@ func (r *Result) reconcileDRAM(dev *arch.Device) {
 			constant = append(constant, &ref.DRAMReadSectors)
 		case texturePath(ref.Space):
 			texture = append(texture, &ref.DRAMReadSectors)
-		case ref.Space == "" && ref.Op != traces.OpStore.String() && dev.Coalescer.CacheGlobalLoads:
+		case l1Global(dev, ref):
 			fills = append(fills, &ref.DRAMReadSectors)
 		case ref.Space == "" && ref.Op != traces.OpStore.String():
 			ref.DRAMReadSectors = ref.Bytes / 32

@@ -79,7 +79,9 @@ func (res *Result) checkDRAM(fail func(string, ...any), dev *arch.Device) {
 			constant += r.DRAMReadSectors
 		case texturePath(r.Space):
 			texture += r.DRAMReadSectors
-		case r.Space == "" && r.Op != traces.OpStore.String() && !dev.Coalescer.CacheGlobalLoads && r.DRAMReadSectors != r.Bytes/32:
+		case l1Global(dev, r):
+			// Its fills' sectors, which the crossings hold in total.
+		case r.Space == "" && r.Op != traces.OpStore.String() && r.DRAMReadSectors != r.Bytes/32:
 			fail("DRAM: reference %d: %d sectors read of %d in its transactions", i, r.DRAMReadSectors, r.Bytes/32)
 		}
 	}
@@ -105,10 +107,7 @@ func directRequests(dev *arch.Device, res *Result) (reads, writes int64) {
 	if dev.L2.CachesGlobal() {
 		return -1, -1
 	}
-	loads := res.Loads.Transactions
-	if dev.Coalescer.CacheGlobalLoads {
-		loads = res.L1.Fills
-	}
+	loads, _ := res.directLoads(dev)
 	reads = loads + res.Constant.Cache.Fills + res.Texture.Cache.Fills
 	if dev.L2.TextureOnly && res.Texture.Cache.Fills > 0 {
 		reads = -1
@@ -208,14 +207,14 @@ func (st *SharedStats) addRef(r *RefStats) {
 	st.LoadBytes += r.RequestedBytes
 }
 
-// directLoadSectors are the sectors global loads read from DRAM where no
-// L2 caches global memory: their transactions', or where the L1 caches
-// them its fills'.
-func (res *Result) directLoadSectors(dev *arch.Device) int64 {
+// directLoads are the DRAM reads global loads make where no L2 caches
+// global memory, and their sectors: their transactions, or where the L1
+// caches them its fills.
+func (res *Result) directLoads(dev *arch.Device) (reads, sectors int64) {
 	if dev.Coalescer.CacheGlobalLoads {
-		return res.L1.FillSectors
+		return res.L1.Fills, res.L1.FillSectors
 	}
-	return res.Loads.Bytes / 32
+	return res.Loads.Transactions, res.Loads.Bytes / 32
 }
 
 // l1Global says reference r is a global load that an L1 caching global
@@ -241,7 +240,8 @@ func (res *Result) checkCrossings(fail func(string, ...any), dev *arch.Device) {
 	cf := res.Constant.Cache.Fills + res.Texture.Cache.Fills
 	switch {
 	case !dev.L2.Present():
-		if want := res.directLoadSectors(dev) + res.Constant.Cache.FillSectors + res.Texture.Cache.FillSectors; want != res.DRAM.ReadSectors {
+		_, loads := res.directLoads(dev)
+		if want := loads + res.Constant.Cache.FillSectors + res.Texture.Cache.FillSectors; want != res.DRAM.ReadSectors {
 			fail("no L2: load transactions (or L1 fills) and constant- and texture-cache fills of %d sectors, %d read from DRAM", want, res.DRAM.ReadSectors)
 		}
 		if want := res.Stores.Bytes / 32; want != res.DRAM.WriteSectors {
