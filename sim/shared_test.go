@@ -202,3 +202,42 @@ func TestBarrierWaitsForSlowWarp(t *testing.T) {
 		t.Errorf("%d warp instructions; want %d", res.WarpInsts, want)
 	}
 }
+
+// TestBarrierLastAfterStore: the kernel's last statement is the barrier,
+// after a store: each thread writes A[threadIdx.x], warp 1 computing k
+// instructions first, then __syncthreads(). Warp 0's store completes
+// while it waits at the barrier; it must wait there for warp 1 all the
+// same (about k cycles, as above; k/2 on kepler, whose schedulers issue
+// two a cycle) and retire once, when the block is
+// released. The simulator used to retire such a warp when its store
+// completed and again at the release, and stopped with "stalled with -1
+// of 1 blocks unfinished". On devices whose SMs have two schedulers or
+// more, so that warp 1's k instructions do not hold up warp 0's (on
+// gt200's one scheduler warp 0's store and barrier would issue after
+// them).
+func TestBarrierLastAfterStore(t *testing.T) {
+	const k = 1000
+	b := newIRB()
+	a := b.array("A", kernel.SpaceGlobal, 64)
+	w := b.local("w")
+	slow := &kernel.Stmt{Index: len(b.p.Stmts), Compute: k, Scalar: "f", Assign: "="}
+	b.p.Stmts = append(b.p.Stmts, slow)
+	store := &kernel.Stmt{Index: len(b.p.Stmts), Store: b.ref(a, true, spc(kernel.ThreadIdxX)), Assign: "=", Value: cst(1), Compute: 1}
+	b.p.Stmts = append(b.p.Stmts, store)
+	b.p.Body = []kernel.Node{
+		b.set(w, "=", op(kernel.ExprDiv, spc(kernel.ThreadIdxX), cst(32))),
+		&kernel.If{Cond: op(kernel.ExprEq, b.get(w), cst(1)), Then: []kernel.Node{slow}, Compute: 2},
+		store,
+		&kernel.Barrier{},
+	}
+	for _, device := range []string{"fermi", "kepler", "maxwell", "a100"} {
+		dev, res := runKernel(t, device, b.kernel(arch.Dim3{X: 64, Y: 1, Z: 1}, 1))
+		wait := int64(k / dev.Scheduler.IssuePerCycle)
+		if res.Stalls.Barrier < wait-10 || res.Stalls.Barrier > wait+10 {
+			t.Errorf("%s: barrier stall %d warp-cycles; want about %d", device, res.Stalls.Barrier, wait)
+		}
+		if res.Cycles < wait {
+			t.Errorf("%s: %d cycles; warp 1's %d instructions alone take %d", device, res.Cycles, k, wait)
+		}
+	}
+}

@@ -184,10 +184,12 @@ func (s *sm) finishWarp(slot int, t int64) {
 }
 
 // tryFinish retires the warp in slot if it has issued everything and
-// every load and store of it has completed.
+// every load and store of it has completed. A warp whose last
+// instruction is a barrier waits there for its block first, as a thread
+// after a closing __syncthreads() does: release retires it.
 func (s *sm) tryFinish(slot int) {
 	w := &s.warps[slot]
-	if !w.has && w.pending == 0 && w.stores == 0 {
+	if !w.has && !w.atBarrier && w.pending == 0 && w.stores == 0 {
 		s.finishWarp(slot, max(w.readyAt, w.loadsDone, w.storesDone))
 	}
 }
