@@ -228,6 +228,37 @@ func TestTraceJSONFields(t *testing.T) {
 	}
 }
 
+// A barrier shows in the JSON form as an instruction of its own, without
+// a reference (trace -format json panicked on every kernel with
+// __syncthreads()). transpose-shared's warp 0 copies its four rows of
+// the tile (for j = 0; j < 32; j += 8: a load of idata and a store to
+// the tile each), then waits at the barrier: the barrier follows its
+// eighth memory instruction, all 32 lanes active.
+func TestTraceJSONBarrier(t *testing.T) {
+	_, all := traceMetrics(t, "-kernel", "transpose-shared", "-set", "N=64", "-warps", "10")
+	warps, _ := all["warps"].([]any)
+	mem, barriers := 0, 0
+	for _, w := range warps {
+		m, _ := w.(map[string]any)
+		switch m["op"] {
+		case "compute":
+		case "barrier":
+			barriers++
+			if mem != 8 || m["warp"] != 0.0 || m["block"] != 0.0 || m["active"] != float64(0xffffffff) {
+				t.Errorf("barrier %v after %d memory instructions; want warp 0 of block 0, all lanes, after 8", m, mem)
+			}
+			if _, ok := m["ref"]; ok {
+				t.Errorf("barrier %v has a reference", m)
+			}
+		default:
+			mem++
+		}
+	}
+	if barriers != 1 || mem != 10 {
+		t.Errorf("%d barriers and %d memory instructions shown; want 1 and 10", barriers, mem)
+	}
+}
+
 // A name that is neither a shipped example nor a file lists the examples
 // (not a golden file: the list grows with the examples).
 func TestTraceUnknownKernelName(t *testing.T) {

@@ -103,8 +103,12 @@ func traceJSON(d *arch.Device, l *traces.Launch, insts []shownInst, metrics []si
 	for i := range insts {
 		in := &insts[i].in
 		j := instJSON{Block: in.Block, Warp: in.Warp, Op: in.Op.String(), Active: in.Active}
-		if in.Op == traces.OpCompute {
+		switch in.Op {
+		case traces.OpCompute:
 			j.Count = in.Count
+			warps = append(warps, j)
+			continue
+		case traces.OpBarrier: // no reference, no addresses
 			warps = append(warps, j)
 			continue
 		}
