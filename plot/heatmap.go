@@ -97,7 +97,7 @@ func (h *HeatMap) drawCell(c *canvas, px, py float64, x, y string, k int, lo, hi
 	v := h.Cells[k].Value
 	t := 0.5
 	if hi > lo {
-		t = (v - lo) / (hi - lo)
+		t = fraction(v, lo, hi)
 	}
 	c.printf("<rect class=\"cell\" x=\"%s\" y=\"%s\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#ffffff\" %s %s %s><title>%s</title></rect>\n",
 		f(px), f(py), cellW, cellH, colour(t), attr("data-x", x), attr("data-y", y), attr("data-value", numberText(v)),

@@ -142,3 +142,36 @@ func TestEscapingDeterminismRefusal(t *testing.T) {
 		t.Errorf("NaN cell: err = %v, %d bytes written; want an error and nothing", err, buf.Len())
 	}
 }
+
+// Values that span more than a float64 holds (−1e308 to 1e308: the
+// range overflows to +Inf) still take viridis' ends and middle: the
+// lowest its first stop (#440154), the highest its last (#fde725), 0 and
+// the near-zero 17697 its middle stop (#21908d, t = 0.5 to eleven
+// digits). The heat map panicked on them (a NaN colour index).
+func TestHeatMapExtremeValues(t *testing.T) {
+	tab := Table{Params: []string{"width", "height"}, Metric: "sim_cycles"}
+	want := map[string]string{}
+	for i, v := range []float64{-1e308, 0, 17697, 1e308} {
+		w := strconv.Itoa(8 << i)
+		tab.Rows = append(tab.Rows, Row{Params: []string{w, "8"}, Value: v})
+		want[w] = map[float64]string{-1e308: "#440154", 1e308: "#fde725"}[v]
+		if want[w] == "" {
+			want[w] = "#21908d"
+		}
+	}
+	hm, err := tab.HeatMap("width", "height")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hm.Title = "t"
+	_, svg := render(t, hm)
+	cells := svg.All("rect", "cell")
+	if len(cells) != 4 {
+		t.Fatalf("%d cells; want 4", len(cells))
+	}
+	for _, c := range cells {
+		if x := c.Attrs["data-x"]; c.Attrs["fill"] != want[x] {
+			t.Errorf("width %s: fill %s; want %s", x, c.Attrs["fill"], want[x])
+		}
+	}
+}

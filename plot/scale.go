@@ -19,7 +19,17 @@ func (s linear) at(v float64) float64 {
 	if hi == lo {
 		return (s.a + s.b) / 2
 	}
-	return s.a + (v-lo)/(hi-lo)*(s.b-s.a)
+	return s.a + fraction(v, lo, hi)*(s.b-s.a)
+}
+
+// fraction is where v lies from lo (0) to hi (1), hi > lo, even where
+// hi − lo is past the largest float64 (values of ±1e308: the halves'
+// difference is not).
+func fraction(v, lo, hi float64) float64 {
+	if math.IsInf(hi-lo, 0) {
+		return (v/2 - lo/2) / (hi/2 - lo/2)
+	}
+	return (v - lo) / (hi - lo)
 }
 
 // niceTicks returns about n round ticks (1, 2 or 5 times a power of ten)
@@ -34,6 +44,9 @@ func niceTicks(lo, hi float64, n int) []float64 {
 		} else {
 			lo, hi = lo-math.Abs(lo)/2, hi+math.Abs(hi)/2
 		}
+	}
+	if math.IsInf(hi-lo, 0) {
+		return []float64{lo, hi} // no round step spans more than float64 holds
 	}
 	raw := (hi - lo) / float64(max(n, 1))
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
