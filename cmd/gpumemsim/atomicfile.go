@@ -13,7 +13,22 @@ import (
 // file in path's directory and a rename, so that path holds either its
 // old contents or all of the new ones: an output flag (-o, -plot) never
 // leaves a half-written file, and a failed write leaves no temporary one.
+// A symbolic link is followed (the file it names is replaced, the link
+// kept), and a path that is not a regular file (a FIFO, /dev/stdout, a
+// device) is written in place, as the shell's > would: a rename would
+// replace the link, the pipe or the device node with a file.
 func writeAtomic(path string, write func(io.Writer) error) error {
+	path, err := outTarget(path)
+	if err != nil {
+		return err
+	}
+	mode := fs.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		if !st.Mode().IsRegular() {
+			return writeInPlace(path, write)
+		}
+		mode = st.Mode().Perm()
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		var pe *fs.PathError
@@ -28,10 +43,44 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 		err = cerr
 	}
 	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
+		err = os.Chmod(tmp.Name(), mode)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
+	}
+	return err
+}
+
+// outTarget is the file path names once its symbolic links are followed,
+// the last of them dangling or not (a link to a file yet to be written
+// names where it will be).
+func outTarget(path string) (string, error) {
+	for range 40 { // as many links as Linux follows
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(path), to)
+		}
+		path = to
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// writeInPlace writes to an existing file that is not a regular one.
+func writeInPlace(path string, write func(io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
 	return err
 }
@@ -49,6 +98,10 @@ func writeFileAtomic(path string, data []byte) error {
 // does not end in a failed write; flagName is the output flag, for the
 // message.
 func checkOutDir(flagName, path string) error {
+	path, err := outTarget(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", flagName, err)
+	}
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return fmt.Errorf("%s: no directory %s to write %s in", flagName, filepath.Dir(path), filepath.Base(path))
 	}
