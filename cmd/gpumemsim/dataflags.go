@@ -39,11 +39,16 @@ func (d *dataFlags) apply(k *kernel.Kernel) error {
 			return err
 		}
 	}
+	seen := map[string]bool{}
 	for _, s := range d.data {
 		name, spec, ok := strings.Cut(s, "=")
 		if !ok {
 			return fmt.Errorf("-data: want NAME=SPEC, e.g. COL=permutation:seed=3; got %q", s)
 		}
+		if seen[name] {
+			return fmt.Errorf("-data: array %s given twice; hint: give each array one -data", name)
+		}
+		seen[name] = true
 		if err := k.SetData(name, spec); err != nil {
 			return err
 		}

@@ -40,13 +40,13 @@ func addLaunchFlags(fs *flag.FlagSet) *launchFlags {
 		kernel:  fs.String("kernel", "matmul", "kernel: a shipped example ("+strings.Join(kernel.Examples(), ", ")+") or a YAML `file`"),
 		mapping: fs.String("map", "", "loop to thread mapping, e.g. `i1=ty,i2=tx` (default: the kernel file's)"),
 		block:   fs.String("block", "", "block shape `XxYxZ`, x fastest, e.g. 16x16 (default: the kernel file's)"),
-		set:     fs.String("set", "", "parameter overrides `K=V,...`, e.g. M=2048,N=2048"),
+		set:     joinedFlag(fs, "set", "parameter overrides `K=V,...`, e.g. M=2048,N=2048 (repeat to add more)"),
 
 		cacheConfig: cacheConfigFlag(fs),
 		layout:      fs.String("layout", "", "data `layout` of the kernel's struct arrays, one its file names under layouts: (default: the first)"),
-		spaces:      fs.String("spaces", "", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global, constant, texture or readonly), instead of the kernel file's; jang: those J14's Algorithm 1 selects for a loop nest, shared-memory prefetch included"),
+		spaces:      joinedFlag(fs, "spaces", "memory spaces of the kernel's arrays `A=constant,x=global,...` (global, constant, texture or readonly), instead of the kernel file's; jang: those J14's Algorithm 1 selects for a loop nest, shared-memory prefetch included"),
 		data:        addDataFlags(fs),
-		remap:       fs.String("remap", "", "Dymaxion remaps of the kernel's arrays `A=KIND,...` instead of the kernel file's remap: (none, row2col, col2row, diagonal, tile:THxTW or gather:INDEX)"),
+		remap:       joinedFlag(fs, "remap", "Dymaxion remaps of the kernel's arrays `A=KIND,...` instead of the kernel file's remap: (none, row2col, col2row, diagonal, tile:THxTW or gather:INDEX)"),
 	}
 }
 
@@ -293,6 +293,28 @@ func pairs(s, form, example, noun string) ([]pair, error) {
 // reads says the launch has a reference to memory space sp.
 func reads(l *traces.Launch, sp kernel.Space) bool {
 	return slices.ContainsFunc(l.Refs, func(r traces.Ref) bool { return r.Space == sp })
+}
+
+// joined is a list flag whose repeats add to it: -set M=64 -set N=32 is
+// -set M=64,N=32 (where the flag package would keep only the last), and
+// a name given in two of them is refused as one given twice in one is.
+type joined string
+
+func (j *joined) String() string { return string(*j) }
+
+func (j *joined) Set(s string) error {
+	if *j != "" && strings.TrimSpace(s) != "" {
+		*j += ","
+	}
+	*j += joined(s)
+	return nil
+}
+
+// joinedFlag defines a joined flag and returns its value.
+func joinedFlag(fs *flag.FlagSet, name, usage string) *string {
+	j := new(joined)
+	fs.Var(j, name, usage)
+	return (*string)(j)
 }
 
 // parseSet reads parameter overrides written "M=256,N=512".

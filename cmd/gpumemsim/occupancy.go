@@ -22,7 +22,7 @@ func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	regs := fs.Int("regs", 0, "registers per thread (0: registers do not limit; with -kernel, default the kernel file's regs)")
 	smemFlag := fs.String("smem", "0", "shared memory per block: bytes, or with a unit (e.g. 4KiB); with -kernel, added to the kernel's (dynamic shared memory)")
 	kernelFlag := fs.String("kernel", "", "a kernel (shipped example or YAML `file`) whose regs, smem and __shared__ arrays count")
-	set := fs.String("set", "", "with -kernel, parameter overrides `K=V,...` (they size __shared__ arrays)")
+	set := joinedFlag(fs, "set", "with -kernel, parameter overrides `K=V,...` (they size __shared__ arrays; repeat to add more)")
 	format := fs.String("format", "text", "output format: text or json")
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err

@@ -66,11 +66,16 @@ func setRemaps(k *kernel.Kernel, list string) error {
 	if list == "" {
 		return nil
 	}
+	seen := map[string]bool{}
 	for _, s := range strings.Split(list, ",") {
 		name, spec, ok := strings.Cut(strings.TrimSpace(s), "=")
 		if !ok {
 			return fmt.Errorf("-remap: want A=KIND, e.g. S=diagonal or V=gather:COL; got %q", s)
 		}
+		if seen[name] {
+			return fmt.Errorf("-remap: array %s set twice; hint: give each array one remap", name)
+		}
+		seen[name] = true
 		if err := k.SetRemap(name, spec); err != nil {
 			return err
 		}

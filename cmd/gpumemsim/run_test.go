@@ -235,3 +235,37 @@ func TestRunFitsWidth(t *testing.T) {
 		}
 	}
 }
+
+// Repeated list flags add up, as sweep's repeated -set do, where the
+// flag package would keep only the last (-set M=64,N=64,P=64 -set M=64
+// -set N=32 ran M=1024,N=32,P=1024, sixteen times the work asked); a
+// name given twice across them is refused, as within one; and -data
+// and -remap refuse an array given twice.
+func TestRepeatedListFlags(t *testing.T) {
+	out := mustRun(t, "run", "-kernel", "matmul", "-set", "M=64,P=64", "-set", "N=32", "-format", "json")
+	var res struct {
+		Launch struct {
+			Params string `json:"params"`
+		} `json:"launch"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Launch.Params != "M=64,N=32,P=64" {
+		t.Errorf("-set M=64,P=64 -set N=32 ran %s; want M=64,N=32,P=64", res.Launch.Params)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "-kernel", "matmul", "-set", "M=64,N=64,P=64", "-set", "M=32"}, "-set: param M set twice"},
+		{[]string{"occupancy", "-kernel", "matmul-tiled", "-set", "M=64", "-set", "M=32"}, "param M set twice"},
+		{[]string{"run", "-kernel", "matmul-tiled", "-set", "M=64,N=64,P=64", "-remap", "A=row2col", "-remap", "A=col2row"}, "-remap: array A set twice"},
+		{[]string{"run", "-kernel", "nms", "-data", "OFF=permutation:seed=1", "-data", "OFF=permutation:seed=2"}, "-data: array OFF given twice"},
+	} {
+		_, _, err := runCmd(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want %q", strings.Join(c.args, " "), err, c.want)
+		}
+	}
+}
