@@ -13,7 +13,11 @@ import (
 
 // threadProg is a per-thread kernel compiled for the SIMT cursor.
 type threadProg struct {
-	code   []tcode
+	code []tcode
+	// pos is, per step of code, the place in the source of the
+	// statement, condition or reference it comes from: where an error
+	// met at the step is reported.
+	pos    []kernel.Pos
 	refs   []ptRef
 	vary   []bool // per local: lanes may disagree
 	depth  int    // the deepest expression stack

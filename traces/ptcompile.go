@@ -38,6 +38,9 @@ type ptCompiler struct {
 	dev *arch.Device
 	pt  *threadProg
 	xc  *xcompiler
+	// at is where the node being compiled is in the source: the place
+	// of the steps it emits.
+	at kernel.Pos
 }
 
 func (pc *ptCompiler) expr(e *kernel.Expr) (*xprog, error) {
@@ -113,6 +116,7 @@ func (l *Launch) arrayNamed(name string, sp kernel.Space) *BoundArray {
 
 func (pc *ptCompiler) emit(c tcode) int {
 	pc.pt.code = append(pc.pt.code, c)
+	pc.pt.pos = append(pc.pt.pos, pc.at)
 	return len(pc.pt.code) - 1
 }
 
@@ -122,6 +126,8 @@ func (pc *ptCompiler) nodes(body []kernel.Node, d int, unrolled bool) error {
 	pc.pt.frames = max(pc.pt.frames, d)
 	for _, n := range body {
 		var err error
+		line, col := n.Pos()
+		pc.at = kernel.Pos{Line: line, Col: col}
 		switch n := n.(type) {
 		case *kernel.Stmt:
 			err = pc.stmt(n, unrolled)
@@ -134,8 +140,7 @@ func (pc *ptCompiler) nodes(body []kernel.Node, d int, unrolled bool) error {
 		case *kernel.Return:
 			pc.emit(tcode{kind: tReturn})
 		default:
-			line, col := n.Pos()
-			err = at(kernel.Pos{Line: line, Col: col}, fmt.Errorf("a loop-nest loop inside a per-thread kernel"))
+			err = at(pc.at, fmt.Errorf("a loop-nest loop inside a per-thread kernel"))
 		}
 		if err != nil {
 			return err
@@ -168,7 +173,7 @@ func (pc *ptCompiler) stmt(s *kernel.Stmt, post bool) error {
 		pc.emit(c)
 	}
 	if s.Store != nil {
-		pc.emit(tcode{kind: tMem, ref: int32(s.Store.ID)})
+		pc.mem(s.Store)
 	}
 	return nil
 }
@@ -178,9 +183,17 @@ func (pc *ptCompiler) stmt(s *kernel.Stmt, post bool) error {
 func (pc *ptCompiler) loads(rs []*kernel.MemRef) {
 	for _, r := range rs {
 		if !slices.Contains(pc.pt.gathered, r.ID) {
-			pc.emit(tcode{kind: tMem, ref: int32(r.ID)})
+			pc.mem(r)
 		}
 	}
+}
+
+// mem emits the memory instruction of r, placed at r.
+func (pc *ptCompiler) mem(r *kernel.MemRef) {
+	stmt := pc.at
+	pc.at = kernel.Pos{Line: r.Line, Col: r.Col}
+	pc.emit(tcode{kind: tMem, ref: int32(r.ID)})
+	pc.at = stmt
 }
 
 // flatLimit is the extent of a flat subscript of array a with elements

@@ -91,7 +91,8 @@ func (c *ThreadCursor) Reset(b, w int) {
 func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 	code := c.pt.code
 	for c.pc < len(code) {
-		op := &code[c.pc]
+		step := c.pc
+		op := &code[step]
 		c.pc++
 		if c.mask == 0 && op.kind < tIf {
 			continue // nothing runs; control steps still keep the frames
@@ -139,7 +140,7 @@ func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 			c.mask = 0
 		}
 		if c.ln.bad != "" {
-			return c.failBad()
+			return c.failBad(step)
 		}
 	}
 	if c.pc == len(code) && c.pending > 0 {
@@ -150,10 +151,11 @@ func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 }
 
 // failBad ends the warp with the reason an operator went wrong in one of
-// its active lanes (a division by zero, a shift out of range), at the
-// step that met it; false, for NextTo to return.
-func (c *ThreadCursor) failBad() bool {
-	c.failHere(fmt.Errorf("%s in warp %d of block %d", c.ln.bad, c.warp, c.block))
+// its active lanes (a division by zero, a shift out of range), placed at
+// the statement, condition or reference of step, which met it; false,
+// for NextTo to return.
+func (c *ThreadCursor) failBad(step int) bool {
+	c.failHere(at(c.pt.pos[step], fmt.Errorf("%s in warp %d of block %d; hint: check the operands' values in every thread (a divisor or shift count from threadIdx, blockIdx or the params)", c.ln.bad, c.warp, c.block)))
 	return false
 }
 
@@ -273,7 +275,7 @@ func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool
 		return false
 	}
 	if c.ln.bad != "" { // an operator of a subscript went wrong
-		return c.failBad()
+		return c.failBad(c.pc - 1)
 	}
 	if pr.slot >= 0 {
 		c.readValues(addr, pr)
