@@ -30,14 +30,22 @@ type tripLoop struct {
 	bound, step       *xprog
 	emitted, weighted int64
 	pos               kernel.Pos
+	// forever marks a loop whose condition (bound) reads nothing the loop
+	// changes and that no return leaves (while (1), while (N > 0)): a
+	// lane that enters it never leaves.
+	forever bool
 }
 
 // mirrored is cmp with its operands swapped (b cmp a as a cmp' b).
 var mirrored = map[kernel.ExprKind]kernel.ExprKind{kernel.ExprLt: kernel.ExprGt, kernel.ExprLe: kernel.ExprGe,
 	kernel.ExprGt: kernel.ExprLt, kernel.ExprGe: kernel.ExprLe, kernel.ExprNe: kernel.ExprNe}
 
-// tripOf recognises a canonical loop; nil otherwise.
+// tripOf recognises a canonical loop, or one that never ends once
+// entered; nil otherwise.
 func (pc *ptCompiler) tripOf(n *kernel.While) *tripLoop {
+	if t := pc.foreverOf(n); t != nil {
+		return t
+	}
 	c := n.Cond
 	if _, ok := mirrored[c.Kind]; !ok || n.Unroll || len(n.Post) != 1 {
 		return nil
@@ -85,6 +93,34 @@ func (pc *ptCompiler) tripOf(n *kernel.While) *tripLoop {
 	return t
 }
 
+// foreverOf recognises a loop whose condition stays as it is: it reads
+// no array and no local the loop assigns, and no return leaves the loop.
+func (pc *ptCompiler) foreverOf(n *kernel.While) *tripLoop {
+	if len(n.Loads) > 0 || firstLoad(n.Cond) {
+		return nil
+	}
+	changed := map[int]bool{}
+	early := false
+	walkNodes(append(slices.Clip(n.Body), n.Post...), func(m kernel.Node) {
+		switch m := m.(type) {
+		case *kernel.Stmt:
+			if m.Local != nil {
+				changed[m.Local.Index] = true
+			}
+		case *kernel.Return:
+			early = true
+		}
+	})
+	if early || mentionsLocal(n.Cond, func(u int) bool { return changed[u] }) {
+		return nil
+	}
+	cond, err := pc.expr(n.Cond)
+	if err != nil {
+		return nil
+	}
+	return &tripLoop{bound: cond, forever: true, pos: kernel.Pos{Line: n.Line, Col: n.Col}}
+}
+
 // firstLoad says e reads an array.
 func firstLoad(e *kernel.Expr) bool {
 	found := false
@@ -118,6 +154,16 @@ func iterationWork(n *kernel.While) (emitted, weighted int64) {
 func (c *ThreadCursor) trips(t *tripLoop) {
 	ln := &c.ln
 	c.value(t.bound, &c.sub)
+	if t.forever {
+		for m := c.mask; m != 0; m &= m - 1 {
+			if i := bits.TrailingZeros32(m); c.sub[i] != 0 {
+				c.failHere(c.tripError(t, i, "for ever: its condition reads nothing the loop changes",
+					"a loop must change what its condition reads, or return"))
+				return
+			}
+		}
+		return
+	}
 	step := ln.scalar(t.step)
 	var most int64
 	for m := c.mask; m != 0; m &= m - 1 {

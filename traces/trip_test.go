@@ -82,6 +82,36 @@ func TestTripErrors(t *testing.T) {
 	}
 }
 
+// TestLoopForever: a loop whose condition reads no array and nothing
+// the loop assigns, and that no return leaves, never ends in a lane that
+// enters it; the warp entering it is an error at once, naming the first
+// such lane, where counting it ran to the work cap (2e9 instructions,
+// half a minute). A loop that changes what its condition reads, or that
+// no lane enters, runs.
+func TestLoopForever(t *testing.T) {
+	const msg = "runs for ever: its condition reads nothing the loop changes; hint:"
+	for _, tc := range []struct{ body, want string }{
+		{"while (1) V[i] = 0;", "k.yaml:8:5: the loop in thread (0,0,0) of block (0,0,0) " + msg},
+		{"int n = 3; while (n > i) V[0] = 0;", "k.yaml:8:16: the loop in thread (0,0,0) of block (0,0,0) " + msg},
+		{"while (i > 5) V[i] = 0;", "k.yaml:8:5: the loop in thread (6,0,0) of block (0,0,0) " + msg},
+		{"int n = 0; while (n < 3) n = n + 1;", ""},
+		{"while (i > 100) V[i] = 0;", ""},
+	} {
+		l, err := indexKernel(t, "i32", "", "0 0 0 0 0 0 0 0", tc.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.LimitWork(2e9)
+		l.WarpInstructions()
+		for range l.Stream() {
+		}
+		err = l.Err()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: Err() = %v\nwant ...%s", tc.body, err, tc.want)
+		}
+	}
+}
+
 // TestCountIgnoresAddresses: the work count does not form the addresses
 // of references whose values the kernel does not read, so a store outside
 // its array (V has 8 elements; V[i + 8] misses in every lane) is counted
