@@ -20,6 +20,11 @@ func cmdMerge(_ context.Context, args []string, stdout, stderr io.Writer) error 
 	if fs.NArg() == 0 {
 		return fmt.Errorf("merge: no files; want the outputs of a sweep's shards, e.g. gpumemsim merge shard-0.csv shard-1.csv shard-2.csv")
 	}
+	if *out != "" {
+		if err := checkOutDir("-o", *out); err != nil {
+			return err
+		}
+	}
 	if *format != "" {
 		if err := checkFormat(*format, "csv", "json"); err != nil {
 			return err

@@ -129,6 +129,11 @@ func (f *sweepFlags) check() error {
 	if err := checkCap(*f.maxWork); err != nil {
 		return err
 	}
+	if *f.out != "" {
+		if err := checkOutDir("-o", *f.out); err != nil {
+			return err // before the sweep's work, not after it
+		}
+	}
 	if *f.workers < 0 {
 		return fmt.Errorf("-j: want 1 or more rows at once (or 0, the default: the number of cores); got %d", *f.workers)
 	}

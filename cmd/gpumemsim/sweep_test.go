@@ -295,6 +295,10 @@ func TestSweepErrors(t *testing.T) {
 		{"merge-err-mixed", []string{"merge", "testdata/sweep/shard0.csv", "testdata/sweep/shard1.csv", "testdata/sweep/other-shard2.json"}},
 		{"merge-err-no-files", []string{"merge"}},
 		{"merge-err-not-sweep", []string{"merge", "testdata/sweep/three-by-three.yaml"}},
+		// An -o that cannot be written is refused before the work, which
+		// it used to follow (with the temporary file's name).
+		{"sweep-err-out-dir", []string{"sweep", "-kernel", "vecadd", "-set", "N=256", "-o", "testdata/sweep"}},
+		{"merge-err-out-dir", []string{"merge", "-o", "testdata/sweep", "testdata/sweep/shard0.csv"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}
