@@ -107,12 +107,18 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if runErr != nil {
 		return runErr
 	}
-	if sp != nil {
+	ran := t.failed() < len(t.Records)
+	if sp != nil && ran {
 		if err := sp.draw(*f.plot, t); err != nil {
 			return err
 		}
 	}
-	return failureSummary(t, stderr)
+	err = failureSummary(t, stderr)
+	if sp != nil && !ran && err != nil {
+		// Not draw's complaint that the metric is missing: the rows are.
+		return fmt.Errorf("%w; -plot: no row ran, so %s is not drawn", err, *f.plot)
+	}
+	return err
 }
 
 // check checks the flags that are not axes.

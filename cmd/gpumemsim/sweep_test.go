@@ -299,6 +299,9 @@ func TestSweepErrors(t *testing.T) {
 		// it used to follow (with the temporary file's name).
 		{"sweep-err-out-dir", []string{"sweep", "-kernel", "vecadd", "-set", "N=256", "-o", "testdata/sweep"}},
 		{"merge-err-out-dir", []string{"merge", "-o", "testdata/sweep", "testdata/sweep/shard0.csv"}},
+		// A plot of a sweep none of whose rows ran says so, after their
+		// errors, not that the metric is missing.
+		{"sweep-err-plot-none-ran", []string{"sweep", "-kernel", "nw-shared", "-set", "N=64", "-plot", "testdata/sweep/none-ran.svg"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}
