@@ -40,6 +40,8 @@ func TestRunGolden(t *testing.T) {
 		{"validate-matmul-maps", []string{"validate", "-device", "fermi", "-kernel", "matmul", "-maps", "all", "-blocks", "16x16,32x8,8x32", "-set", small, "-format", "csv"}},
 		{"validate-err-maps", []string{"validate", "-maps", "some"}},
 		{"validate-err-blocks", []string{"validate", "-blocks", "16x"}},
+		{"validate-err-blocks-twice", []string{"validate", "-blocks", "16x16,8x8,16x16"}},
+		{"validate-err-block", []string{"validate", "-block", "8x8"}},
 		// Per-thread kernels: the static models read their affine view.
 		{"estimate-perthread-tiled", []string{"estimate", "-device", "fermi", "-kernel", tiled, "-set", "M=64,N=64,P=64"}},
 		{"estimate-perthread-err-not-affine", []string{"estimate", "-device", "fermi", "-kernel", "testdata/kernels/not-affine.yaml"}},

@@ -48,7 +48,7 @@ func cmdValidate(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
 	}
-	shapes, err := checkValidateFlags(lf, *blocks, *maps, *format, *maxWork)
+	shapes, err := checkValidateFlags(lf, *blocks, *maps, *layouts, *format, *maxWork)
 	if err != nil {
 		return err
 	}
@@ -141,7 +141,7 @@ func checkLayoutsFlags(fs *flag.FlagSet, lf *launchFlags) error {
 
 // checkValidateFlags checks validate's own flags and returns the shapes
 // of -blocks (nil for jang).
-func checkValidateFlags(lf *launchFlags, blocks, maps, format string, maxWork float64) ([]arch.Dim3, error) {
+func checkValidateFlags(lf *launchFlags, blocks, maps, layouts, format string, maxWork float64) ([]arch.Dim3, error) {
 	if err := checkFormat(format, "text", "json", "csv"); err != nil {
 		return nil, err
 	}
@@ -154,6 +154,9 @@ func checkValidateFlags(lf *launchFlags, blocks, maps, format string, maxWork fl
 	if maps == "all" && *lf.mapping != "" {
 		return nil, fmt.Errorf("-maps all and -map exclude each other")
 	}
+	if layouts == "" && *lf.block != "" {
+		return nil, fmt.Errorf("-block: validate ranks the shapes of -blocks (jang: Algorithm 2's candidates), not one block; hint: -blocks %s validates that shape alone, and -layouts compares layouts at -block", *lf.block)
+	}
 	if blocks == "jang" {
 		return nil, nil
 	}
@@ -162,6 +165,9 @@ func checkValidateFlags(lf *launchFlags, blocks, maps, format string, maxWork fl
 		b, err := arch.ParseDim3(strings.TrimSpace(s))
 		if err != nil {
 			return nil, fmt.Errorf("-blocks: want jang or a list of shapes such as 32x8,16x16: %v", err)
+		}
+		if slices.Contains(shapes, b) {
+			return nil, fmt.Errorf("-blocks: %s given twice; validate ranks each shape once", strings.TrimSpace(s))
 		}
 		shapes = append(shapes, b)
 	}
