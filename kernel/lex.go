@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -227,8 +228,8 @@ func parseIntLit(s string) (int64, bool) {
 		case c >= 'A' && c <= 'F':
 			d = int64(c-'A') + 10
 		}
-		if v > (1<<62)/base {
-			return 0, false
+		if v > (math.MaxInt64-d)/base {
+			return 0, false // v*base + d would pass the largest int64
 		}
 		v = v*base + d
 	}
