@@ -54,7 +54,10 @@ func ParseBytes(s string) (Bytes, error) {
 	hint := "a number with a unit B, KiB, MiB, GiB or TiB, e.g. 48KiB"
 	switch {
 	case t != "" && unit == "":
-		hint = "add a unit: " + t + "B"
+		if _, err := parseUnitNumber(num, 1); err != nil {
+			return 0, fmt.Errorf("size %q: %v", s, err) // a unit would not help
+		}
+		hint = "a unit, e.g. " + t + "B"
 	case unit != "" && num != "":
 		hint = fmt.Sprintf("a unit B, KiB, MiB, GiB or TiB, not %q", unit)
 	}

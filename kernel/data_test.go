@@ -154,6 +154,8 @@ func TestSetDataAndMatrix(t *testing.T) {
 		{"V", "permutation", "-data V: array V: data gives integers, and V holds f32; hint:"},
 		{"W", "permutation", "-data W: unknown array W; hint: the arrays of spmv-csr are DATA, COL, V, R"},
 		{"COL", "file:no/such.txt", "-data COL: open no/such.txt: no such file or directory; hint:"},
+		{"COL", "file:", "-data COL (column 6 of file:): file: nothing after the colon; hint:"},
+		{"", "mtx:", "-matrix (column 5 of mtx:): mtx: nothing after the colon; hint:"},
 		{"", "banded:rows=8", "-matrix (column 1 of banded:rows=8): banded needs width; hint:"},
 		{"", "no/such.mtx", "-matrix: open no/such.mtx: no such file or directory; hint:"},
 	} {

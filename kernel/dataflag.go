@@ -115,6 +115,9 @@ func (ld *loader) flagData(what, spec string, matrix bool, k *Kernel) (*Data, er
 	col := len(kind) + 2 // where rest starts
 	switch {
 	case kind == "file" || kind == "mtx" || kind == "matrix":
+		if strings.TrimSpace(rest) == "" {
+			return nil, flagError(what, spec, posError("", 1, col, kind+": nothing after the colon", hint))
+		}
 		n.Content = append(n.Content, scalar(kind, 1), scalar(rest, col))
 	default:
 		n.Content = append(n.Content, scalar("gen", 1), scalar(kind, 1))

@@ -38,6 +38,13 @@ func parseFlags(fs *flag.FlagSet, args []string, want int) (help bool, err error
 	return false, nil
 }
 
+// given says the command line set flag name (its default aside).
+func given(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // checkFormat validates the value of -format.
 func checkFormat(format string, allowed ...string) error {
 	if !slices.Contains(allowed, format) {

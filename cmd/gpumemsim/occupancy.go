@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -27,8 +26,7 @@ func cmdOccupancy(ctx context.Context, args []string, stdout, stderr io.Writer) 
 	if help, err := parseFlags(fs, args, 0); help || err != nil {
 		return err
 	}
-	blockGiven := false
-	fs.Visit(func(f *flag.Flag) { blockGiven = blockGiven || f.Name == "block" })
+	blockGiven := given(fs, "block")
 	if err := checkFormat(*format, "text", "json"); err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ func TestSequenceGolden(t *testing.T) {
 		{"seq-err-trace", []string{"trace", "-kernel", nwFile}},
 		{"seq-err-trace-launch", []string{"trace", "-kernel", nwFile, "-set", small, "-launch", "8"}},
 		{"seq-err-launch-one", []string{"trace", "-kernel", "vecadd", "-launch", "1"}},
+		{"seq-err-launch-zero", []string{"trace", "-kernel", nwFile, "-set", small, "-launch", "0"}},
 		{"seq-err-estimate", []string{"estimate", "-kernel", nwFile}},
 		{"seq-err-grid", []string{"run", "-kernel", nwFile, "-grid", "4"}},
 		{"seq-err-sample", []string{"run", "-kernel", nwFile, "-set", small, "-sample"}},

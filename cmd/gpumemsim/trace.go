@@ -46,6 +46,9 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *shown < 0 {
 		return fmt.Errorf("-warps: must not be negative; got %d", *shown)
 	}
+	if given(fs, "launch") && *which < 1 {
+		return fmt.Errorf("-launch: launches count from 1; got %d", *which)
+	}
 	d, l, err := lf.loadLaunch(*which)
 	if err != nil {
 		return err

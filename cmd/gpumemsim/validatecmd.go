@@ -133,8 +133,12 @@ func checkLayoutsFlags(fs *flag.FlagSet, lf *launchFlags) error {
 	if strings.TrimSpace(*lf.spaces) == "jang" {
 		bad = append(bad, "-spaces jang")
 	}
+	verb := "varies"
+	if len(bad) > 1 {
+		verb = "vary"
+	}
 	if len(bad) > 0 {
-		return fmt.Errorf("-layouts compares layouts at one mapping and block; %s vary other things; hint: give -map and -block, or run validate once per layout", strings.Join(bad, ", "))
+		return fmt.Errorf("-layouts compares layouts at one mapping and block; %s %s other things; hint: give -map and -block, or run validate once per layout", strings.Join(bad, ", "), verb)
 	}
 	return nil
 }
