@@ -35,6 +35,7 @@ func TestKernelErrors(t *testing.T) {
 		"non-ascii-name":   "7:14", // the é of café
 		"constant-store":   "8:5",  // c[i], a store to a constant array
 		"texture-store":    "8:5",  // A[i], a store to a texture array
+		"two-documents":    "10:1", // the ---, which a reader would stop at
 	}
 	files, err := filepath.Glob("testdata/*.yaml")
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"gpumemsim/arch"
+	"gpumemsim/internal/yamldoc"
 )
 
 // DefaultAlign is the alignment of an array's base address when the
@@ -235,6 +236,9 @@ func Parse(file string, data []byte) (*Kernel, error) {
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%s: empty kernel file", file)
+	}
+	if line, found := yamldoc.SecondDocument(data); found {
+		return nil, &arch.PosError{File: file, Line: line, Column: min(line, 1), Err: errors.New("a second YAML document, which a kernel file does not have; hint: remove the --- and what follows it, or give it a file of its own")}
 	}
 	ld := &loader{file: file, lines: strings.Split(string(data), "\n"), spaces: map[string]*yaml.Node{}}
 	root := doc.Content[0]

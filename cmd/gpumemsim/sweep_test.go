@@ -286,6 +286,7 @@ func TestSweepErrors(t *testing.T) {
 		{"sweep-err-file-dup-key", []string{"sweep", "-f", "testdata/sweep/dup-key.yaml"}},
 		{"sweep-err-file-not-list", []string{"sweep", "-f", "testdata/sweep/not-list.yaml"}},
 		{"sweep-err-file-empty-item", []string{"sweep", "-f", "testdata/sweep/empty-item.yaml"}},
+		{"sweep-err-file-two-documents", []string{"sweep", "-f", "testdata/sweep/two-documents.yaml"}},
 		{"sweep-err-resume-other", []string{"sweep", "-kernel", "vecadd", "-blocks", "32,64,128", "-set", "N=256", "-resume", "testdata/sweep/shard0.csv"}},
 		{"merge-err-missing", []string{"merge", "testdata/sweep/shard0.csv", "testdata/sweep/shard2.csv"}},
 		{"merge-err-overlap", []string{"merge", "testdata/sweep/whole.csv", "testdata/sweep/shard1.csv"}},

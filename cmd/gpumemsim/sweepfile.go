@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"gpumemsim/arch"
+	"gpumemsim/internal/yamldoc"
 )
 
 // A sweep file (sweep -f FILE) gives the axes in YAML, each a list (or
@@ -52,6 +54,9 @@ func parseSweepFile(file string, data []byte) (sweepAxes, error) {
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return a, fmt.Errorf("%s: empty sweep file; want keys such as devices: [fermi] and blocks: [64, 128]", file)
+	}
+	if line, found := yamldoc.SecondDocument(data); found {
+		return a, &arch.PosError{File: file, Line: line, Column: min(line, 1), Err: errors.New("a second YAML document, which a sweep file does not have; hint: remove the --- and what follows it, or give it a file of its own")}
 	}
 	root := doc.Content[0]
 	at := func(n *yaml.Node, format string, args ...any) error {
