@@ -279,7 +279,9 @@ func TestErrors(t *testing.T) {
 		{"raw trace", strings.Replace(header5, "#traces", "0 0 0 0 0000 ffffffff 0 EXIT 0 0 0\n#traces", 1),
 			"t.traceg:15: \"0 0 0 0 0000 ffffffff 0 EXIT 0 0 0\" outside a thread block; hint: is this a raw .trace?"},
 		{"bad grid", strings.Replace(header5, "(2,1,1)", "(2,0,1)", 1),
-			"t.traceg:3: -grid dim = (2,0,1): want (x,y,z) with positive whole numbers"},
+			"t.traceg:3: -grid dim = (2,0,1): want (x,y,z) with positive whole numbers below 2^31"},
+		{"huge grid", strings.Replace(header5, "(2,1,1)", "(99999999999,1,1)", 1),
+			"t.traceg:3: -grid dim = (99999999999,1,1): want (x,y,z) with positive whole numbers below 2^31"},
 	} {
 		_, err := ReadKernel("t.traceg", strings.NewReader(tc.text), int64(len(tc.text)))
 		var pe *ParseError

@@ -163,7 +163,7 @@ func headerAddr(key, v string) (uint64, error) {
 
 // headerDim reads "(x,y,z)" with positive extents below 2^31.
 func headerDim(key, v string) (arch.Dim3, error) {
-	bad := fmt.Errorf("-%s = %s: want (x,y,z) with positive whole numbers, e.g. (196,1,1)", key, v)
+	bad := fmt.Errorf("-%s = %s: want (x,y,z) with positive whole numbers below 2^31, e.g. (196,1,1)", key, v)
 	inner, ok := strings.CutPrefix(v, "(")
 	if inner, ok = strings.CutSuffix(inner, ")"); !ok {
 		return arch.Dim3{}, bad
