@@ -40,15 +40,7 @@ const (
 // seeds are the shipped examples with their params made small, and the
 // kernel files of kernel/testdata/fuzz.
 func FuzzKernelRun(f *testing.F) {
-	names := configs.Names()
-	devs := make([]*arch.Device, len(names))
-	for i, name := range names {
-		d, err := configs.Load(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		devs[i] = d
-	}
+	devs := shippedDevices(f)
 	for i, name := range kernel.Examples() {
 		k, err := kernel.Load(name)
 		if err != nil {
@@ -82,6 +74,21 @@ func FuzzKernelRun(f *testing.F) {
 			t.Fatalf("%s on %s (sampled: %v): a second run differs (%v)\n%s", k.Name, d.Name, sample, err, data)
 		}
 	})
+}
+
+// shippedDevices loads every shipped device config, in configs.Names'
+// order.
+func shippedDevices(tb testing.TB) []*arch.Device {
+	names := configs.Names()
+	devs := make([]*arch.Device, len(names))
+	for i, name := range names {
+		d, err := configs.Load(name)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		devs[i] = d
+	}
+	return devs
 }
 
 // isBug is whether a run's error is the simulator's own: its self-check

@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"testing"
 
-	"gpumemsim/arch"
-	"gpumemsim/configs"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 	"gpumemsim/traces/accelsim"
@@ -31,15 +29,7 @@ const traceFixture = "../cmd/gpumemsim/testdata/accelsim/kernel-1.traceg"
 // are the fixture's header with its first block and with its last, and a
 // small trace of loads, local and shared accesses and a barrier.
 func FuzzTraceRun(f *testing.F) {
-	names := configs.Names()
-	devs := make([]*arch.Device, len(names))
-	for i, name := range names {
-		d, err := configs.Load(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		devs[i] = d
-	}
+	devs := shippedDevices(f)
 	data, err := os.ReadFile(traceFixture)
 	if err != nil {
 		f.Fatal(err)
