@@ -252,6 +252,11 @@ func setSpaces(k *kernel.Kernel, s string) error {
 	if strings.TrimSpace(s) == "" {
 		return nil
 	}
+	for part := range strings.SplitSeq(s, ",") {
+		if strings.TrimSpace(part) == "jang" {
+			return fmt.Errorf("jang stands alone: Algorithm 1 chooses every array's space; hint: give -spaces jang, or pairs such as A=constant")
+		}
+	}
 	ps, err := pairs(s, "ARRAY=SPACE", "A=constant,x=global", "array")
 	if err != nil {
 		return err
