@@ -184,12 +184,11 @@ func (s *sm) finishWarp(slot int, t int64) {
 }
 
 // tryFinish retires the warp in slot if it has issued everything and
-// every load and store of it has completed. A warp whose last
-// instruction is a barrier waits there for its block first, as a thread
-// after a closing __syncthreads() does: release retires it.
+// every load and store of it has completed (a warp waiting at a barrier
+// counts the barrier among its pending loads: arrive).
 func (s *sm) tryFinish(slot int) {
 	w := &s.warps[slot]
-	if !w.has && !w.atBarrier && w.pending == 0 && w.stores == 0 {
+	if !w.has && w.pending == 0 && w.stores == 0 {
 		s.finishWarp(slot, max(w.readyAt, w.loadsDone, w.storesDone))
 	}
 }
@@ -336,6 +335,11 @@ func (s *sm) coalesce(w *warp) []coalesce.Txn {
 func (s *sm) arrive(slot int, t int64) {
 	w := &s.warps[slot]
 	w.atBarrier = true
+	// Until release the warp has something pending, so that one whose
+	// last instruction is the barrier waits there for its block, as a
+	// thread after a closing __syncthreads() does, and is not retired
+	// when its last store completes (and again at the release).
+	w.pending++
 	blk := &s.blocks[w.block]
 	blk.arrived++
 	if blk.arrived == blk.warpsLeft {
@@ -354,6 +358,7 @@ func (s *sm) release(b int32, t int64) {
 			continue
 		}
 		w.atBarrier = false
+		w.pending--
 		s.res.Stalls.Barrier += t - w.readyAt
 		w.readyAt = t
 		s.refresh(w)
