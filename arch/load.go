@@ -65,7 +65,7 @@ func loadNode(name, from string, read ReadFunc, chain []string) (*yaml.Node, map
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, nil, &PosError{File: file, Line: doc.Line, Err: errors.New("want a mapping of device keys (name, board, clocks, ...)")}
 	}
-	if line, found := yamldoc.SecondDocument(data); found {
+	if line, found := yamldoc.SecondDocument(dec); found {
 		return nil, nil, &PosError{File: file, Line: line, Column: min(line, 1), Err: errors.New("a second YAML document, which a device config does not have; hint: remove the --- and what follows it, or give it a file of its own")}
 	}
 	root := doc.Content[0]

@@ -1,9 +1,11 @@
 package kernel
 
 import (
+	"bytes"
 	"embed"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"slices"
@@ -231,13 +233,14 @@ func Parse(file string, data []byte) (*Kernel, error) {
 		return nil, tooLarge(file)
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return nil, fmt.Errorf("%s: empty kernel file", file)
 	}
-	if line, found := yamldoc.SecondDocument(data); found {
+	if line, found := yamldoc.SecondDocument(dec); found {
 		return nil, &arch.PosError{File: file, Line: line, Column: min(line, 1), Err: errors.New("a second YAML document, which a kernel file does not have; hint: remove the --- and what follows it, or give it a file of its own")}
 	}
 	ld := &loader{file: file, lines: strings.Split(string(data), "\n"), spaces: map[string]*yaml.Node{}}

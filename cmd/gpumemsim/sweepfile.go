@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"strconv"
@@ -49,13 +51,14 @@ func parseSweepFile(file string, data []byte) (sweepAxes, error) {
 		return a, fmt.Errorf("%s: larger than %d bytes; a sweep file lists axes", file, maxSweepFile)
 	}
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil && !errors.Is(err, io.EOF) {
 		return a, fmt.Errorf("%s: %v", file, err)
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
 		return a, fmt.Errorf("%s: empty sweep file; want keys such as devices: [fermi] and blocks: [64, 128]", file)
 	}
-	if line, found := yamldoc.SecondDocument(data); found {
+	if line, found := yamldoc.SecondDocument(dec); found {
 		return a, &arch.PosError{File: file, Line: line, Column: min(line, 1), Err: errors.New("a second YAML document, which a sweep file does not have; hint: remove the --- and what follows it, or give it a file of its own")}
 	}
 	root := doc.Content[0]

@@ -1,6 +1,11 @@
 package yamldoc
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // The second document is found at its --- marker, a file of one document
 // (with or without its --- marker, with a trailing ...) has none, and a
@@ -20,7 +25,15 @@ func TestSecondDocument(t *testing.T) {
 		{"a: [\n---\nb: 2\n", 0, false},
 		{"", 0, false},
 	} {
-		line, found := SecondDocument([]byte(c.data))
+		dec := yaml.NewDecoder(bytes.NewReader([]byte(c.data)))
+		var first yaml.Node
+		if err := dec.Decode(&first); err != nil {
+			if c.found {
+				t.Errorf("%q: the first document: %v", c.data, err)
+			}
+			continue // the reader reports a broken first document itself
+		}
+		line, found := SecondDocument(dec)
 		if line != c.line || found != c.found {
 			t.Errorf("%q: line %d, found %v; want %d, %v", c.data, line, found, c.line, c.found)
 		}
