@@ -55,6 +55,9 @@ type xcompiler struct {
 // compile compiles an integer expression; an error names its position.
 func (xc *xcompiler) compile(e *kernel.Expr) (*xprog, error) {
 	p := &xprog{}
+	if guarded(e) {
+		p.ops = append(p.ops, xop{kind: exprGuarded})
+	}
 	d, err := xc.emit(p, e)
 	p.depth = d
 	p.pair = len(p.ops) == 3 && isRead(p.ops[0]) && isRead(p.ops[1]) && isBinary(p.ops[2])
@@ -169,6 +172,8 @@ type lanes struct {
 	uregs []int64
 	vst   [][WarpSize]int64
 	sst   []int64
+	// why is guardedLane's stack of reasons, beside sst.
+	why []string
 	// vals are, per slot (xcompiler.slots), the values the lanes last
 	// read of an index array, and elems the elements they read.
 	vals, elems [][WarpSize]int64
@@ -180,6 +185,7 @@ type lanes struct {
 func (ln *lanes) reserve(depth, locals, slots int) {
 	ln.vst = grow(ln.vst, depth)
 	ln.sst = grow(ln.sst, depth)
+	ln.why = grow(ln.why, depth)
 	ln.vregs = grow(ln.vregs, locals)
 	ln.owed = grow(ln.owed, locals)
 	ln.uregs = grow(ln.uregs, locals)
@@ -253,6 +259,8 @@ func (ln *lanes) scalar(p *xprog) int64 {
 			}
 			st[n-2] = v
 			st = st[:n-1]
+		case exprGuarded: // last, so that the cases above keep their lines
+			return ln.guardedScalar(p)
 		}
 	}
 	return st[0]
@@ -328,6 +336,9 @@ func (ln *lanes) vector(p *xprog, mask uint32, out *[WarpSize]int64) {
 		default:
 			ln.binaryLanes(o, &st[n-2], &st[n-1], mask)
 			n--
+		case exprGuarded: // last, so that the cases above keep their lines
+			ln.guardedVector(p, mask, out)
+			return
 		}
 	}
 	*out = st[0]
