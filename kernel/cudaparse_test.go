@@ -476,3 +476,21 @@ func TestCUDAKernels(t *testing.T) {
 		}
 	}
 }
+
+// A local named like an element type (i8, u8, f32, ...) in parentheses is
+// that local, not a cast: (i8) % 3 parses as i8 % 3, where it was refused
+// as a cast; an undeclared such name in parentheses is still refused.
+func TestParenthesizedTypeNamedLocal(t *testing.T) {
+	k, err := Parse("t.yaml", []byte(cudaYAML(sig+"int i8 = threadIdx.x;\nA[(i8) % 3] = 1;\n}", "block: [32]\ngrid: [1]\n")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := k.Program.Refs[0].Index[0]
+	if idx.Kind != ExprMod || idx.Args[0].Kind != ExprScalar || idx.Args[0].Name != "i8" {
+		t.Errorf("A[(i8) %% 3]: index %v; want i8 %% 3 on the local", idx)
+	}
+	_, err = Parse("t.yaml", []byte(cudaYAML(sig+"A[(i8) threadIdx.x] = 1;\n}", "block: [32]\ngrid: [1]\n")))
+	if err == nil || !strings.Contains(err.Error(), "casts are outside the subset") {
+		t.Errorf("(i8) threadIdx.x: %v; want the cast refused", err)
+	}
+}

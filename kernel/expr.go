@@ -237,8 +237,8 @@ func (ps *parser) primary() *Expr {
 			if ps.cuda != nil && ps.peek().kind == tIdent && cTypeWords[ps.peek().text] {
 				return ps.cast(t)
 			}
-			if ps.peek().kind == tIdent && typeWords[ps.peek().text] {
-				ps.fail(ps.peek(), "casts are outside the subset", "drop the cast")
+			if n := ps.peek(); n.kind == tIdent && typeWords[n.text] && !ps.named(n.text) {
+				ps.fail(n, "casts are outside the subset", "drop the cast")
 			}
 			e := ps.expr()
 			ps.expect(")", "close the parenthesis")

@@ -143,6 +143,16 @@ func describe(t token) string {
 	return fmt.Sprintf("%q", t.text)
 }
 
+// named says name is declared where an expression is being parsed (a
+// local, a loop variable, a scalar, a param, an array, a #define): (i8)
+// is then that name in parentheses, not a cast to an element type.
+func (ps *parser) named(name string) bool {
+	if ps.params[name] || ps.arrays[name] != nil || ps.loops[name] != nil || ps.scalars[name] {
+		return true
+	}
+	return ps.cuda != nil && (ps.cuda.lookup(name) != nil || ps.cuda.defines[name] != nil)
+}
+
 var typeWords = map[string]bool{
 	"float": true, "double": true, "int": true, "long": true, "short": true, "char": true,
 	"unsigned": true, "signed": true, "bool": true, "size_t": true, "const": true,
