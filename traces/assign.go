@@ -26,7 +26,7 @@ func (c *ThreadCursor) assign(op *tcode) {
 			var why string
 			v, why = binary(xop{kind: op.op}, ln.uregs[s], v)
 			if why != "" && ln.bad == "" {
-				ln.bad = why
+				ln.fail(why, -1)
 			}
 		}
 		ln.uregs[s] = v

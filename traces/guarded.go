@@ -54,7 +54,7 @@ func (ln *lanes) guardedVector(p *xprog, mask uint32, out *[WarpSize]int64) {
 	for i := range out {
 		v, why := ln.guardedLane(p, i)
 		if why != "" && mask&(1<<i) != 0 && ln.bad == "" {
-			ln.bad = why
+			ln.fail(why, i)
 		}
 		out[i] = v
 	}
@@ -65,7 +65,7 @@ func (ln *lanes) guardedVector(p *xprog, mask uint32, out *[WarpSize]int64) {
 func (ln *lanes) guardedScalar(p *xprog) int64 {
 	v, why := ln.guardedLane(p, 0)
 	if why != "" && ln.bad == "" {
-		ln.bad = why
+		ln.fail(why, -1)
 	}
 	return v
 }

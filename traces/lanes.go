@@ -178,9 +178,14 @@ type lanes struct {
 	// read of an index array, and elems the elements they read.
 	vals, elems [][WarpSize]int64
 	// bad is set by an operation no lane may do (division by zero, a
-	// shift out of range) on an active lane.
-	bad string
+	// shift out of range) on an active lane, badLane that lane (-1 where
+	// a uniform program went wrong, in every lane): fail.
+	bad     string
+	badLane int
 }
+
+// fail records the first operation that went wrong, in lane (-1: all).
+func (ln *lanes) fail(why string, lane int) { ln.bad, ln.badLane = why, lane }
 
 func (ln *lanes) reserve(depth, locals, slots int) {
 	ln.vst = grow(ln.vst, depth)
@@ -220,7 +225,7 @@ func (ln *lanes) scalar(p *xprog) int64 {
 	if p.pair {
 		v, why := binary(p.ops[2], ln.read(p.ops[0]), ln.read(p.ops[1]))
 		if why != "" && ln.bad == "" {
-			ln.bad = why
+			ln.fail(why, -1)
 		}
 		return v
 	}
@@ -255,7 +260,7 @@ func (ln *lanes) scalar(p *xprog) int64 {
 			n := len(st)
 			v, why := binary(o, st[n-2], st[n-1])
 			if why != "" && ln.bad == "" {
-				ln.bad = why
+				ln.fail(why, -1)
 			}
 			st[n-2] = v
 			st = st[:n-1]
@@ -379,7 +384,7 @@ func (ln *lanes) binaryLanes(o xop, a, b *[WarpSize]int64, mask uint32) {
 		for i := range a {
 			v, why := binary(o, a[i], b[i])
 			if why != "" && mask&(1<<i) != 0 && ln.bad == "" {
-				ln.bad = why
+				ln.fail(why, i)
 			}
 			a[i] = v
 		}

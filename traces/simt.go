@@ -159,7 +159,12 @@ func (c *ThreadCursor) failBad() bool {
 	if c.pc > len(c.pt.code) {
 		return false // the step failed the warp itself (trips), first
 	}
-	c.failHere(at(c.pt.pos[c.pc-1], fmt.Errorf("%s in warp %d of block %d; hint: check the operands' values in every thread (a divisor or shift count from threadIdx, blockIdx or the params)", c.ln.bad, c.warp, c.block)))
+	ln := &c.ln
+	who := fmt.Sprintf("every thread of warp %d of block (%d,%d,%d)", c.warp, ln.bid[0], ln.bid[1], ln.bid[2])
+	if i := ln.badLane; i >= 0 {
+		who = fmt.Sprintf("thread (%d,%d,%d) of block (%d,%d,%d)", ln.tid[0][i], ln.tid[1][i], ln.tid[2][i], ln.bid[0], ln.bid[1], ln.bid[2])
+	}
+	c.failHere(at(c.pt.pos[c.pc-1], fmt.Errorf("%s in %s; hint: check the operands' values in every thread (a divisor or shift count from threadIdx, blockIdx or the params)", ln.bad, who)))
 	return false
 }
 

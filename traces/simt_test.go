@@ -329,24 +329,28 @@ C[b + c + d + e][threadIdx.x] = 0;`
 	}
 	l = threadKernel(t, "[N, P]", "int z = 7 / blockIdx.x;\nC[z][threadIdx.x] = 0;", arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
 	memInsts(l, 0, 0)
-	if err := l.Err(); err == nil || !strings.Contains(err.Error(), "division by zero in warp 0 of block 0") {
+	if err := l.Err(); err == nil || !strings.Contains(err.Error(), "division by zero in every thread of warp 0 of block (0,0,0)") {
 		t.Errorf("Err() = %v; want the division by zero of block 0", err)
 	}
 }
 
 // TestBadOperatorPlaced: an operator that goes wrong in an active lane
 // is reported at the source of the step that met it (the error had no
-// place): the assignment (at the local it assigns), the if, the loop
-// and the reference. The body starts on line 10 of threadKernel's file,
-// at column 5; z is 0 in every thread.
+// place), naming the thread (it named the warp): the assignment (at the
+// local it assigns), the if, the loop and the reference. The body starts
+// on line 10 of threadKernel's file, at column 5; z is 0 in every
+// thread, threadIdx.x - 3 in thread 3 only; a uniform program goes wrong
+// in every thread of the warp.
 func TestBadOperatorPlaced(t *testing.T) {
 	const zero = "int z = threadIdx.x - threadIdx.x;\n"
 	for _, tc := range []struct{ body, want string }{
-		{zero + "int q = 7 / z;\nC[q][threadIdx.x] = 0;", "inline.yaml:11:9: division by zero in warp 0 of block 0"},
-		{zero + "if (threadIdx.x / z > 3)\n  C[0][threadIdx.x] = 0;", "inline.yaml:11:5: division by zero in warp 0 of block 0"},
-		{zero + "for (int k = 0; k < 4 / z; k++)\n  C[k][threadIdx.x] = 0;", "inline.yaml:11:5: division by zero in warp 0 of block 0"},
-		{zero + "A[0][0] = 0;\nC[threadIdx.x % z][0] = 0;", "inline.yaml:12:5: division by zero in warp 0 of block 0"},
-		{zero + "C[0][threadIdx.x >> (z + 64)] = 0;", "inline.yaml:11:5: shift by 64 in warp 0 of block 0"},
+		{zero + "int q = 7 / z;\nC[q][threadIdx.x] = 0;", "inline.yaml:11:9: division by zero in thread (0,0,0) of block (0,0,0)"},
+		{zero + "if (threadIdx.x / z > 3)\n  C[0][threadIdx.x] = 0;", "inline.yaml:11:5: division by zero in thread (0,0,0) of block (0,0,0)"},
+		{zero + "for (int k = 0; k < 4 / z; k++)\n  C[k][threadIdx.x] = 0;", "inline.yaml:11:5: division by zero in thread (0,0,0) of block (0,0,0)"},
+		{zero + "A[0][0] = 0;\nC[threadIdx.x % z][0] = 0;", "inline.yaml:12:5: division by zero in thread (0,0,0) of block (0,0,0)"},
+		{zero + "C[0][threadIdx.x >> (z + 64)] = 0;", "inline.yaml:11:5: shift by 64 in thread (0,0,0) of block (0,0,0)"},
+		{"int q = 10 / (threadIdx.x - 3);\nC[0][0] = q;", "inline.yaml:10:9: division by zero in thread (3,0,0) of block (0,0,0)"},
+		{"int u = blockIdx.x - blockIdx.x;\nint q = 7 / u;\nC[q][0] = 0;", "inline.yaml:11:9: division by zero in every thread of warp 0 of block (0,0,0)"},
 	} {
 		l := threadKernel(t, "[N, P]", tc.body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
 		for range l.Stream() {
