@@ -279,7 +279,12 @@
 //
 // Types. An integer expression is made of integer constants, params,
 // special registers, int locals and reads of integer arrays (see Index
-// data). Subscripts and conditions (if,
+// data). Every integer value is a signed 64-bit one, whatever the type
+// it is declared with: C's unsigned wrap-around (threadIdx.x - 5 < 10 is
+// false in CUDA for threads 0 to 4, threadIdx.x being unsigned), its
+// conversions to narrower types (bool, unsigned char) and a 32-bit
+// int's overflow are not modelled; subscripts that stay within their
+// arrays, as a correct kernel's do, are the same either way. Subscripts and conditions (if,
 // while, for, ?:) must be integer expressions, and so must the value
 // assigned to an int local: a float (literal, local, parameter,
 // float-valued call, read of a float array) there is an error.
