@@ -14,13 +14,18 @@ import (
 // old contents or all of the new ones: an output flag (-o, -plot) never
 // leaves a half-written file, and a failed write leaves no temporary one.
 // A symbolic link is followed (the file it names is replaced, the link
-// kept), and a path that is not a regular file (a FIFO, /dev/stdout, a
-// device) is written in place, as the shell's > would: a rename would
-// replace the link, the pipe or the device node with a file.
+// kept); a path that names the process's standard output or error
+// (/dev/stdout, /proc/self/fd/2) is written to it, at its offset, as the
+// shell's >&1 would; and one that is not a regular file (a FIFO, a
+// device) is written in place. A rename would replace the link, the pipe
+// or the device node with a file, or a redirected output with another.
 func writeAtomic(path string, write func(io.Writer) error) error {
-	path, err := outTarget(path)
+	path, std, err := outTarget(path)
 	if err != nil {
 		return err
+	}
+	if std != nil {
+		return write(std)
 	}
 	mode := fs.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
@@ -51,25 +56,36 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 	return err
 }
 
+// stdFiles are the process's own outputs by the names a path reaches
+// them through.
+var stdFiles = map[string]*os.File{
+	"/dev/stdout": os.Stdout, "/proc/self/fd/1": os.Stdout, "/dev/fd/1": os.Stdout,
+	"/dev/stderr": os.Stderr, "/proc/self/fd/2": os.Stderr, "/dev/fd/2": os.Stderr,
+}
+
 // outTarget is the file path names once its symbolic links are followed,
 // the last of them dangling or not (a link to a file yet to be written
-// names where it will be).
-func outTarget(path string) (string, error) {
+// names where it will be), or the process's standard output or error
+// when the links pass through one of their names.
+func outTarget(path string) (string, *os.File, error) {
 	for range 40 { // as many links as Linux follows
+		if f := stdFiles[filepath.Clean(path)]; f != nil {
+			return path, f, nil
+		}
 		st, err := os.Lstat(path)
 		if err != nil || st.Mode()&fs.ModeSymlink == 0 {
-			return path, nil
+			return path, nil, nil
 		}
 		to, err := os.Readlink(path)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		if !filepath.IsAbs(to) {
 			to = filepath.Join(filepath.Dir(path), to)
 		}
 		path = to
 	}
-	return "", fmt.Errorf("%s: too many levels of symbolic links", path)
+	return "", nil, fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 // writeInPlace writes to an existing file that is not a regular one.
@@ -98,9 +114,12 @@ func writeFileAtomic(path string, data []byte) error {
 // does not end in a failed write; flagName is the output flag, for the
 // message.
 func checkOutDir(flagName, path string) error {
-	path, err := outTarget(path)
+	path, std, err := outTarget(path)
 	if err != nil {
 		return fmt.Errorf("%s: %w", flagName, err)
+	}
+	if std != nil {
+		return nil
 	}
 	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
 		return fmt.Errorf("%s: no directory %s to write %s in", flagName, filepath.Dir(path), filepath.Base(path))

@@ -80,3 +80,23 @@ func TestWriteAtomicTargets(t *testing.T) {
 		t.Errorf("the directory holds %s; want the five files made here, no temporary", strings.Join(names, ", "))
 	}
 }
+
+// A path that reaches the process's standard output or error, by name
+// or through links, is written to it, not renamed over: -o /dev/stdout
+// replaced a redirected output with another file (and, run as root, the
+// /dev/stdout link itself), and through a pipe found no such file.
+func TestOutTargetStandardFiles(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "err")
+	if err := os.Symlink("/proc/self/fd/2", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		want *os.File
+	}{{"/dev/stdout", os.Stdout}, {"/dev/fd/1", os.Stdout}, {"/dev/stderr", os.Stderr}, {link, os.Stderr}, {filepath.Join(dir, "x.csv"), nil}} {
+		if _, f, err := outTarget(c.path); err != nil || f != c.want {
+			t.Errorf("outTarget(%s) = %v, %v; want %v", c.path, f, err, c.want)
+		}
+	}
+}
