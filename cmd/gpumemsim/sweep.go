@@ -114,9 +114,13 @@ func cmdSweep(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	err = failureSummary(t, stderr)
-	if sp != nil && !ran && err != nil {
+	switch {
+	case sp == nil || ran:
+	case err != nil:
 		// Not draw's complaint that the metric is missing: the rows are.
 		return fmt.Errorf("%w; -plot: no row ran, so %s is not drawn", err, *f.plot)
+	default: // a shard with no rows
+		return fmt.Errorf("-plot: this part of the sweep has no rows, so %s is not drawn; hint: leave out -plot here, and give it to the sweep run whole", *f.plot)
 	}
 	return err
 }

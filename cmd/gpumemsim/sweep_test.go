@@ -303,6 +303,7 @@ func TestSweepErrors(t *testing.T) {
 		// A plot of a sweep none of whose rows ran says so, after their
 		// errors, not that the metric is missing.
 		{"sweep-err-plot-none-ran", []string{"sweep", "-kernel", "nw-shared", "-set", "N=64", "-plot", "testdata/sweep/none-ran.svg"}},
+		{"sweep-err-plot-no-rows", []string{"sweep", "-kernel", "vecadd", "-blocks", "64,128", "-set", "N=256", "-shard", "3/4", "-plot", "testdata/sweep/no-rows.svg"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
 	}
