@@ -147,3 +147,26 @@ func TestNumberAndTicks(t *testing.T) {
 		t.Errorf("rankTicks(30) = %v; want 1, 5, 10, ..., 30", got)
 	}
 }
+
+// Near the largest float64 a round step can leave it: the ticks are then
+// the range's ends, finite, where the tick loop ran on past +Inf until
+// memory ran out (a curve of a metric at -1.7e308), or ended in +Inf
+// (bars to 1.7e308, every bar drawn at zero height).
+func TestNiceTicksAtTheEdges(t *testing.T) {
+	for _, c := range []struct{ lo, hi, first, last float64 }{
+		{-1.7e308, 12, -1.7e308, 12},
+		{0, 1.7e308, 0, 1.7e308},
+		{1.5e308, 1.5e308, 7.5e307, math.MaxFloat64},
+		{-1e308, 1e308, -1e308, 1e308},
+	} {
+		got := niceTicks(c.lo, c.hi, 5)
+		for _, v := range got {
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				t.Errorf("niceTicks(%g, %g) = %v: not finite", c.lo, c.hi, got)
+			}
+		}
+		if len(got) == 0 || got[0] != c.first || got[len(got)-1] != c.last {
+			t.Errorf("niceTicks(%g, %g) = %v; want from %g to %g", c.lo, c.hi, got, c.first, c.last)
+		}
+	}
+}

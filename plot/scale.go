@@ -45,8 +45,11 @@ func niceTicks(lo, hi float64, n int) []float64 {
 			lo, hi = lo-math.Abs(lo)/2, hi+math.Abs(hi)/2
 		}
 	}
+	// Where the range or a round step past it leaves float64 (values
+	// near ±1.8e308), the ends are the ticks.
+	ends := []float64{max(lo, -math.MaxFloat64), min(hi, math.MaxFloat64)}
 	if math.IsInf(hi-lo, 0) {
-		return []float64{lo, hi} // no round step spans more than float64 holds
+		return ends
 	}
 	raw := (hi - lo) / float64(max(n, 1))
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
@@ -61,6 +64,9 @@ func niceTicks(lo, hi float64, n int) []float64 {
 	var ticks []float64
 	for k := 0; ; k++ {
 		t := first + float64(k)*step
+		if math.IsInf(t, 0) || math.IsNaN(t) || k > 4*max(n, 1)+4 {
+			return ends
+		}
 		ticks = append(ticks, roundTo(t, step))
 		if t >= hi-step*1e-9 {
 			break
