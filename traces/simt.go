@@ -160,7 +160,7 @@ func (c *ThreadCursor) failBad() bool {
 		return false // the step failed the warp itself (trips), first
 	}
 	ln := &c.ln
-	who := fmt.Sprintf("every thread of warp %d of block (%d,%d,%d)", c.warp, ln.bid[0], ln.bid[1], ln.bid[2])
+	who := fmt.Sprintf("every active thread of warp %d of block (%d,%d,%d)", c.warp, ln.bid[0], ln.bid[1], ln.bid[2])
 	if i := ln.badLane; i >= 0 {
 		who = fmt.Sprintf("thread (%d,%d,%d) of block (%d,%d,%d)", ln.tid[0][i], ln.tid[1][i], ln.tid[2][i], ln.bid[0], ln.bid[1], ln.bid[2])
 	}

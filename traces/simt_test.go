@@ -329,7 +329,7 @@ C[b + c + d + e][threadIdx.x] = 0;`
 	}
 	l = threadKernel(t, "[N, P]", "int z = 7 / blockIdx.x;\nC[z][threadIdx.x] = 0;", arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
 	memInsts(l, 0, 0)
-	if err := l.Err(); err == nil || !strings.Contains(err.Error(), "division by zero in every thread of warp 0 of block (0,0,0)") {
+	if err := l.Err(); err == nil || !strings.Contains(err.Error(), "division by zero in every active thread of warp 0 of block (0,0,0)") {
 		t.Errorf("Err() = %v; want the division by zero of block 0", err)
 	}
 }
@@ -340,7 +340,7 @@ C[b + c + d + e][threadIdx.x] = 0;`
 // local it assigns), the if, the loop and the reference. The body starts
 // on line 10 of threadKernel's file, at column 5; z is 0 in every
 // thread, threadIdx.x - 3 in thread 3 only; a uniform program goes wrong
-// in every thread of the warp.
+// in every active thread of the warp.
 func TestBadOperatorPlaced(t *testing.T) {
 	const zero = "int z = threadIdx.x - threadIdx.x;\n"
 	for _, tc := range []struct{ body, want string }{
@@ -350,7 +350,7 @@ func TestBadOperatorPlaced(t *testing.T) {
 		{zero + "A[0][0] = 0;\nC[threadIdx.x % z][0] = 0;", "inline.yaml:12:5: division by zero in thread (0,0,0) of block (0,0,0)"},
 		{zero + "C[0][threadIdx.x >> (z + 64)] = 0;", "inline.yaml:11:5: shift by 64 in thread (0,0,0) of block (0,0,0)"},
 		{"int q = 10 / (threadIdx.x - 3);\nC[0][0] = q;", "inline.yaml:10:9: division by zero in thread (3,0,0) of block (0,0,0)"},
-		{"int u = blockIdx.x - blockIdx.x;\nint q = 7 / u;\nC[q][0] = 0;", "inline.yaml:11:9: division by zero in every thread of warp 0 of block (0,0,0)"},
+		{"int u = blockIdx.x - blockIdx.x;\nint q = 7 / u;\nC[q][0] = 0;", "inline.yaml:11:9: division by zero in every active thread of warp 0 of block (0,0,0)"},
 	} {
 		l := threadKernel(t, "[N, P]", tc.body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
 		for range l.Stream() {

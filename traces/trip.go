@@ -164,7 +164,14 @@ func (c *ThreadCursor) trips(t *tripLoop) {
 		}
 		return
 	}
+	bad := ln.bad
 	step := ln.scalar(t.step)
+	if ln.bad != bad {
+		// C runs the increment only after an iteration: let its own
+		// step report the failure where it is, if the loop ever gets there.
+		ln.bad = bad
+		return
+	}
 	var most int64
 	for m := c.mask; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros32(m)

@@ -138,3 +138,29 @@ func TestCountIgnoresAddresses(t *testing.T) {
 		t.Errorf("V[i + 8]: the stream's error is %v; want the subscript outside V", err)
 	}
 }
+
+// TestTripStepOnlyWhenIterating: C runs a for loop's increment only after
+// an iteration, so a step that divides by zero fails only a loop that
+// iterates, at the increment; the trip check evaluated the step when the
+// warp entered the loop and failed every such loop, placed at the for.
+// z is uniform, so the loop is canonical and checked on entry. The body
+// is on line 8 of indexKernel's file, from column 5; in "int z =
+// blockIdx.x - blockIdx.x; for (int j = 0; j < 1; j += 8 / z)" the
+// increment's j is at column 61.
+func TestTripStepOnlyWhenIterating(t *testing.T) {
+	for _, tc := range []struct{ body, want string }{
+		{"int z = blockIdx.x - blockIdx.x; for (int j = 0; j < z; j += 8 / z) V[i] = 0;", ""},
+		{"int z = blockIdx.x - blockIdx.x; for (int j = 0; j < 1; j += 8 / z) V[i] = 0;", "k.yaml:8:61: division by zero"},
+	} {
+		l, err := indexKernel(t, "i32", "", "0 0 0 0 0 0 0 0", tc.body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range l.Stream() {
+		}
+		err = l.Err()
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: Err() = %v; want %q", tc.body, err, tc.want)
+		}
+	}
+}
