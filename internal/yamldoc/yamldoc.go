@@ -12,13 +12,28 @@ import (
 // when it does not parse and the line is unknown). A decoder reads the
 // first document and stops, so a reader that does not ask would drop the
 // rest of the file without a word; asking parses only the rest.
+// An empty document (a trailing ---, as some tools end a file) is none.
 func SecondDocument(dec *yaml.Decoder) (line int, found bool) {
-	var second yaml.Node
-	switch err := dec.Decode(&second); {
-	case errors.Is(err, io.EOF):
-		return 0, false
-	case err != nil:
-		return 0, true
+	for {
+		var second yaml.Node
+		switch err := dec.Decode(&second); {
+		case errors.Is(err, io.EOF):
+			return 0, false
+		case err != nil:
+			return 0, true
+		}
+		if !empty(&second) {
+			return second.Line, true
+		}
 	}
-	return second.Line, true
+}
+
+// empty says a decoded document holds nothing: no node, or a null
+// scalar that is not written (a --- followed by nothing or comments).
+func empty(doc *yaml.Node) bool {
+	if len(doc.Content) == 0 {
+		return true
+	}
+	n := doc.Content[0]
+	return n.Kind == yaml.ScalarNode && n.Tag == "!!null" && n.Value == ""
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // The second document is found at its --- marker, a file of one document
-// (with or without its --- marker, with a trailing ...) has none, and a
+// (with or without its --- marker, with a trailing ... or an empty
+// document after it) has none, and a
 // broken second document is found without a line.
 func TestSecondDocument(t *testing.T) {
 	for _, c := range []struct {
@@ -22,6 +23,8 @@ func TestSecondDocument(t *testing.T) {
 		{"a: 1\n---\nb: 2\n", 2, true},
 		{"---\na: 1\n---\n\nb: 2\n", 3, true},
 		{"a: 1\n---\nb: [\n", 0, true},
+		{"a: 1\n---\n", 0, false},
+		{"a: 1\n---\n# nothing\n---\nb: 2\n", 4, true},
 		{"a: [\n---\nb: 2\n", 0, false},
 		{"", 0, false},
 	} {
