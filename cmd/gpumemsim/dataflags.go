@@ -45,6 +45,7 @@ func (d *dataFlags) apply(k *kernel.Kernel) error {
 		if !ok {
 			return fmt.Errorf("-data: want NAME=SPEC, e.g. COL=permutation:seed=3; got %q", s)
 		}
+		name, spec = strings.TrimSpace(name), strings.TrimSpace(spec) // as -set's names are
 		if seen[name] {
 			return fmt.Errorf("-data: array %s given twice; hint: give each array one -data", name)
 		}

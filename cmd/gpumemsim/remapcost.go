@@ -72,6 +72,7 @@ func setRemaps(k *kernel.Kernel, list string) error {
 		if !ok {
 			return fmt.Errorf("-remap: want A=KIND, e.g. S=diagonal or V=gather:COL; got %q", s)
 		}
+		name, spec = strings.TrimSpace(name), strings.TrimSpace(spec) // as -set's names are
 		if seen[name] {
 			return fmt.Errorf("-remap: array %s set twice; hint: give each array one remap", name)
 		}

@@ -264,6 +264,8 @@ func TestRepeatedListFlags(t *testing.T) {
 		{[]string{"occupancy", "-kernel", "matmul-tiled", "-set", "M=64", "-set", "M=32"}, "param M set twice"},
 		{[]string{"run", "-kernel", "matmul-tiled", "-set", "M=64,N=64,P=64", "-remap", "A=row2col", "-remap", "A=col2row"}, "-remap: array A set twice"},
 		{[]string{"run", "-kernel", "nms", "-data", "OFF=permutation:seed=1", "-data", "OFF=permutation:seed=2"}, "-data: array OFF given twice"},
+		{[]string{"run", "-kernel", "nms", "-data", "OFF=permutation:seed=1", "-data", " OFF = permutation:seed=2"}, "-data: array OFF given twice"},
+		{[]string{"run", "-kernel", "matmul-tiled", "-set", "M=64,N=64,P=64", "-remap", "A=row2col, A =col2row"}, "-remap: array A set twice"},
 		{[]string{"run", "-kernel", "matmul", "-set", "M=64,N=64,P=64", "-spaces", "jang", "-spaces", "A=constant"}, "-spaces: jang stands alone"},
 	} {
 		_, _, err := runCmd(t, c.args...)
