@@ -130,7 +130,7 @@ func (pc *ptCompiler) nodes(body []kernel.Node, d int, unrolled bool) error {
 		pc.at = kernel.Pos{Line: line, Col: col}
 		switch n := n.(type) {
 		case *kernel.Stmt:
-			err = pc.stmt(n, unrolled)
+			err = pc.stmt(n, d)
 		case *kernel.If:
 			err = pc.ifStmt(n, d, unrolled)
 		case *kernel.While:
@@ -149,10 +149,12 @@ func (pc *ptCompiler) nodes(body []kernel.Node, d int, unrolled bool) error {
 	return nil
 }
 
-// stmt compiles a statement: its loads, its count, its assignment to an
-// int local, its store.
-func (pc *ptCompiler) stmt(s *kernel.Stmt, post bool) error {
-	pc.loads(s.Loads)
+// stmt compiles a statement at control depth d: its loads, its count,
+// its assignment to an int local, its store.
+func (pc *ptCompiler) stmt(s *kernel.Stmt, d int) error {
+	if err := pc.stmtLoads(s, d); err != nil {
+		return err
+	}
 	pc.emit(tcode{kind: tCompute, count: int32(s.Compute)})
 	if s.Local != nil && s.Local.Int {
 		c := tcode{kind: tAssign, local: int32(s.Local.Index), op: kernel.ExprConst}

@@ -137,7 +137,7 @@ func iterationWork(n *kernel.While) (emitted, weighted int64) {
 	emitted = int64(len(n.Loads))
 	for _, m := range append(slices.Clip(n.Body), n.Post...) {
 		if s, ok := m.(*kernel.Stmt); ok {
-			mem := int64(len(s.Loads))
+			mem := int64(everyLaneLoads(s))
 			if s.Store != nil {
 				mem++
 			}
