@@ -60,19 +60,8 @@ func (pc *ptCompiler) tripOf(n *kernel.While) *tripLoop {
 	}
 	// Nothing in the loop may change what the bound or the step read, v
 	// may change only in the increment, and no lane may leave early.
-	changed := map[int]bool{}
-	other, early := false, false
-	walkNodes(n.Body, func(m kernel.Node) {
-		switch m := m.(type) {
-		case *kernel.Stmt:
-			if m.Local != nil {
-				changed[m.Local.Index] = true
-				other = other || m.Local.Index == v.Index
-			}
-		case *kernel.Return:
-			early = true
-		}
-	})
+	changed, early := loopAssigns(n.Body)
+	other := changed[v.Index]
 	changed[v.Index] = true
 	reads := func(e *kernel.Expr) bool { return mentionsLocal(e, func(u int) bool { return changed[u] }) }
 	if other || early || reads(bound) || reads(post.Value) || firstLoad(post.Value) {
@@ -99,18 +88,7 @@ func (pc *ptCompiler) foreverOf(n *kernel.While) *tripLoop {
 	if len(n.Loads) > 0 || firstLoad(n.Cond) {
 		return nil
 	}
-	changed := map[int]bool{}
-	early := false
-	walkNodes(append(slices.Clip(n.Body), n.Post...), func(m kernel.Node) {
-		switch m := m.(type) {
-		case *kernel.Stmt:
-			if m.Local != nil {
-				changed[m.Local.Index] = true
-			}
-		case *kernel.Return:
-			early = true
-		}
-	})
+	changed, early := loopAssigns(append(slices.Clip(n.Body), n.Post...))
 	if early || mentionsLocal(n.Cond, func(u int) bool { return changed[u] }) {
 		return nil
 	}
@@ -119,6 +97,23 @@ func (pc *ptCompiler) foreverOf(n *kernel.While) *tripLoop {
 		return nil
 	}
 	return &tripLoop{bound: cond, forever: true, pos: kernel.Pos{Line: n.Line, Col: n.Col}}
+}
+
+// loopAssigns is what the nodes of a loop do that its trip analysis
+// must know: the locals they assign, and whether a return leaves them.
+func loopAssigns(nodes []kernel.Node) (assigned map[int]bool, returns bool) {
+	assigned = map[int]bool{}
+	walkNodes(nodes, func(m kernel.Node) {
+		switch m := m.(type) {
+		case *kernel.Stmt:
+			if m.Local != nil {
+				assigned[m.Local.Index] = true
+			}
+		case *kernel.Return:
+			returns = true
+		}
+	})
+	return assigned, returns
 }
 
 // firstLoad says e reads an array.
@@ -137,7 +132,7 @@ func iterationWork(n *kernel.While) (emitted, weighted int64) {
 	emitted = int64(len(n.Loads))
 	for _, m := range append(slices.Clip(n.Body), n.Post...) {
 		if s, ok := m.(*kernel.Stmt); ok {
-			mem := int64(everyLaneLoads(s))
+			mem := int64(len(everyLaneReads(s)))
 			if s.Store != nil {
 				mem++
 			}
