@@ -26,23 +26,15 @@ func condLoads(e *kernel.Expr, under bool, ids map[int]bool) {
 // stmtLoads emits the reads of statement s: those of every lane, then
 // those under a ?: (condLoads) as ifs, at control depth d.
 func (pc *ptCompiler) stmtLoads(s *kernel.Stmt, d int) error {
-	cond := map[int]bool{}
-	if s.Value != nil {
-		condLoads(s.Value, false, cond)
-	}
-	if len(cond) == 0 {
-		pc.loads(s.Loads)
+	every := everyLaneReads(s)
+	pc.loads(every)
+	if len(every) == len(s.Loads) {
 		return nil
 	}
 	refs := map[int]*kernel.MemRef{}
-	var every []*kernel.MemRef
 	for _, r := range s.Loads {
 		refs[r.ID] = r
-		if !cond[r.ID] {
-			every = append(every, r)
-		}
 	}
-	pc.loads(every)
 	return pc.choices(s.Value, refs, d)
 }
 
@@ -99,19 +91,22 @@ func (pc *ptCompiler) operand(e *kernel.Expr, refs map[int]*kernel.MemRef, d int
 	return pc.choices(e, refs, d)
 }
 
-// everyLaneLoads is how many of s's reads C performs in every lane that
-// runs it (those outside the operands of its ?:s).
-func everyLaneLoads(s *kernel.Stmt) int {
-	if s.Value == nil {
-		return len(s.Loads)
-	}
+// everyLaneReads is the reads of s that C performs in every lane that
+// runs it: those outside the operands of its ?:s (all of s.Loads where
+// it has none there).
+func everyLaneReads(s *kernel.Stmt) []*kernel.MemRef {
 	cond := map[int]bool{}
-	condLoads(s.Value, false, cond)
-	n := 0
+	if s.Value != nil {
+		condLoads(s.Value, false, cond)
+	}
+	if len(cond) == 0 {
+		return s.Loads
+	}
+	var every []*kernel.MemRef
 	for _, r := range s.Loads {
 		if !cond[r.ID] {
-			n++
+			every = append(every, r)
 		}
 	}
-	return n
+	return every
 }
