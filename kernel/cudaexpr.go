@@ -171,9 +171,9 @@ func (ps *parser) cudaUnary() *Expr {
 	return nil
 }
 
-// cast parses a cast after its (: the IR keeps the operand only. A cast
-// to an integer type of a float value is refused; a cast to a float type
-// makes the operand float data.
+// cast parses a cast after its (. A cast to an integer type is an
+// ExprCast, refused of a float value; a cast to a float type makes the
+// operand float data, which the IR keeps alone.
 func (ps *parser) cast(open token) *Expr {
 	ct := ps.cType()
 	if ps.is("*") {
@@ -185,11 +185,15 @@ func (ps *parser) cast(open token) *Expr {
 	e := ps.unary()
 	if !ct.int {
 		ps.cuda.floatCast[e] = true
-	} else if at := ps.floatIn(e); at != nil {
+		return e
+	}
+	if at := ps.floatIn(e); at != nil {
 		ps.failAt(at.Line, at.Col, fmt.Sprintf("value depends on float data (%s): a cast to %s of a float value is not supported", ps.describeData(at), ct.name),
 			"compute integers from thread and block indices, int locals and params")
 	}
-	return e
+	c := ps.node(ExprCast, open, e)
+	c.Type = CIntType(ct.name)
+	return c
 }
 
 // conditional parses c ? a : b, or what binds tighter.

@@ -66,6 +66,8 @@ func cshape(e *Expr) string {
 		return "(-" + cshape(e.Args[0]) + ")"
 	case ExprNot:
 		return "(!" + cshape(e.Args[0]) + ")"
+	case ExprCast:
+		return "((" + e.Type.String() + ")" + cshape(e.Args[0]) + ")"
 	case ExprCond:
 		return "(" + cshape(e.Args[0]) + "?" + cshape(e.Args[1]) + ":" + cshape(e.Args[2]) + ")"
 	case ExprCall:
@@ -94,7 +96,7 @@ func TestCUDAPrecedence(t *testing.T) {
 		{"A[i] = a || b && !c;", "(a#0||(b#1&&(!c#2)))", 1 + 3},
 		{"A[i] = a ? b : c ? 1 : 2;", "(a#0?b#1:(c#2?1:2))", 1 + 2},
 		{"A[i] = a > 0 ? b + 1 : -c;", "((a#0>0)?(b#1+1):(-c#2))", 1 + 4},
-		{"A[i] = (float)a / (int)b % 3;", "((a#0/b#1)%3)", 1 + 2},             // casts cost nothing
+		{"A[i] = (float)a / (int)b % 3;", "((a#0/((int)b#1))%3)", 1 + 2},      // casts cost nothing
 		{"A[i] = a >> 1 >= b >> 2 != 0;", "(((a#0>>1)>=(b#1>>2))!=0)", 1 + 4}, // >> binds tighter than >=, >= than !=
 		{"A[i] = min(a, b) * __mul24(c, 2) + sqrtf(alpha);", "((min(a#0,b#1)*__mul24(c#2,2))+sqrtf(alpha))", 1 + 5},
 		{"A[i] = B[i] * warpSize + A[i + 1];", "((B[i#3]*warpSize=32)+A[(i#3+1)])", 3 + 2},

@@ -180,6 +180,8 @@ func constOp(e *Expr, v []int64) (int64, bool) {
 		return -v[0], v[0] != math.MinInt64
 	case ExprNot:
 		return b2i(v[0] == 0), true
+	case ExprCast:
+		return e.Type.Convert(v[0]), true
 	case ExprCond:
 		if v[0] != 0 {
 			return v[1], true

@@ -225,6 +225,9 @@ func (ps *parser) primary() *Expr {
 		ps.next()
 		e := ps.node(ExprConst, t)
 		e.Val = t.val
+		if ps.cuda != nil {
+			e.Type = suffixType(t.text, t.val)
+		}
 		return e
 	case tFloat:
 		ps.next()

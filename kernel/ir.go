@@ -168,6 +168,7 @@ const (
 	ExprBitOr
 	ExprBitXor
 	ExprCond // Args[0] ? Args[1] : Args[2]
+	ExprCast // (Type) Args[0]: a cast to an integer type
 )
 
 // Expr is an expression tree node of the kernel source or of a dims entry.
@@ -188,6 +189,9 @@ type Expr struct {
 	Fetch Fetch
 	// Field is the field an ExprLoad of a struct array reads (P[i].x).
 	Field *Field
+	// Type is an ExprCast's type, and an integer literal's when a suffix
+	// (u, l) gives it one (NoInt: its value's, LiteralType).
+	Type IntType
 	// Line and Col locate the node in the kernel file.
 	Line, Col int
 }
@@ -243,7 +247,7 @@ func prec(k ExprKind) int {
 		return precAdd
 	case ExprMul, ExprDiv, ExprMod:
 		return precMul
-	case ExprNeg, ExprNot:
+	case ExprNeg, ExprNot, ExprCast:
 		return precUnary
 	}
 	return precAtom
@@ -261,7 +265,7 @@ func (e *Expr) write(b *strings.Builder, outer int) {
 			b.WriteString(e.Name)
 			break
 		}
-		fmt.Fprintf(b, "%d", e.Val)
+		fmt.Fprintf(b, "%d%s", e.Val, literalSuffix(e.Type))
 	case ExprFloat, ExprParam, ExprLoop, ExprScalar:
 		b.WriteString(e.Name)
 	case ExprLoad:
@@ -279,6 +283,9 @@ func (e *Expr) write(b *strings.Builder, outer int) {
 			o = precAtom // -(-a): "--a" would read as a decrement
 		}
 		e.Args[0].write(b, o)
+	case ExprCast:
+		b.WriteString("(" + e.Type.String() + ")")
+		e.Args[0].write(b, precUnary)
 	case ExprCond:
 		e.Args[0].write(b, precCond+1)
 		b.WriteString(" ? ")

@@ -495,6 +495,8 @@ func (ps *parser) countOps(e *Expr, s *Stmt) int {
 		return 0 // addRef counted the address arithmetic
 	case ExprConst, ExprFloat, ExprParam, ExprLoop, ExprScalar, ExprSpecial:
 		return 0
+	case ExprCast:
+		return ps.countOps(e.Args[0], s) // a register's width changes at no cost
 	}
 	n := 1
 	for _, a := range e.Args {

@@ -124,6 +124,13 @@ func (w *affineWalker) eval(e *kernel.Expr, env []avalue) avalue {
 		return w.product(e, w.eval(e.Args[0], env), w.eval(e.Args[1], env))
 	case kernel.ExprCond:
 		return w.conditional(e, env)
+	case kernel.ExprCast:
+		// The view takes subscripts that stay within their types.
+		v := w.eval(e.Args[0], env)
+		if v.z == nil && v.why == "" && v.f.isConst() {
+			return w.konst(e.Type.Convert(v.f.Const))
+		}
+		return v
 	case kernel.ExprLoad:
 		return w.load(e, env)
 	case kernel.ExprFloat, kernel.ExprLoop:

@@ -22,137 +22,6 @@ type xop struct {
 	arg int32
 }
 
-// Calls an integer expression may make.
-const (
-	callMin = iota
-	callMax
-	callAbs
-)
-
-// xprog is a compiled expression.
-type xprog struct {
-	ops []xop
-	// varying says lanes may disagree on the value.
-	varying bool
-	// pair says the program is two reads and a binary operator (k < SL,
-	// a + aStep), which a uniform one evaluates without the stack.
-	pair  bool
-	depth int
-}
-
-// xcompiler compiles the expressions of one launch.
-type xcompiler struct {
-	env map[string]int64
-	// dims are blockDim and gridDim, folded into constants.
-	dims [6]int64
-	// vary says, per local, that its value may differ between lanes.
-	vary []bool
-	// slots are the references whose values the expressions read
-	// (by MemRef.ID), each in its slot of lanes.vals.
-	slots []int
-}
-
-// compile compiles an integer expression; an error names its position.
-func (xc *xcompiler) compile(e *kernel.Expr) (*xprog, error) {
-	p := &xprog{}
-	if guarded(e) {
-		p.ops = append(p.ops, xop{kind: exprGuarded})
-	}
-	d, err := xc.emit(p, e)
-	p.depth = d
-	p.pair = len(p.ops) == 3 && isRead(p.ops[0]) && isRead(p.ops[1]) && isBinary(p.ops[2])
-	return p, err
-}
-
-// isRead says o pushes a value it reads: a constant, an index or a local.
-func isRead(o xop) bool {
-	switch o.kind {
-	case kernel.ExprConst, kernel.ExprSpecial, kernel.ExprScalar:
-		return true
-	}
-	return false
-}
-
-// isBinary says o takes two values and leaves one (binary applies it).
-func isBinary(o xop) bool {
-	switch o.kind {
-	case kernel.ExprConst, kernel.ExprSpecial, kernel.ExprScalar, kernel.ExprLoad,
-		kernel.ExprNeg, kernel.ExprNot, kernel.ExprCond:
-		return false
-	case kernel.ExprCall:
-		return o.arg != callAbs
-	}
-	return true
-}
-
-// emit appends e's postfix code to p and returns the stack depth it needs.
-func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (int, error) {
-	switch e.Kind {
-	case kernel.ExprConst:
-		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: e.Val})
-		return 1, nil
-	case kernel.ExprParam:
-		v, ok := xc.env[e.Name]
-		if !ok {
-			return 0, exprError(e, "unknown param %s", e.Name)
-		}
-		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: v})
-		return 1, nil
-	case kernel.ExprSpecial:
-		s := kernel.Special(e.Index)
-		if s >= kernel.BlockDimX {
-			p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: xc.dims[s-kernel.BlockDimX]})
-			return 1, nil
-		}
-		if s <= kernel.ThreadIdxZ {
-			p.varying = true
-		}
-		p.ops = append(p.ops, xop{kind: kernel.ExprSpecial, arg: int32(s)})
-		return 1, nil
-	case kernel.ExprScalar:
-		if e.Index < 0 || e.Index >= len(xc.vary) {
-			return 0, exprError(e, "%s is not an integer local", e.Name)
-		}
-		p.varying = p.varying || xc.vary[e.Index]
-		p.ops = append(p.ops, xop{kind: kernel.ExprScalar, arg: int32(e.Index)})
-		return 1, nil
-	case kernel.ExprCall:
-		return xc.call(p, e)
-	case kernel.ExprLoad:
-		// An index array's element: the lanes' values, which the
-		// cursor fills when it issues the read (reference e.Index).
-		p.varying = true
-		p.ops = append(p.ops, xop{kind: kernel.ExprLoad, arg: xc.slot(e.Index)})
-		return 1, nil
-	case kernel.ExprFloat, kernel.ExprLoop:
-		return 0, exprError(e, "%s is not an integer value of the thread", e)
-	}
-	return xc.apply(p, e.Args, xop{kind: e.Kind})
-}
-
-// apply appends the code of args, then o, which takes them off the stack.
-func (xc *xcompiler) apply(p *xprog, args []*kernel.Expr, o xop) (int, error) {
-	depth := 0
-	for i, a := range args {
-		d, err := xc.emit(p, a)
-		if err != nil {
-			return 0, err
-		}
-		depth = max(depth, i+d)
-	}
-	p.ops = append(p.ops, o)
-	return depth, nil
-}
-
-func (xc *xcompiler) call(p *xprog, e *kernel.Expr) (int, error) {
-	fn := map[string]int32{"min": callMin, "max": callMax, "abs": callAbs}
-	f, ok := fn[e.Name]
-	if !ok || (f == callAbs) != (len(e.Args) == 1) || len(e.Args) > 2 {
-		return 0, exprError(e, "%s is not an integer function; hint: integer expressions may call min(a, b), max(a, b) and abs(a)", e)
-	}
-	return xc.apply(p, e.Args, xop{kind: kernel.ExprCall, arg: f})
-}
-
 // lanes is the per-warp state expressions read: thread and block indices
 // and the locals.
 type lanes struct {
@@ -251,8 +120,8 @@ func (ln *lanes) scalar(p *xprog) int64 {
 			}
 			st = st[:n-2]
 		case kernel.ExprCall:
-			if o.arg == callAbs {
-				st[len(st)-1] = abs64(st[len(st)-1])
+			if o.arg >= callAbs {
+				st[len(st)-1] = unary(o, st[len(st)-1])
 				continue
 			}
 			fallthrough
@@ -330,10 +199,10 @@ func (ln *lanes) vector(p *xprog, mask uint32, out *[WarpSize]int64) {
 			}
 			n -= 2
 		case kernel.ExprCall:
-			if o.arg == callAbs {
+			if o.arg >= callAbs {
 				a := &st[n-1]
 				for i := range a {
-					a[i] = abs64(a[i])
+					a[i] = unary(o, a[i])
 				}
 				continue
 			}
@@ -417,7 +286,7 @@ func binary(o xop, a, b int64) (int64, string) {
 		}
 		return a % b, ""
 	case kernel.ExprShl, kernel.ExprShr:
-		if b < 0 || b > 63 {
+		if b < 0 || b >= 64-int64(o.arg) { // o.arg: 64 less the width
 			return 0, fmt.Sprintf("shift by %d", b)
 		}
 		if o.kind == kernel.ExprShl {
@@ -447,10 +316,13 @@ func binary(o xop, a, b int64) (int64, string) {
 	case kernel.ExprBitXor:
 		return a ^ b, ""
 	case kernel.ExprCall:
-		if o.arg == callMin {
+		switch o.arg {
+		case callMin:
 			return min(a, b), ""
+		case callMax:
+			return max(a, b), ""
 		}
-		return max(a, b), ""
+		return unsignedCall(o, a, b)
 	}
 	panic(fmt.Sprintf("traces: operator %d in an integer expression", o.kind))
 }

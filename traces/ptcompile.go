@@ -19,7 +19,8 @@ func (l *Launch) compileThreads(env map[string]int64, dev *arch.Device) (*thread
 	if err := checkBarriers(p.Body, varyingLocals(p, false), nil); err != nil {
 		return nil, err
 	}
-	pc := &ptCompiler{l: l, dev: dev, pt: &threadProg{vary: vary}, xc: &xcompiler{env: env, dims: l.dimConsts(l.grid), vary: vary}}
+	pc := &ptCompiler{l: l, dev: dev, pt: &threadProg{vary: vary}, xc: &xcompiler{env: env, dims: l.dimConsts(l.grid), vary: vary, prog: p}}
+	pc.xc.localRanges()
 	if err := pc.refs(); err != nil {
 		return nil, err
 	}
@@ -159,18 +160,10 @@ func (pc *ptCompiler) stmt(s *kernel.Stmt, d int) error {
 	if s.Local != nil && s.Local.Int {
 		c := tcode{kind: tAssign, local: int32(s.Local.Index), op: kernel.ExprConst}
 		if s.Value != nil {
-			x, err := pc.expr(s.Value)
-			if err != nil {
+			var err error
+			if c.x, c.op, err = pc.assignment(s); err != nil {
 				return err
 			}
-			c.x = x
-		}
-		if s.Assign != "=" && s.Assign != "" {
-			k, ok := kernel.CompoundOp(s.Assign)
-			if !ok {
-				return at(kernel.Pos{Line: s.Line, Col: s.Col}, fmt.Errorf("%s: unknown assignment %s", s.Text, s.Assign))
-			}
-			c.op = k
 		}
 		pc.emit(c)
 	}
@@ -178,6 +171,55 @@ func (pc *ptCompiler) stmt(s *kernel.Stmt, d int) error {
 		pc.mem(s.Store)
 	}
 	return nil
+}
+
+// assignment compiles the value an int local is assigned, converted to
+// the local's type. A compound one (x += v) is the update's operator and
+// v, which the cursor applies in place, where C's types change nothing
+// (int x += int v); else x = (T)(x op v), its conversions included.
+func (pc *ptCompiler) assignment(s *kernel.Stmt) (*xprog, kernel.ExprKind, error) {
+	t := pc.xc.local(s.Local.Index).t
+	if s.Assign == "=" || s.Assign == "" {
+		x, err := pc.xc.compileAs(s.Value, t)
+		return pc.deepest(x), kernel.ExprConst, err
+	}
+	k, ok := kernel.CompoundOp(s.Assign)
+	if !ok {
+		return nil, 0, at(kernel.Pos{Line: s.Line, Col: s.Col}, fmt.Errorf("%s: unknown assignment %s", s.Text, s.Assign))
+	}
+	x, err := pc.expr(s.Value)
+	if err != nil {
+		return nil, 0, err
+	}
+	whole, err := pc.xc.compileAs(compoundExpr(s, k), t)
+	if err != nil {
+		return nil, 0, err
+	}
+	if inPlace(whole, x, k) {
+		return x, k, nil
+	}
+	return pc.deepest(whole), kernel.ExprConst, nil
+}
+
+// compoundExpr is x op v of the compound assignment x op= v.
+func compoundExpr(s *kernel.Stmt, k kernel.ExprKind) *kernel.Expr {
+	x := &kernel.Expr{Kind: kernel.ExprScalar, Name: s.Local.Name, Index: s.Local.Index, Line: s.Line, Col: s.Col}
+	return &kernel.Expr{Kind: k, Args: []*kernel.Expr{x, s.Value}, Line: s.Line, Col: s.Col}
+}
+
+// inPlace says whole, the program of x op v, is x's read, v's program x
+// and op alone: no conversion, nothing of C's types to apply.
+func inPlace(whole, x *xprog, k kernel.ExprKind) bool {
+	n := len(whole.ops)
+	return n == len(x.ops)+2 && whole.ops[n-1] == xop{kind: k}
+}
+
+// deepest notes x's stack depth in the program's.
+func (pc *ptCompiler) deepest(x *xprog) *xprog {
+	if x != nil {
+		pc.pt.depth = max(pc.pt.depth, x.depth)
+	}
+	return x
 }
 
 // loads emits the reads of a statement or a condition, but not those of

@@ -110,8 +110,11 @@ func TestElementsOutsideFirstLane(t *testing.T) {
 			"thread (4,0,0) of block (0,0,0) has subscript 2 33, outside [0, 32) of A"},
 		// A flat index, odd lanes only: lane 0 (-7) is inactive, lane
 		// 1's -6 is the first.
-		{"if (threadIdx.x % 2 == 1) B[threadIdx.x - 7] = 0;",
+		{"if (threadIdx.x % 2 == 1) B[(int)threadIdx.x - 7] = 0;",
 			"thread (1,0,0) of block (0,0,0) has index -6, outside [0, 2048) of B"},
+		// threadIdx.x is unsigned: 1 - 7 wraps to 2^32 - 6.
+		{"if (threadIdx.x % 2 == 1) B[threadIdx.x - 7] = 0;",
+			"thread (1,0,0) of block (0,0,0) has index 4294967290, outside [0, 2048) of B"},
 		// Outside only in the second subscript's high lanes: 31 - 32 + 3.
 		{"A[threadIdx.x][threadIdx.x + 3] = 0;",
 			"thread (29,0,0) of block (0,0,0) has subscript 2 32, outside [0, 32) of A"},

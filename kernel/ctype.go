@@ -1,0 +1,175 @@
+package kernel
+
+import (
+	"math"
+	"strings"
+)
+
+// IntType is the C type of an integer value of a per-thread kernel:
+// what its operators, comparisons and conversions follow (C11 6.3.1).
+// Every value is held in 64 bits, in the form its type gives it: a
+// 32-bit int sign-extended, an unsigned int zero-extended, a bool 0 or
+// 1; unsigned long's bits as they are.
+type IntType uint8
+
+// Integer types; NoInt is an expression of no C type (a loop nest's).
+const (
+	NoInt IntType = iota
+	Bool
+	Char
+	UChar
+	Short
+	UShort
+	Int
+	UInt
+	Long // long and long long: 64 bits, as in CUDA on a 64-bit host
+	ULong
+)
+
+var intTypes = [...]struct {
+	name     string
+	bits     uint8
+	unsigned bool
+}{
+	Bool: {"bool", 1, true}, Char: {"char", 8, false}, UChar: {"unsigned char", 8, true},
+	Short: {"short", 16, false}, UShort: {"unsigned short", 16, true},
+	Int: {"int", 32, false}, UInt: {"unsigned int", 32, true},
+	Long: {"long", 64, false}, ULong: {"unsigned long", 64, true},
+}
+
+func (t IntType) String() string {
+	if t == NoInt || int(t) >= len(intTypes) {
+		return "no C type"
+	}
+	return intTypes[t].name
+}
+
+// Bits is the width of t's values (1 for bool).
+func (t IntType) Bits() int { return int(intTypes[t].bits) }
+
+// Unsigned says t's values are never negative.
+func (t IntType) Unsigned() bool { return intTypes[t].unsigned }
+
+// Promoted is t after C's integer promotions: the types narrower than
+// int are int.
+func (t IntType) Promoted() IntType {
+	if t < Int {
+		return Int
+	}
+	return t
+}
+
+// Common is the type C's usual arithmetic conversions give the operands
+// of a binary operator (C11 6.3.1.8): the wider after promotion, or of
+// one width the unsigned one.
+func Common(a, b IntType) IntType {
+	a, b = a.Promoted(), b.Promoted()
+	switch {
+	case a == b:
+		return a
+	case a.Bits() != b.Bits():
+		// long holds every unsigned int, so it wins as the wider.
+		if a.Bits() > b.Bits() {
+			return a
+		}
+		return b
+	case a.Unsigned():
+		return a
+	}
+	return b
+}
+
+// Range is the least and greatest value of t, as its 64-bit form holds
+// them; unsigned long's are those of long, its bits as they are.
+func (t IntType) Range() (lo, hi int64) {
+	switch t {
+	case Bool:
+		return 0, 1
+	case Long, ULong:
+		return math.MinInt64, math.MaxInt64
+	}
+	n := t.Bits()
+	if t.Unsigned() {
+		return 0, 1<<n - 1
+	}
+	return -1 << (n - 1), 1<<(n-1) - 1
+}
+
+// Convert is v converted to t (C11 6.3.1.2, 6.3.1.3; a signed type
+// wraps as the two's-complement hardware does): its 64-bit form.
+func (t IntType) Convert(v int64) int64 {
+	switch t {
+	case Bool:
+		if v != 0 {
+			return 1
+		}
+		return 0
+	case Long, ULong, NoInt:
+		return v
+	}
+	n := 64 - t.Bits()
+	if t.Unsigned() {
+		return int64(uint64(v) << n >> n)
+	}
+	return v << n >> n
+}
+
+// CIntType is the integer type of a normalised C type name ("unsigned
+// int", "const short"); NoInt for a float type or none.
+func CIntType(name string) IntType {
+	name = strings.TrimPrefix(name, "const ")
+	switch name {
+	case "long long":
+		return Long
+	case "unsigned long long", "size_t":
+		return ULong
+	}
+	for t := Bool; t <= ULong; t++ {
+		if intTypes[t].name == name {
+			return t
+		}
+	}
+	return NoInt
+}
+
+// LiteralType is the type of an integer literal as written (C11
+// 6.4.4.1): the first of its list that holds v, int, long for a decimal
+// without a suffix; a hexadecimal one may also be unsigned; u makes it
+// unsigned, l at least long.
+func LiteralType(text string, v int64) IntType {
+	suffix := strings.ToLower(text[len(strings.TrimRight(text, "uUlL")):])
+	hex := strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X")
+	unsigned := strings.Contains(suffix, "u")
+	long := strings.Contains(suffix, "l")
+	switch {
+	case !long && !unsigned && v >= math.MinInt32 && v <= math.MaxInt32:
+		return Int
+	case !long && (unsigned || hex) && v <= math.MaxUint32:
+		return UInt
+	case unsigned:
+		return ULong
+	}
+	return Long // a literal past long's range is refused by the lexer
+}
+
+// literalSuffix is the suffix that gives a literal type t, as written.
+func literalSuffix(t IntType) string {
+	switch t {
+	case UInt:
+		return "u"
+	case Long:
+		return "l"
+	case ULong:
+		return "ul"
+	}
+	return ""
+}
+
+// suffixType is the type a literal's suffix or base gives it where its
+// value alone would give another (what Expr.Type keeps), else NoInt.
+func suffixType(text string, v int64) IntType {
+	if t := LiteralType(text, v); t != LiteralType("0", v) {
+		return t
+	}
+	return NoInt
+}

@@ -1,0 +1,336 @@
+package traces
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"strconv"
+
+	"gpumemsim/kernel"
+)
+
+// C's integer types in the lane programs. Every value is an int64 in its
+// type's form (kernel.IntType): an int sign-extended, an unsigned int
+// zero-extended, a bool 0 or 1, an unsigned long's bits. The compiler
+// gives each subexpression its C type and the range its values can take
+// in this launch (threadIdx.x below blockDim.x, a constant itself, a
+// local what every assignment to it can give), and emits a conversion
+// only where a value can leave its type's form: an unsigned int's
+// arithmetic that may wrap (threadIdx.x - 5), an operand the usual
+// arithmetic conversions turn unsigned while it may be negative, a cast
+// or an assignment to a narrower type that may change the value. So a
+// kernel whose integers stay within their types, as almost every
+// kernel's do, runs the programs it ran before types were modelled. A
+// signed int's overflow, undefined in C, keeps its 64-bit value.
+
+// crange is the values an expression can take, in their 64-bit form.
+type crange struct{ lo, hi int64 }
+
+// full is every 64-bit value: nothing known.
+var full = crange{math.MinInt64, math.MaxInt64}
+
+func typeRangeOf(t kernel.IntType) crange {
+	lo, hi := t.Range()
+	return crange{lo, hi}
+}
+
+func (r crange) within(s crange) bool { return r.lo >= s.lo && r.hi <= s.hi }
+
+func (r crange) union(s crange) crange { return crange{min(r.lo, s.lo), max(r.hi, s.hi)} }
+
+// cval is a compiled subexpression's C type and range.
+type cval struct {
+	t kernel.IntType
+	r crange
+}
+
+// Calls the compiler adds (xop.arg of an ExprCall, after callAbs, which
+// is the first of one argument): unsigned long's division, remainder and
+// right shift; and a conversion to the type in val, and a flip of the
+// sign bit, which makes a signed comparison of unsigned longs an
+// unsigned one.
+const (
+	callUDiv = iota + callMax + 1
+	callUMod
+	callUShr
+	callAbs
+	callConv
+	callFlip
+)
+
+// unary applies a call of one argument (o.arg ≥ callAbs).
+func unary(o xop, a int64) int64 {
+	switch o.arg {
+	case callConv:
+		return kernel.IntType(o.val).Convert(a)
+	case callFlip:
+		return a ^ math.MinInt64
+	}
+	return abs64(a)
+}
+
+// unsignedCall applies unsigned long's /, % and >> (binary's callUDiv,
+// callUMod, callUShr).
+func unsignedCall(o xop, a, b int64) (int64, string) {
+	x, y := uint64(a), uint64(b)
+	switch o.arg {
+	case callUShr:
+		if y > 63 {
+			return 0, "shift by " + strconv.FormatInt(b, 10)
+		}
+		return int64(x >> y), ""
+	case callUDiv, callUMod:
+		if y == 0 {
+			return 0, "division by zero"
+		}
+		if o.arg == callUDiv {
+			return int64(x / y), ""
+		}
+		return int64(x % y), ""
+	}
+	return 0, ""
+}
+
+// convert makes v a value of type t: a conversion step where one of v's
+// values would change, none where t holds them all.
+func (xc *xcompiler) convert(p *xprog, v cval, t kernel.IntType) cval {
+	switch tr := typeRangeOf(t); {
+	case t.Bits() == 64:
+		return cval{t, v.r} // its bits, which C keeps
+	case v.t == t:
+		return v // a signed overflow keeps its value
+	case v.r.within(tr):
+		return cval{t, v.r}
+	}
+	p.ops = append(p.ops, xop{kind: kernel.ExprCall, arg: callConv, val: int64(t)})
+	return cval{t, typeRangeOf(t)}
+}
+
+// wrapped is the result of an operator of type t whose exact values lie
+// in r: an unsigned int's wrap where they may leave it (and a signed
+// int's, for <<, whose C++ result is the unsigned one's bits), nothing
+// where they cannot; a 64-bit type wraps by itself, and r then says
+// nothing.
+func (xc *xcompiler) wrapped(p *xprog, t kernel.IntType, r crange, ok, wraps bool) cval {
+	tr := typeRangeOf(t)
+	switch {
+	case t.Bits() == 64:
+		if !ok {
+			r = full
+		}
+		return cval{t, r}
+	case ok && r.within(tr):
+		return cval{t, r}
+	case t.Unsigned() || wraps:
+		p.ops = append(p.ops, xop{kind: kernel.ExprCall, arg: callConv, val: int64(t)})
+		return cval{t, tr}
+	case !ok:
+		r = full
+	}
+	return cval{t, r} // a signed int's overflow: undefined, kept as it is
+}
+
+// rangeOf is the exact range of a op b over their ranges, and whether it
+// fits in 64 bits.
+func rangeOf(k kernel.ExprKind, a, b crange) (crange, bool) {
+	switch k {
+	case kernel.ExprAdd:
+		lo, ok1 := add64(a.lo, b.lo)
+		hi, ok2 := add64(a.hi, b.hi)
+		return crange{lo, hi}, ok1 && ok2
+	case kernel.ExprSub:
+		lo, ok1 := sub64(a.lo, b.hi)
+		hi, ok2 := sub64(a.hi, b.lo)
+		return crange{lo, hi}, ok1 && ok2
+	case kernel.ExprMul:
+		r := crange{math.MaxInt64, math.MinInt64}
+		for _, x := range [2]int64{a.lo, a.hi} {
+			for _, y := range [2]int64{b.lo, b.hi} {
+				v, ok := mul64(x, y)
+				if !ok {
+					return full, false
+				}
+				r = crange{min(r.lo, v), max(r.hi, v)}
+			}
+		}
+		return r, true
+	case kernel.ExprShl:
+		if a.lo < 0 || b.lo < 0 || b.hi > 62 || a.hi > math.MaxInt64>>b.hi {
+			return full, false
+		}
+		return crange{a.lo << b.lo, a.hi << b.hi}, true
+	}
+	return full, false
+}
+
+// quotient bounds a / b and a % b (C's truncation) over their ranges.
+func quotient(k kernel.ExprKind, a, b crange) crange {
+	m := max(absBound(a), 0)
+	if k == kernel.ExprMod {
+		m = min(m, max(absBound(b)-1, 0))
+		if a.lo >= 0 {
+			return crange{0, m}
+		}
+		return crange{-m, m}
+	}
+	if a.lo >= 0 && b.lo > 0 {
+		return crange{a.lo / b.hi, a.hi / b.lo}
+	}
+	return crange{-m, m}
+}
+
+// absBound is the largest |x| of r, saturated.
+func absBound(r crange) int64 {
+	if r.lo == math.MinInt64 {
+		return math.MaxInt64
+	}
+	return max(-r.lo, r.hi)
+}
+
+// bitwise bounds a & b, a | b and a ^ b of two ranges not below 0.
+func bitwise(k kernel.ExprKind, a, b crange) crange {
+	if k == kernel.ExprBitAnd {
+		return crange{0, min(a.hi, b.hi)}
+	}
+	n := bits.Len64(uint64(max(a.hi, b.hi)))
+	if n >= 63 {
+		return crange{0, math.MaxInt64}
+	}
+	return crange{0, 1<<n - 1}
+}
+
+// localRanges gives each int local its declared type and the values it
+// can hold: those its plain assignments can give it (int row =
+// blockIdx.y * 16 + threadIdx.y), and past them those of a counter
+// (counted); a local with another compound assignment can hold all of
+// its type's. A declaration without a value sets 0. The locals go in
+// order, each reading the ranges found so far (a later local's is still
+// its type's), so no range is narrower than the values that run.
+func (xc *xcompiler) localRanges() {
+	p := xc.prog
+	xc.locals = make([]cval, len(p.Locals))
+	values := make([][]*kernel.Expr, len(p.Locals))
+	var compound []*kernel.Stmt
+	for i, l := range p.Locals {
+		t := kernel.CIntType(l.Type)
+		if !l.Int || t == kernel.NoInt {
+			t = kernel.Long
+		}
+		xc.locals[i] = cval{t, typeRangeOf(t)}
+	}
+	walkNodes(p.Body, func(n kernel.Node) {
+		if s, ok := n.(*kernel.Stmt); ok && s.Local != nil && s.Local.Int {
+			if s.Assign != "=" && s.Assign != "" {
+				compound = append(compound, s)
+			} else {
+				values[s.Local.Index] = append(values[s.Local.Index], s.Value)
+			}
+		}
+	})
+	counters := xc.counters(compound)
+	xc.dry = true
+	defer func() { xc.dry = false }()
+	for i, vs := range values {
+		c, counted := counters[i]
+		if len(vs) == 0 || slices.ContainsFunc(compound, func(s *kernel.Stmt) bool { return s.Local.Index == i }) && !counted {
+			continue
+		}
+		t := xc.locals[i].t
+		r, ok := crange{math.MaxInt64, math.MinInt64}, true // none yet
+		for _, e := range vs {
+			v := cval{kernel.Int, crange{0, 0}}
+			if e != nil {
+				var err error
+				if _, v, err = xc.emit(&xprog{}, e); err != nil {
+					ok = false
+					break
+				}
+			}
+			r = r.union(xc.convert(&xprog{}, v, t).r)
+		}
+		if counted {
+			r, ok = xc.counted(c, r, ok)
+		}
+		if ok && r.within(typeRangeOf(t)) {
+			xc.locals[i].r = r
+		}
+	}
+}
+
+// counter is a loop's counter: a local whose one compound assignment is
+// the loop's increment v += step (or v -= step), stepping towards the
+// bound its condition tests, v < bound (or v > bound), and which the
+// loop's body does not assign.
+type counter struct {
+	local int
+	loop  *kernel.While
+	step  *kernel.Expr
+	up    bool
+}
+
+// counters finds the counters among the locals of the compound
+// assignments.
+func (xc *xcompiler) counters(compound []*kernel.Stmt) map[int]counter {
+	out := map[int]counter{}
+	seen := map[int]int{}
+	for _, s := range compound {
+		seen[s.Local.Index]++
+	}
+	walkNodes(xc.prog.Body, func(n kernel.Node) {
+		w, ok := n.(*kernel.While)
+		if !ok || len(w.Post) != 1 {
+			return
+		}
+		s, ok := w.Post[0].(*kernel.Stmt)
+		if !ok || s.Local == nil || seen[s.Local.Index] != 1 || s.Assign != "+=" && s.Assign != "-=" {
+			return
+		}
+		if changed, _ := loopAssigns(w.Body); !changed[s.Local.Index] {
+			out[s.Local.Index] = counter{local: s.Local.Index, loop: w, step: s.Value, up: s.Assign == "+="}
+		}
+	})
+	return out
+}
+
+// counted widens r, the values of a counter's plain assignments, by
+// those its loop's increments reach: from below the bound by at most a
+// step. ok is false where the loop is not of that form, the step may be
+// negative, or the test may compare a negative counter unsigned.
+func (xc *xcompiler) counted(c counter, r crange, ok bool) (crange, bool) {
+	cond := c.loop.Cond
+	k, ok2 := mirrored[cond.Kind]
+	if !ok || !ok2 || len(cond.Args) != 2 {
+		return r, false
+	}
+	v, bound := cond.Args[0], cond.Args[1]
+	if v.Kind != kernel.ExprScalar || v.Index != c.local {
+		v, bound = bound, v
+	} else {
+		k = cond.Kind
+	}
+	_, b, err1 := xc.emit(&xprog{}, bound)
+	_, s, err2 := xc.emit(&xprog{}, c.step)
+	t := xc.locals[c.local].t
+	signed := !kernel.Common(t, b.t).Unsigned() || r.lo >= 0 && b.r.lo >= 0
+	if v.Kind != kernel.ExprScalar || v.Index != c.local || err1 != nil || err2 != nil || s.r.lo < 0 || !signed {
+		return r, false
+	}
+	var last crange // the values that pass the test
+	switch {
+	case c.up && k == kernel.ExprLt:
+		last = crange{r.lo, b.r.hi - 1}
+	case c.up && k == kernel.ExprLe:
+		last = crange{r.lo, b.r.hi}
+	case !c.up && k == kernel.ExprGt:
+		last = crange{b.r.lo + 1, r.hi}
+	case !c.up && k == kernel.ExprGe:
+		last = crange{b.r.lo, r.hi}
+	default:
+		return r, false
+	}
+	if !c.up {
+		s.r = crange{-s.r.hi, -s.r.lo}
+	}
+	next, ok := rangeOf(kernel.ExprAdd, last, s.r)
+	return r.union(next), ok
+}

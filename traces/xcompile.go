@@ -1,0 +1,389 @@
+package traces
+
+import (
+	"slices"
+
+	"gpumemsim/kernel"
+)
+
+// The compiler of the integer expressions: each C operator to a step of
+// a postfix program, with the conversions C's types ask (ctypes.go).
+
+// Calls an integer expression may make, as xop.arg of an ExprCall: the
+// first ones of two arguments, from callAbs on of one (ctypes.go adds
+// those the compiler makes).
+const (
+	callMin = iota
+	callMax
+)
+
+// xprog is a compiled expression.
+type xprog struct {
+	ops []xop
+	// varying says lanes may disagree on the value.
+	varying bool
+	// pair says the program is two reads and a binary operator (k < SL,
+	// a + aStep), which a uniform one evaluates without the stack.
+	pair  bool
+	depth int
+}
+
+// xcompiler compiles the expressions of one launch.
+type xcompiler struct {
+	env map[string]int64
+	// dims are blockDim and gridDim, folded into constants.
+	dims [6]int64
+	// vary says, per local, that its value may differ between lanes.
+	vary []bool
+	// slots are the references whose values the expressions read
+	// (by MemRef.ID), each in its slot of lanes.vals.
+	slots []int
+	// prog is the kernel's program, whose locals, parameters and arrays
+	// have the types the expressions read (nil: an expression of the
+	// host, of params and blockDim).
+	prog *kernel.Program
+	// locals are, per local, its type and the values it can hold
+	// (localRanges).
+	locals []cval
+	// dry compiles for the type and range alone, taking no slot.
+	dry bool
+}
+
+// compile compiles an integer expression; an error names its position.
+func (xc *xcompiler) compile(e *kernel.Expr) (*xprog, error) {
+	p, _, err := xc.compileTyped(e)
+	return p, err
+}
+
+// compileTyped is compile, with the value's type and range.
+func (xc *xcompiler) compileTyped(e *kernel.Expr) (*xprog, cval, error) {
+	p := &xprog{}
+	if guarded(e) {
+		p.ops = append(p.ops, xop{kind: exprGuarded})
+	}
+	d, v, err := xc.emit(p, e)
+	p.depth = d
+	xc.finish(p)
+	return p, v, err
+}
+
+// finish marks a program of two reads and an operator.
+func (xc *xcompiler) finish(p *xprog) {
+	p.pair = len(p.ops) == 3 && isRead(p.ops[0]) && isRead(p.ops[1]) && isBinary(p.ops[2])
+}
+
+// compileAs compiles e as the value of an assignment to a local of type
+// t, converted to it.
+func (xc *xcompiler) compileAs(e *kernel.Expr, t kernel.IntType) (*xprog, error) {
+	p, v, err := xc.compileTyped(e)
+	if err == nil && t != kernel.NoInt {
+		xc.convert(p, v, t)
+		xc.finish(p)
+	}
+	return p, err
+}
+
+// isRead says o pushes a value it reads: a constant, an index or a local.
+func isRead(o xop) bool {
+	switch o.kind {
+	case kernel.ExprConst, kernel.ExprSpecial, kernel.ExprScalar:
+		return true
+	}
+	return false
+}
+
+// isBinary says o takes two values and leaves one (binary applies it).
+func isBinary(o xop) bool {
+	switch o.kind {
+	case kernel.ExprConst, kernel.ExprSpecial, kernel.ExprScalar, kernel.ExprLoad,
+		kernel.ExprNeg, kernel.ExprNot, kernel.ExprCond:
+		return false
+	case kernel.ExprCall:
+		return o.arg < callAbs
+	}
+	return true
+}
+
+// emit appends e's postfix code to p and returns the stack depth it
+// needs and the value's type and range.
+func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (int, cval, error) {
+	switch e.Kind {
+	case kernel.ExprConst:
+		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: e.Val})
+		return 1, cval{constType(e), crange{e.Val, e.Val}}, nil
+	case kernel.ExprParam:
+		v, ok := xc.env[e.Name]
+		if !ok {
+			return 0, cval{}, exprError(e, "unknown param %s", e.Name)
+		}
+		t := xc.paramType(e.Name, v)
+		v = t.Convert(v) // the value the kernel's argument receives
+		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: v})
+		return 1, cval{t, crange{v, v}}, nil
+	case kernel.ExprSpecial:
+		return 1, xc.special(p, kernel.Special(e.Index)), nil
+	case kernel.ExprScalar:
+		if e.Index < 0 || e.Index >= len(xc.vary) {
+			return 0, cval{}, exprError(e, "%s is not an integer local", e.Name)
+		}
+		p.varying = p.varying || xc.vary[e.Index]
+		p.ops = append(p.ops, xop{kind: kernel.ExprScalar, arg: int32(e.Index)})
+		return 1, xc.local(e.Index), nil
+	case kernel.ExprCall:
+		return xc.call(p, e)
+	case kernel.ExprLoad:
+		// An index array's element: the lanes' values, which the
+		// cursor fills when it issues the read (reference e.Index).
+		p.varying = true
+		p.ops = append(p.ops, xop{kind: kernel.ExprLoad, arg: xc.slot(e.Index)})
+		return 1, xc.element(e.Index), nil
+	case kernel.ExprFloat, kernel.ExprLoop:
+		return 0, cval{}, exprError(e, "%s is not an integer value of the thread", e)
+	case kernel.ExprCast:
+		d, v, err := xc.emit(p, e.Args[0])
+		return d, xc.convert(p, v, e.Type), err
+	case kernel.ExprNeg:
+		d, v, err := xc.emit(p, e.Args[0])
+		v = xc.convert(p, v, v.t.Promoted())
+		p.ops = append(p.ops, xop{kind: kernel.ExprNeg})
+		r, ok := rangeOf(kernel.ExprSub, crange{}, v.r)
+		return d, xc.wrapped(p, v.t, r, ok, false), err
+	case kernel.ExprNot:
+		d, _, err := xc.emit(p, e.Args[0])
+		p.ops = append(p.ops, xop{kind: kernel.ExprNot})
+		return d, truth, err
+	case kernel.ExprCond:
+		return xc.conditional(p, e)
+	}
+	return xc.binary(p, e)
+}
+
+// truth is the type and range of a comparison or a logical operator.
+var truth = cval{kernel.Int, crange{0, 1}}
+
+// binary emits a binary operator: its operands converted to the type C
+// computes it in, and the operator for that type.
+func (xc *xcompiler) binary(p *xprog, e *kernel.Expr) (int, cval, error) {
+	d0, a, err := xc.emit(p, e.Args[0])
+	if err != nil {
+		return 0, cval{}, err
+	}
+	at := len(p.ops)
+	d1, b, err := xc.emit(p, e.Args[1])
+	if err != nil {
+		return 0, cval{}, err
+	}
+	depth := max(d0, 1+d1)
+	k := e.Kind
+	o := xop{kind: k}
+	switch k {
+	case kernel.ExprAnd, kernel.ExprOr:
+		p.ops = append(p.ops, o)
+		return depth, truth, nil
+	case kernel.ExprShl, kernel.ExprShr:
+		a, _ = xc.convertAt(p, at, a, a.t.Promoted())
+		return depth, xc.shift(p, o, a, b), nil
+	}
+	t := kernel.Common(a.t, b.t)
+	a, end := xc.convertAt(p, at, a, t)
+	b = xc.convert(p, b, t)
+	negative := t == kernel.ULong && (a.r.lo < 0 || b.r.lo < 0) // past 2^63
+	switch k {
+	case kernel.ExprLt, kernel.ExprLe, kernel.ExprGt, kernel.ExprGe:
+		if negative { // compare unsigned longs with their sign bits flipped
+			flip := xop{kind: kernel.ExprCall, arg: callFlip}
+			p.ops = slices.Insert(p.ops, end, flip)
+			p.ops = append(p.ops, flip)
+		}
+		fallthrough
+	case kernel.ExprEq, kernel.ExprNe:
+		p.ops = append(p.ops, o)
+		return depth, truth, nil
+	case kernel.ExprAdd, kernel.ExprSub, kernel.ExprMul:
+		p.ops = append(p.ops, o)
+		r, ok := rangeOf(k, a.r, b.r)
+		return depth, xc.wrapped(p, t, r, ok, false), nil
+	case kernel.ExprDiv, kernel.ExprMod:
+		if negative {
+			o = xop{kind: kernel.ExprCall, arg: callUDiv}
+			if k == kernel.ExprMod {
+				o.arg = callUMod
+			}
+			p.ops = append(p.ops, o)
+			return depth, cval{t, full}, nil
+		}
+		p.ops = append(p.ops, o)
+		return depth, cval{t, quotient(k, a.r, b.r)}, nil
+	}
+	// & | ^
+	p.ops = append(p.ops, o)
+	r := typeRangeOf(t)
+	switch {
+	case a.r.lo >= 0 && b.r.lo >= 0:
+		r = bitwise(k, a.r, b.r)
+	case !a.r.within(r) || !b.r.within(r):
+		r = full // a signed int's overflow in an operand
+	}
+	return depth, cval{t, r}, nil
+}
+
+// convertAt is convert for an operand whose code ends at at, before the
+// code of the next: the conversion goes there. It returns where the
+// operand's code now ends.
+func (xc *xcompiler) convertAt(p *xprog, at int, v cval, t kernel.IntType) (cval, int) {
+	n := len(p.ops)
+	v = xc.convert(p, v, t)
+	if added := len(p.ops) - n; added > 0 {
+		conv := slices.Clone(p.ops[n:])
+		p.ops = slices.Insert(p.ops[:n], at, conv...)
+		return v, at + added
+	}
+	return v, at
+}
+
+// shift emits a << or >> of a, of its promoted type, by b: C's bound on
+// the count is that type's width (o.arg is 64 less it), and an unsigned
+// long that may be past 2^63 shifts right unsigned.
+func (xc *xcompiler) shift(p *xprog, o xop, a, b cval) cval {
+	t := a.t
+	o.arg = int32(64 - t.Bits())
+	if o.kind == kernel.ExprShl {
+		p.ops = append(p.ops, o)
+		r, ok := rangeOf(kernel.ExprShl, a.r, b.r)
+		// C++: a signed int shifted left is its unsigned bits.
+		return xc.wrapped(p, t, r, ok, true)
+	}
+	if t == kernel.ULong && a.r.lo < 0 {
+		p.ops = append(p.ops, xop{kind: kernel.ExprCall, arg: callUShr})
+		return cval{t, full}
+	}
+	p.ops = append(p.ops, o)
+	if a.r.lo >= 0 {
+		return cval{t, crange{0, a.r.hi >> max(min(b.r.lo, 63), 0)}}
+	}
+	return cval{t, crange{min(a.r.lo, 0), max(a.r.hi, 0)}}
+}
+
+// conditional emits c ? a : b, a and b converted to their common type.
+func (xc *xcompiler) conditional(p *xprog, e *kernel.Expr) (int, cval, error) {
+	var d [3]int
+	var v [3]cval
+	var ends [3]int
+	for i, x := range e.Args {
+		var err error
+		if d[i], v[i], err = xc.emit(p, x); err != nil {
+			return 0, cval{}, err
+		}
+		ends[i] = len(p.ops)
+	}
+	t := kernel.Common(v[1].t, v[2].t)
+	a, _ := xc.convertAt(p, ends[1], v[1], t)
+	b := xc.convert(p, v[2], t)
+	p.ops = append(p.ops, xop{kind: kernel.ExprCond})
+	return max(d[0], 1+d[1], 2+d[2]), cval{t, a.r.union(b.r)}, nil
+}
+
+func (xc *xcompiler) call(p *xprog, e *kernel.Expr) (int, cval, error) {
+	fn := map[string]int32{"min": callMin, "max": callMax, "abs": callAbs}
+	f, ok := fn[e.Name]
+	if !ok || (f == callAbs) != (len(e.Args) == 1) || len(e.Args) > 2 {
+		return 0, cval{}, exprError(e, "%s is not an integer function; hint: integer expressions may call min(a, b), max(a, b) and abs(a)", e)
+	}
+	o := xop{kind: kernel.ExprCall, arg: f}
+	if f == callAbs {
+		d, a, err := xc.emit(p, e.Args[0])
+		a = xc.convert(p, a, a.t.Promoted())
+		p.ops = append(p.ops, o)
+		if a.r.lo >= 0 {
+			return d, a, err
+		}
+		return d, cval{a.t, crange{0, absBound(a.r)}}, err
+	}
+	d0, a, err := xc.emit(p, e.Args[0])
+	if err != nil {
+		return 0, cval{}, err
+	}
+	at := len(p.ops)
+	d1, b, err := xc.emit(p, e.Args[1])
+	if err != nil {
+		return 0, cval{}, err
+	}
+	t := kernel.Common(a.t, b.t)
+	a, end := xc.convertAt(p, at, a, t)
+	b = xc.convert(p, b, t)
+	r := crange{min(a.r.lo, b.r.lo), min(a.r.hi, b.r.hi)}
+	if f == callMax {
+		r = crange{max(a.r.lo, b.r.lo), max(a.r.hi, b.r.hi)}
+	}
+	if t == kernel.ULong && (a.r.lo < 0 || b.r.lo < 0) {
+		flip := xop{kind: kernel.ExprCall, arg: callFlip}
+		p.ops = slices.Insert(p.ops, end, flip)
+		p.ops = append(p.ops, flip, o, flip)
+		return max(d0, 1+d1), cval{t, full}, nil
+	}
+	p.ops = append(p.ops, o)
+	return max(d0, 1+d1), cval{t, r}, nil
+}
+
+// special emits a read of threadIdx, blockIdx, blockDim or gridDim, all
+// unsigned ints: the indices below their extents, the extents constants.
+func (xc *xcompiler) special(p *xprog, s kernel.Special) cval {
+	if s >= kernel.BlockDimX {
+		v := xc.dims[s-kernel.BlockDimX]
+		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: v})
+		return cval{kernel.UInt, crange{v, v}}
+	}
+	extent := xc.dims[3+int(s)-int(kernel.BlockIdxX)] // gridDim for blockIdx
+	if s <= kernel.ThreadIdxZ {
+		p.varying = true
+		extent = xc.dims[s]
+	}
+	p.ops = append(p.ops, xop{kind: kernel.ExprSpecial, arg: int32(s)})
+	return cval{kernel.UInt, crange{0, max(extent-1, 0)}}
+}
+
+// constType is the type of an integer constant: its literal's, or that
+// of a decimal of its value (a #define, warpSize, true, false).
+func constType(e *kernel.Expr) kernel.IntType {
+	if e.Type != kernel.NoInt {
+		return e.Type
+	}
+	return kernel.LiteralType("0", e.Val)
+}
+
+// paramType is the declared type of an integer parameter of the kernel's
+// function, or, for a param it does not declare, its value's.
+func (xc *xcompiler) paramType(name string, v int64) kernel.IntType {
+	if xc.prog != nil {
+		for _, a := range xc.prog.Args {
+			if a.Name == name && a.Int && a.Array == nil {
+				if t := kernel.CIntType(a.Type); t != kernel.NoInt {
+					return t
+				}
+			}
+		}
+	}
+	return kernel.LiteralType("0", v)
+}
+
+// local is an int local's type and the values it can hold.
+func (xc *xcompiler) local(i int) cval {
+	if i < len(xc.locals) {
+		return xc.locals[i]
+	}
+	return cval{kernel.Long, full}
+}
+
+// element is the type and range of an index array's element read by
+// reference id: its element type's, which its contents fit (fits).
+func (xc *xcompiler) element(id int) cval {
+	if xc.prog != nil && id >= 0 && id < len(xc.prog.Refs) {
+		if a := xc.prog.Refs[id].Array; a != nil && a.Struct == nil {
+			if t := kernel.CIntType(a.Type.CName()); t != kernel.NoInt {
+				lo, hi := typeRange(a.Type)
+				return cval{t, crange{lo, hi}}
+			}
+		}
+	}
+	return cval{kernel.Long, full}
+}
