@@ -44,41 +44,22 @@ type cval struct {
 	r crange
 }
 
-// Calls the compiler adds (xop.arg of an ExprCall, after callAbs, which
-// is the first of one argument): unsigned long's division, remainder and
-// right shift; and a conversion to the type in val, and a flip of the
-// sign bit, which makes a signed comparison of unsigned longs an
-// unsigned one.
+// Calls the compiler adds (xop.arg of an ExprCall, after callAbs), each
+// of two arguments: unsigned long's division, remainder and right shift,
+// and the shifts of a 32-bit value by a count that may reach 32.
 const (
-	callUDiv = iota + callMax + 1
+	callUDiv = iota + callAbs + 1
 	callUMod
 	callUShr
-	callAbs
-	callConv
-	callFlip
+	callShl32
+	callShr32
 )
 
-// unary applies a call of one argument (o.arg ≥ callAbs).
-func unary(o xop, a int64) int64 {
-	switch o.arg {
-	case callConv:
-		return kernel.IntType(o.val).Convert(a)
-	case callFlip:
-		return a ^ math.MinInt64
-	}
-	return abs64(a)
-}
-
-// unsignedCall applies unsigned long's /, % and >> (binary's callUDiv,
-// callUMod, callUShr).
-func unsignedCall(o xop, a, b int64) (int64, string) {
+// typedCall applies a call the compiler adds (binary's ExprCall past
+// callAbs).
+func typedCall(o xop, a, b int64) (int64, string) {
 	x, y := uint64(a), uint64(b)
 	switch o.arg {
-	case callUShr:
-		if y > 63 {
-			return 0, "shift by " + strconv.FormatInt(b, 10)
-		}
-		return int64(x >> y), ""
 	case callUDiv, callUMod:
 		if y == 0 {
 			return 0, "division by zero"
@@ -88,10 +69,23 @@ func unsignedCall(o xop, a, b int64) (int64, string) {
 		}
 		return int64(x % y), ""
 	}
-	return 0, ""
+	width := uint64(32)
+	if o.arg == callUShr {
+		width = 64
+	}
+	if y >= width { // b < 0 too
+		return 0, "shift by " + strconv.FormatInt(b, 10)
+	}
+	switch o.arg {
+	case callShl32:
+		return a << y, ""
+	case callShr32:
+		return a >> y, ""
+	}
+	return int64(x >> y), ""
 }
 
-// convert makes v a value of type t: a conversion step where one of v's
+// convert makes v a value of type t: a conversion where one of v's
 // values would change, none where t holds them all.
 func (xc *xcompiler) convert(p *xprog, v cval, t kernel.IntType) cval {
 	switch tr := typeRangeOf(t); {
@@ -102,9 +96,31 @@ func (xc *xcompiler) convert(p *xprog, v cval, t kernel.IntType) cval {
 	case v.r.within(tr):
 		return cval{t, v.r}
 	}
-	p.ops = append(p.ops, xop{kind: kernel.ExprCall, arg: callConv, val: int64(t)})
+	p.ops = append(p.ops, conversion(t)...)
+	p.typed++
 	return cval{t, typeRangeOf(t)}
 }
+
+// conversion is the code that converts the value on top of the stack to
+// t, of the lane programs' operators, which run it at no cost to the
+// programs that need none: != 0 to bool, a mask to an unsigned type, a
+// shift up and back to a signed one.
+func conversion(t kernel.IntType) []xop {
+	konst := func(v int64) xop { return xop{kind: kernel.ExprConst, val: v} }
+	switch n := int64(64 - t.Bits()); {
+	case t == kernel.Bool:
+		return []xop{konst(0), {kind: kernel.ExprNe}}
+	case t.Unsigned():
+		return []xop{konst(int64(^uint64(0) >> n)), {kind: kernel.ExprBitAnd}}
+	default:
+		return []xop{konst(n), {kind: kernel.ExprShl}, konst(n), {kind: kernel.ExprShr}}
+	}
+}
+
+// flip is the code that flips the sign bit of the value on top of the
+// stack, which makes a signed comparison of unsigned longs an unsigned
+// one.
+var flip = []xop{{kind: kernel.ExprConst, val: math.MinInt64}, {kind: kernel.ExprBitXor}}
 
 // wrapped is the result of an operator of type t whose exact values lie
 // in r: an unsigned int's wrap where they may leave it (and a signed
@@ -122,7 +138,8 @@ func (xc *xcompiler) wrapped(p *xprog, t kernel.IntType, r crange, ok, wraps boo
 	case ok && r.within(tr):
 		return cval{t, r}
 	case t.Unsigned() || wraps:
-		p.ops = append(p.ops, xop{kind: kernel.ExprCall, arg: callConv, val: int64(t)})
+		p.ops = append(p.ops, conversion(t)...)
+		p.typed++
 		return cval{t, tr}
 	case !ok:
 		r = full
@@ -241,7 +258,7 @@ func (xc *xcompiler) localRanges() {
 			v := cval{kernel.Int, crange{0, 0}}
 			if e != nil {
 				var err error
-				if _, v, err = xc.emit(&xprog{}, e); err != nil {
+				if v, err = xc.emit(&xprog{}, e); err != nil {
 					ok = false
 					break
 				}
@@ -258,14 +275,13 @@ func (xc *xcompiler) localRanges() {
 }
 
 // counter is a loop's counter: a local whose one compound assignment is
-// the loop's increment v += step (or v -= step), stepping towards the
-// bound its condition tests, v < bound (or v > bound), and which the
-// loop's body does not assign.
+// the loop's increment, v op= step, and which the loop's body does not
+// assign.
 type counter struct {
 	local int
 	loop  *kernel.While
+	op    kernel.ExprKind
 	step  *kernel.Expr
-	up    bool
 }
 
 // counters finds the counters among the locals of the compound
@@ -282,55 +298,79 @@ func (xc *xcompiler) counters(compound []*kernel.Stmt) map[int]counter {
 			return
 		}
 		s, ok := w.Post[0].(*kernel.Stmt)
-		if !ok || s.Local == nil || seen[s.Local.Index] != 1 || s.Assign != "+=" && s.Assign != "-=" {
+		if !ok || s.Local == nil || seen[s.Local.Index] != 1 {
 			return
 		}
+		k, _ := kernel.CompoundOp(s.Assign)
 		if changed, _ := loopAssigns(w.Body); !changed[s.Local.Index] {
-			out[s.Local.Index] = counter{local: s.Local.Index, loop: w, step: s.Value, up: s.Assign == "+="}
+			out[s.Local.Index] = counter{local: s.Local.Index, loop: w, op: k, step: s.Value}
 		}
 	})
 	return out
 }
 
 // counted widens r, the values of a counter's plain assignments, by
-// those its loop's increments reach: from below the bound by at most a
-// step. ok is false where the loop is not of that form, the step may be
-// negative, or the test may compare a negative counter unsigned.
+// those its increments reach. v >>= s and v /= s of values not below 0
+// only fall towards 0. v += s, and v *= s from values not below 0, step
+// up from a value that passed the test v < bound (or <=), v -= s down
+// from one that passed v > bound (or >=): each at most a step past the
+// bound. ok is false for another form, a step that may go the other
+// way, or a test that may compare a negative counter unsigned.
 func (xc *xcompiler) counted(c counter, r crange, ok bool) (crange, bool) {
-	cond := c.loop.Cond
-	k, ok2 := mirrored[cond.Kind]
-	if !ok || !ok2 || len(cond.Args) != 2 {
+	s, err := xc.emit(&xprog{}, c.step)
+	if !ok || err != nil {
 		return r, false
 	}
-	v, bound := cond.Args[0], cond.Args[1]
-	if v.Kind != kernel.ExprScalar || v.Index != c.local {
-		v, bound = bound, v
-	} else {
-		k = cond.Kind
+	switch c.op {
+	case kernel.ExprShr, kernel.ExprDiv:
+		if r.lo >= 0 && (s.r.lo >= 1 || c.op == kernel.ExprShr && s.r.lo >= 0) {
+			return crange{0, r.hi}, true
+		}
+		return r, false
 	}
-	_, b, err1 := xc.emit(&xprog{}, bound)
-	_, s, err2 := xc.emit(&xprog{}, c.step)
-	t := xc.locals[c.local].t
-	signed := !kernel.Common(t, b.t).Unsigned() || r.lo >= 0 && b.r.lo >= 0
-	if v.Kind != kernel.ExprScalar || v.Index != c.local || err1 != nil || err2 != nil || s.r.lo < 0 || !signed {
+	k, b, ok := xc.test(c, r)
+	if !ok {
 		return r, false
 	}
 	var last crange // the values that pass the test
 	switch {
-	case c.up && k == kernel.ExprLt:
-		last = crange{r.lo, b.r.hi - 1}
-	case c.up && k == kernel.ExprLe:
-		last = crange{r.lo, b.r.hi}
-	case !c.up && k == kernel.ExprGt:
-		last = crange{b.r.lo + 1, r.hi}
-	case !c.up && k == kernel.ExprGe:
-		last = crange{b.r.lo, r.hi}
+	case c.op != kernel.ExprSub && k == kernel.ExprLt:
+		last = crange{r.lo, b.hi - 1}
+	case c.op != kernel.ExprSub && k == kernel.ExprLe:
+		last = crange{r.lo, b.hi}
+	case c.op == kernel.ExprSub && k == kernel.ExprGt:
+		last = crange{b.lo + 1, r.hi}
+	case c.op == kernel.ExprSub && k == kernel.ExprGe:
+		last = crange{b.lo, r.hi}
 	default:
 		return r, false
 	}
-	if !c.up {
-		s.r = crange{-s.r.hi, -s.r.lo}
+	switch {
+	case c.op == kernel.ExprMul && (s.r.lo < 1 || r.lo < 0):
+		return r, false
+	case c.op != kernel.ExprMul && s.r.lo < 0:
+		return r, false
 	}
-	next, ok := rangeOf(kernel.ExprAdd, last, s.r)
+	next, ok := rangeOf(c.op, last, s.r)
 	return r.union(next), ok
+}
+
+// test is a counter's loop condition as v k bound, and the bound's
+// range; ok is false where it is not a comparison of v, or where it may
+// compare unsigned a counter whose values r reach below 0.
+func (xc *xcompiler) test(c counter, r crange) (kernel.ExprKind, crange, bool) {
+	cond := c.loop.Cond
+	k, ok := mirrored[cond.Kind]
+	if !ok {
+		return 0, crange{}, false
+	}
+	v, bound := cond.Args[0], cond.Args[1]
+	if v.Kind == kernel.ExprScalar && v.Index == c.local {
+		k = cond.Kind
+	} else {
+		v, bound = bound, v
+	}
+	b, err := xc.emit(&xprog{}, bound)
+	signed := !kernel.Common(xc.locals[c.local].t, b.t).Unsigned() || r.lo >= 0 && b.r.lo >= 0
+	return k, b.r, v.Kind == kernel.ExprScalar && v.Index == c.local && err == nil && signed
 }

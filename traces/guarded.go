@@ -109,8 +109,8 @@ func (ln *lanes) guardedLane(p *xprog, i int) (int64, string) {
 			why[n-3] = first(why[n-3], why[pick])
 			st, why = st[:n-2], why[:n-2]
 		case kernel.ExprCall:
-			if o.arg >= callAbs {
-				st[n-1] = unary(o, st[n-1])
+			if o.arg == callAbs {
+				st[n-1] = abs64(st[n-1])
 				continue
 			}
 			fallthrough

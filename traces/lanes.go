@@ -120,8 +120,8 @@ func (ln *lanes) scalar(p *xprog) int64 {
 			}
 			st = st[:n-2]
 		case kernel.ExprCall:
-			if o.arg >= callAbs {
-				st[len(st)-1] = unary(o, st[len(st)-1])
+			if o.arg == callAbs {
+				st[len(st)-1] = abs64(st[len(st)-1])
 				continue
 			}
 			fallthrough
@@ -199,10 +199,10 @@ func (ln *lanes) vector(p *xprog, mask uint32, out *[WarpSize]int64) {
 			}
 			n -= 2
 		case kernel.ExprCall:
-			if o.arg >= callAbs {
+			if o.arg == callAbs {
 				a := &st[n-1]
 				for i := range a {
-					a[i] = unary(o, a[i])
+					a[i] = abs64(a[i])
 				}
 				continue
 			}
@@ -286,7 +286,7 @@ func binary(o xop, a, b int64) (int64, string) {
 		}
 		return a % b, ""
 	case kernel.ExprShl, kernel.ExprShr:
-		if b < 0 || b >= 64-int64(o.arg) { // o.arg: 64 less the width
+		if b < 0 || b > 63 {
 			return 0, fmt.Sprintf("shift by %d", b)
 		}
 		if o.kind == kernel.ExprShl {
@@ -316,13 +316,13 @@ func binary(o xop, a, b int64) (int64, string) {
 	case kernel.ExprBitXor:
 		return a ^ b, ""
 	case kernel.ExprCall:
-		switch o.arg {
-		case callMin:
+		if o.arg == callMin {
 			return min(a, b), ""
-		case callMax:
-			return max(a, b), ""
 		}
-		return unsignedCall(o, a, b)
+		if o.arg > callAbs {
+			return typedCall(o, a, b)
+		}
+		return max(a, b), ""
 	}
 	panic(fmt.Sprintf("traces: operator %d in an integer expression", o.kind))
 }

@@ -9,12 +9,13 @@ import (
 // The compiler of the integer expressions: each C operator to a step of
 // a postfix program, with the conversions C's types ask (ctypes.go).
 
-// Calls an integer expression may make, as xop.arg of an ExprCall: the
-// first ones of two arguments, from callAbs on of one (ctypes.go adds
-// those the compiler makes).
+// Calls an integer expression may make, as xop.arg of an ExprCall:
+// callAbs takes one argument, the others two (ctypes.go adds those the
+// compiler makes).
 const (
 	callMin = iota
 	callMax
+	callAbs
 )
 
 // xprog is a compiled expression.
@@ -26,6 +27,9 @@ type xprog struct {
 	// a + aStep), which a uniform one evaluates without the stack.
 	pair  bool
 	depth int
+	// typed counts the steps C's types added: conversions, sign flips,
+	// unsigned operators (ctypes.go).
+	typed int
 }
 
 // xcompiler compiles the expressions of one launch.
@@ -61,14 +65,27 @@ func (xc *xcompiler) compileTyped(e *kernel.Expr) (*xprog, cval, error) {
 	if guarded(e) {
 		p.ops = append(p.ops, xop{kind: exprGuarded})
 	}
-	d, v, err := xc.emit(p, e)
-	p.depth = d
+	v, err := xc.emit(p, e)
 	xc.finish(p)
 	return p, v, err
 }
 
-// finish marks a program of two reads and an operator.
+// finish sets what a program's code says of it: the stack it needs, and
+// whether it is two reads and an operator.
 func (xc *xcompiler) finish(p *xprog) {
+	n := 0
+	p.depth = 0
+	for _, o := range p.ops {
+		switch {
+		case isRead(o) || o.kind == kernel.ExprLoad:
+			n++
+		case o.kind == kernel.ExprCond:
+			n -= 2
+		case isBinary(o) && o.kind != exprGuarded:
+			n--
+		}
+		p.depth = max(p.depth, n)
+	}
 	p.pair = len(p.ops) == 3 && isRead(p.ops[0]) && isRead(p.ops[1]) && isBinary(p.ops[2])
 }
 
@@ -99,36 +116,36 @@ func isBinary(o xop) bool {
 		kernel.ExprNeg, kernel.ExprNot, kernel.ExprCond:
 		return false
 	case kernel.ExprCall:
-		return o.arg < callAbs
+		return o.arg != callAbs
 	}
 	return true
 }
 
-// emit appends e's postfix code to p and returns the stack depth it
-// needs and the value's type and range.
-func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (int, cval, error) {
+// emit appends e's postfix code to p and returns the value's type and
+// range.
+func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (cval, error) {
 	switch e.Kind {
 	case kernel.ExprConst:
 		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: e.Val})
-		return 1, cval{constType(e), crange{e.Val, e.Val}}, nil
+		return cval{constType(e), crange{e.Val, e.Val}}, nil
 	case kernel.ExprParam:
 		v, ok := xc.env[e.Name]
 		if !ok {
-			return 0, cval{}, exprError(e, "unknown param %s", e.Name)
+			return cval{}, exprError(e, "unknown param %s", e.Name)
 		}
 		t := xc.paramType(e.Name, v)
 		v = t.Convert(v) // the value the kernel's argument receives
 		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: v})
-		return 1, cval{t, crange{v, v}}, nil
+		return cval{t, crange{v, v}}, nil
 	case kernel.ExprSpecial:
-		return 1, xc.special(p, kernel.Special(e.Index)), nil
+		return xc.special(p, kernel.Special(e.Index)), nil
 	case kernel.ExprScalar:
 		if e.Index < 0 || e.Index >= len(xc.vary) {
-			return 0, cval{}, exprError(e, "%s is not an integer local", e.Name)
+			return cval{}, exprError(e, "%s is not an integer local", e.Name)
 		}
 		p.varying = p.varying || xc.vary[e.Index]
 		p.ops = append(p.ops, xop{kind: kernel.ExprScalar, arg: int32(e.Index)})
-		return 1, xc.local(e.Index), nil
+		return xc.local(e.Index), nil
 	case kernel.ExprCall:
 		return xc.call(p, e)
 	case kernel.ExprLoad:
@@ -136,22 +153,22 @@ func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (int, cval, error) {
 		// cursor fills when it issues the read (reference e.Index).
 		p.varying = true
 		p.ops = append(p.ops, xop{kind: kernel.ExprLoad, arg: xc.slot(e.Index)})
-		return 1, xc.element(e.Index), nil
+		return xc.element(e.Index), nil
 	case kernel.ExprFloat, kernel.ExprLoop:
-		return 0, cval{}, exprError(e, "%s is not an integer value of the thread", e)
+		return cval{}, exprError(e, "%s is not an integer value of the thread", e)
 	case kernel.ExprCast:
-		d, v, err := xc.emit(p, e.Args[0])
-		return d, xc.convert(p, v, e.Type), err
+		v, err := xc.emit(p, e.Args[0])
+		return xc.convert(p, v, e.Type), err
 	case kernel.ExprNeg:
-		d, v, err := xc.emit(p, e.Args[0])
+		v, err := xc.emit(p, e.Args[0])
 		v = xc.convert(p, v, v.t.Promoted())
 		p.ops = append(p.ops, xop{kind: kernel.ExprNeg})
 		r, ok := rangeOf(kernel.ExprSub, crange{}, v.r)
-		return d, xc.wrapped(p, v.t, r, ok, false), err
+		return xc.wrapped(p, v.t, r, ok, false), err
 	case kernel.ExprNot:
-		d, _, err := xc.emit(p, e.Args[0])
+		_, err := xc.emit(p, e.Args[0])
 		p.ops = append(p.ops, xop{kind: kernel.ExprNot})
-		return d, truth, err
+		return truth, err
 	case kernel.ExprCond:
 		return xc.conditional(p, e)
 	}
@@ -161,48 +178,62 @@ func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (int, cval, error) {
 // truth is the type and range of a comparison or a logical operator.
 var truth = cval{kernel.Int, crange{0, 1}}
 
-// binary emits a binary operator: its operands converted to the type C
-// computes it in, and the operator for that type.
-func (xc *xcompiler) binary(p *xprog, e *kernel.Expr) (int, cval, error) {
-	d0, a, err := xc.emit(p, e.Args[0])
-	if err != nil {
-		return 0, cval{}, err
+// operands emits the two operands of e, the first converted to the
+// type the second's gives them with it (common: C's usual arithmetic
+// conversions; else the first's promoted type, a shift's), and returns
+// them and where the first one's code ends.
+func (xc *xcompiler) operands(p *xprog, e *kernel.Expr, common bool) (a, b cval, end int, err error) {
+	if a, err = xc.emit(p, e.Args[0]); err != nil {
+		return
 	}
 	at := len(p.ops)
-	d1, b, err := xc.emit(p, e.Args[1])
-	if err != nil {
-		return 0, cval{}, err
+	if b, err = xc.emit(p, e.Args[1]); err != nil {
+		return
 	}
-	depth := max(d0, 1+d1)
+	if !common {
+		a, end = xc.convertAt(p, at, a, a.t.Promoted())
+		return
+	}
+	t := kernel.Common(a.t, b.t)
+	a, end = xc.convertAt(p, at, a, t)
+	return a, xc.convert(p, b, t), end, nil
+}
+
+// binary emits a binary operator: its operands converted to the type C
+// computes it in, and the operator for that type.
+func (xc *xcompiler) binary(p *xprog, e *kernel.Expr) (cval, error) {
 	k := e.Kind
 	o := xop{kind: k}
 	switch k {
 	case kernel.ExprAnd, kernel.ExprOr:
+		_, _, _, err := xc.operands(p, e, false)
 		p.ops = append(p.ops, o)
-		return depth, truth, nil
+		return truth, err
 	case kernel.ExprShl, kernel.ExprShr:
-		a, _ = xc.convertAt(p, at, a, a.t.Promoted())
-		return depth, xc.shift(p, o, a, b), nil
+		a, b, _, err := xc.operands(p, e, false)
+		return xc.shift(p, o, a, b), err
 	}
-	t := kernel.Common(a.t, b.t)
-	a, end := xc.convertAt(p, at, a, t)
-	b = xc.convert(p, b, t)
+	a, b, end, err := xc.operands(p, e, true)
+	if err != nil {
+		return cval{}, err
+	}
+	t := a.t
 	negative := t == kernel.ULong && (a.r.lo < 0 || b.r.lo < 0) // past 2^63
 	switch k {
 	case kernel.ExprLt, kernel.ExprLe, kernel.ExprGt, kernel.ExprGe:
 		if negative { // compare unsigned longs with their sign bits flipped
-			flip := xop{kind: kernel.ExprCall, arg: callFlip}
-			p.ops = slices.Insert(p.ops, end, flip)
-			p.ops = append(p.ops, flip)
+			p.ops = slices.Insert(p.ops, end, flip...)
+			p.ops = append(p.ops, flip...)
+			p.typed += 2
 		}
 		fallthrough
 	case kernel.ExprEq, kernel.ExprNe:
 		p.ops = append(p.ops, o)
-		return depth, truth, nil
+		return truth, nil
 	case kernel.ExprAdd, kernel.ExprSub, kernel.ExprMul:
 		p.ops = append(p.ops, o)
 		r, ok := rangeOf(k, a.r, b.r)
-		return depth, xc.wrapped(p, t, r, ok, false), nil
+		return xc.wrapped(p, t, r, ok, false), nil
 	case kernel.ExprDiv, kernel.ExprMod:
 		if negative {
 			o = xop{kind: kernel.ExprCall, arg: callUDiv}
@@ -210,10 +241,11 @@ func (xc *xcompiler) binary(p *xprog, e *kernel.Expr) (int, cval, error) {
 				o.arg = callUMod
 			}
 			p.ops = append(p.ops, o)
-			return depth, cval{t, full}, nil
+			p.typed++
+			return cval{t, full}, nil
 		}
 		p.ops = append(p.ops, o)
-		return depth, cval{t, quotient(k, a.r, b.r)}, nil
+		return cval{t, quotient(k, a.r, b.r)}, nil
 	}
 	// & | ^
 	p.ops = append(p.ops, o)
@@ -224,7 +256,7 @@ func (xc *xcompiler) binary(p *xprog, e *kernel.Expr) (int, cval, error) {
 	case !a.r.within(r) || !b.r.within(r):
 		r = full // a signed int's overflow in an operand
 	}
-	return depth, cval{t, r}, nil
+	return cval{t, r}, nil
 }
 
 // convertAt is convert for an operand whose code ends at at, before the
@@ -234,30 +266,38 @@ func (xc *xcompiler) convertAt(p *xprog, at int, v cval, t kernel.IntType) (cval
 	n := len(p.ops)
 	v = xc.convert(p, v, t)
 	if added := len(p.ops) - n; added > 0 {
-		conv := slices.Clone(p.ops[n:])
+		conv := slices.Clone(p.ops[n:]) // convert counted it
 		p.ops = slices.Insert(p.ops[:n], at, conv...)
 		return v, at + added
 	}
 	return v, at
 }
 
-// shift emits a << or >> of a, of its promoted type, by b: C's bound on
-// the count is that type's width (o.arg is 64 less it), and an unsigned
+// shift emits a << or >> of a, of its promoted type, by b. C bounds the
+// count by that type's width: a 32-bit value's shift by a count that may
+// reach 32 is a call that checks it (binary checks 64). An unsigned
 // long that may be past 2^63 shifts right unsigned.
 func (xc *xcompiler) shift(p *xprog, o xop, a, b cval) cval {
 	t := a.t
-	o.arg = int32(64 - t.Bits())
-	if o.kind == kernel.ExprShl {
-		p.ops = append(p.ops, o)
+	switch {
+	case t == kernel.ULong && a.r.lo < 0 && o.kind == kernel.ExprShr:
+		p.ops = append(p.ops, xop{kind: kernel.ExprCall, arg: callUShr})
+		p.typed++
+		return cval{t, full}
+	case t.Bits() == 32 && (b.r.lo < 0 || b.r.hi >= 32):
+		call := xop{kind: kernel.ExprCall, arg: callShl32}
+		if o.kind == kernel.ExprShr {
+			call.arg = callShr32
+		}
+		o = call
+		p.typed++
+	}
+	p.ops = append(p.ops, o)
+	if o.kind == kernel.ExprShl || o.arg == callShl32 {
 		r, ok := rangeOf(kernel.ExprShl, a.r, b.r)
 		// C++: a signed int shifted left is its unsigned bits.
 		return xc.wrapped(p, t, r, ok, true)
 	}
-	if t == kernel.ULong && a.r.lo < 0 {
-		p.ops = append(p.ops, xop{kind: kernel.ExprCall, arg: callUShr})
-		return cval{t, full}
-	}
-	p.ops = append(p.ops, o)
 	if a.r.lo >= 0 {
 		return cval{t, crange{0, a.r.hi >> max(min(b.r.lo, 63), 0)}}
 	}
@@ -265,64 +305,50 @@ func (xc *xcompiler) shift(p *xprog, o xop, a, b cval) cval {
 }
 
 // conditional emits c ? a : b, a and b converted to their common type.
-func (xc *xcompiler) conditional(p *xprog, e *kernel.Expr) (int, cval, error) {
-	var d [3]int
-	var v [3]cval
-	var ends [3]int
-	for i, x := range e.Args {
-		var err error
-		if d[i], v[i], err = xc.emit(p, x); err != nil {
-			return 0, cval{}, err
-		}
-		ends[i] = len(p.ops)
+func (xc *xcompiler) conditional(p *xprog, e *kernel.Expr) (cval, error) {
+	if _, err := xc.emit(p, e.Args[0]); err != nil {
+		return cval{}, err
 	}
-	t := kernel.Common(v[1].t, v[2].t)
-	a, _ := xc.convertAt(p, ends[1], v[1], t)
-	b := xc.convert(p, v[2], t)
+	sub := &kernel.Expr{Kind: kernel.ExprAdd, Args: e.Args[1:]} // for its operands
+	a, b, _, err := xc.operands(p, sub, true)
 	p.ops = append(p.ops, xop{kind: kernel.ExprCond})
-	return max(d[0], 1+d[1], 2+d[2]), cval{t, a.r.union(b.r)}, nil
+	return cval{a.t, a.r.union(b.r)}, err
 }
 
-func (xc *xcompiler) call(p *xprog, e *kernel.Expr) (int, cval, error) {
+func (xc *xcompiler) call(p *xprog, e *kernel.Expr) (cval, error) {
 	fn := map[string]int32{"min": callMin, "max": callMax, "abs": callAbs}
 	f, ok := fn[e.Name]
 	if !ok || (f == callAbs) != (len(e.Args) == 1) || len(e.Args) > 2 {
-		return 0, cval{}, exprError(e, "%s is not an integer function; hint: integer expressions may call min(a, b), max(a, b) and abs(a)", e)
+		return cval{}, exprError(e, "%s is not an integer function; hint: integer expressions may call min(a, b), max(a, b) and abs(a)", e)
 	}
 	o := xop{kind: kernel.ExprCall, arg: f}
 	if f == callAbs {
-		d, a, err := xc.emit(p, e.Args[0])
+		a, err := xc.emit(p, e.Args[0])
 		a = xc.convert(p, a, a.t.Promoted())
 		p.ops = append(p.ops, o)
 		if a.r.lo >= 0 {
-			return d, a, err
+			return a, err
 		}
-		return d, cval{a.t, crange{0, absBound(a.r)}}, err
+		return cval{a.t, crange{0, absBound(a.r)}}, err
 	}
-	d0, a, err := xc.emit(p, e.Args[0])
+	a, b, end, err := xc.operands(p, e, true)
 	if err != nil {
-		return 0, cval{}, err
+		return cval{}, err
 	}
-	at := len(p.ops)
-	d1, b, err := xc.emit(p, e.Args[1])
-	if err != nil {
-		return 0, cval{}, err
-	}
-	t := kernel.Common(a.t, b.t)
-	a, end := xc.convertAt(p, at, a, t)
-	b = xc.convert(p, b, t)
 	r := crange{min(a.r.lo, b.r.lo), min(a.r.hi, b.r.hi)}
 	if f == callMax {
 		r = crange{max(a.r.lo, b.r.lo), max(a.r.hi, b.r.hi)}
 	}
-	if t == kernel.ULong && (a.r.lo < 0 || b.r.lo < 0) {
-		flip := xop{kind: kernel.ExprCall, arg: callFlip}
-		p.ops = slices.Insert(p.ops, end, flip)
-		p.ops = append(p.ops, flip, o, flip)
-		return max(d0, 1+d1), cval{t, full}, nil
+	if a.t == kernel.ULong && (a.r.lo < 0 || b.r.lo < 0) {
+		p.ops = slices.Insert(p.ops, end, flip...)
+		p.ops = append(p.ops, flip...)
+		p.ops = append(p.ops, o)
+		p.ops = append(p.ops, flip...)
+		p.typed += 3
+		return cval{a.t, full}, nil
 	}
 	p.ops = append(p.ops, o)
-	return max(d0, 1+d1), cval{t, r}, nil
+	return cval{a.t, r}, nil
 }
 
 // special emits a read of threadIdx, blockIdx, blockDim or gridDim, all
