@@ -279,17 +279,25 @@
 //
 // Types. An integer expression is made of integer constants, params,
 // special registers, int locals and reads of integer arrays (see Index
-// data). Every integer value is a signed 64-bit one, whatever the type
-// it is declared with: C's unsigned wrap-around (threadIdx.x - 5 < 10 is
-// false in CUDA for threads 0 to 4, threadIdx.x being unsigned), its
-// conversions to narrower types (bool, unsigned char) and a 32-bit
-// int's overflow are not modelled; subscripts that stay within their
-// arrays, as a correct kernel's do, are the same either way. Subscripts and conditions (if,
-// while, for, ?:) must be integer expressions, and so must the value
-// assigned to an int local: a float (literal, local, parameter,
-// float-valued call, read of a float array) there is an error.
-// A cast to an integer type of a float value is an error; other casts
-// leave the IR as it was (a cast to float makes its operand a float).
+// data), and has C's type (IntType): threadIdx, blockIdx, blockDim and
+// gridDim are unsigned int, as in CUDA; a local, a parameter and an
+// index array's element have their declared types (long and long long
+// 64 bits); a literal the type C11 6.4.4.1 gives it (5u unsigned, a
+// decimal past 2^31 long, 0xffffffff unsigned int), a #define's value
+// and a param that is no parameter of the function that of a decimal of
+// their value. Operators follow C: the integer promotions and the usual
+// arithmetic conversions (int - unsigned is unsigned, so threadIdx.x - 5
+// < 10 is false for threads 0 to 4), unsigned arithmetic wraps, a
+// conversion to a narrower type wraps (to bool: 0 or 1), a shift's count
+// must be below the width of its promoted left operand, and a signed
+// int shifted left gives its unsigned bits (C++14). A signed overflow,
+// which C leaves undefined, keeps its 64-bit value. Subscripts and
+// conditions (if, while, for, ?:) must be integer expressions, and so
+// must the value assigned to an int local: a float (literal, local,
+// parameter, float-valued call, read of a float array) there is an
+// error. A cast to an integer type is an ExprCast (Type the type; of a
+// float value, an error); a cast to float makes its operand a float,
+// which the IR keeps alone.
 // An array reference has one subscript per dimension, or one subscript,
 // the element's offset from the base (C pointer arithmetic).
 //
