@@ -328,7 +328,7 @@ func (xc *xcompiler) counted(c counter, r crange, ok bool) (crange, bool) {
 		}
 		return r, false
 	}
-	k, b, ok := xc.test(c, r)
+	k, b, unsigned, ok := xc.test(c, r)
 	if !ok {
 		return r, false
 	}
@@ -352,17 +352,18 @@ func (xc *xcompiler) counted(c counter, r crange, ok bool) (crange, bool) {
 		return r, false
 	}
 	next, ok := rangeOf(c.op, last, s.r)
-	return r.union(next), ok
+	// Below 0, an unsigned test would let a falling counter through.
+	return r.union(next), ok && !(unsigned && next.lo < 0)
 }
 
-// test is a counter's loop condition as v k bound, and the bound's
-// range; ok is false where it is not a comparison of v, or where it may
-// compare unsigned a counter whose values r reach below 0.
-func (xc *xcompiler) test(c counter, r crange) (kernel.ExprKind, crange, bool) {
+// test is a counter's loop condition as v k bound, the bound's range
+// and whether C compares them unsigned; ok is false where it is not a
+// comparison of v, or where it may compare unsigned a counter whose
+// values r reach below 0.
+func (xc *xcompiler) test(c counter, r crange) (k kernel.ExprKind, b crange, unsigned, ok bool) {
 	cond := c.loop.Cond
-	k, ok := mirrored[cond.Kind]
-	if !ok {
-		return 0, crange{}, false
+	if k, ok = mirrored[cond.Kind]; !ok {
+		return 0, crange{}, false, false
 	}
 	v, bound := cond.Args[0], cond.Args[1]
 	if v.Kind == kernel.ExprScalar && v.Index == c.local {
@@ -370,7 +371,8 @@ func (xc *xcompiler) test(c counter, r crange) (kernel.ExprKind, crange, bool) {
 	} else {
 		v, bound = bound, v
 	}
-	b, err := xc.emit(&xprog{}, bound)
-	signed := !kernel.Common(xc.locals[c.local].t, b.t).Unsigned() || r.lo >= 0 && b.r.lo >= 0
-	return k, b.r, v.Kind == kernel.ExprScalar && v.Index == c.local && err == nil && signed
+	bv, err := xc.emit(&xprog{}, bound)
+	unsigned = kernel.Common(xc.locals[c.local].t, bv.t).Unsigned()
+	ok = v.Kind == kernel.ExprScalar && v.Index == c.local && err == nil && (!unsigned || r.lo >= 0 && bv.r.lo >= 0)
+	return k, bv.r, unsigned, ok
 }

@@ -194,13 +194,14 @@ func TestLocalRanges(t *testing.T) {
 		"for (unsigned int h = blockDim.x / 2; h > 0; h >>= 1) A[h] = 1;", // 16 down to 0
 		"for (int j = 0; j < N; j++) A[j] = 1;",                           // 0 up to 64
 		"for (int d = 10; d >= 3; d -= 2) A[d] = 1;",                      // 10, 8, …, 2: within [1, 10]
+		"for (int q = 10; q > blockDim.x - 30; q -= 4) A[q] = 1;",         // unsigned test, a step may pass 0: int's
 		"A[tid + row + k + c + m] = 1;",
 	}, "\n"), arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
 	p := l.Kernel.Program
 	xc := &xcompiler{env: map[string]int64{"N": 64, "P": 32}, dims: l.dimConsts(l.grid), vary: make([]bool, len(p.Locals)), prog: p}
 	xc.localRanges()
 	want := []string{"unsigned int [0, 31]", "int [0, 47]", "int [-2147483648, 2147483647]", "unsigned char [0, 255]", "int [-3, 7]",
-		"unsigned int [1, 62]", "unsigned int [0, 16]", "int [0, 64]", "int [1, 10]"}
+		"unsigned int [1, 62]", "unsigned int [0, 16]", "int [0, 64]", "int [1, 10]", "int [-2147483648, 2147483647]"}
 	for i, w := range want {
 		v := xc.locals[i]
 		if got := fmt.Sprintf("%s [%d, %d]", v.t, v.r.lo, v.r.hi); got != w {
