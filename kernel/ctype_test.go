@@ -92,3 +92,12 @@ func TestCastsAndSuffixes(t *testing.T) {
 		t.Errorf("leftmost term %s: kind %d, type %s; want a cast to unsigned char of a + 250", e, e.Kind, e.Type)
 	}
 }
+
+// TestRefTextKeepsWords: a reference's text drops the source's spaces
+// but the one between two words of a type.
+func TestRefTextKeepsWords(t *testing.T) {
+	p := mustCUDA(t, "int a = 1;\nA[(unsigned char) (a + 250)] = 0;")
+	if got, want := p.Refs[0].Text, "A[(unsigned char)(a+250)]"; got != want {
+		t.Errorf("text %q; want %q", got, want)
+	}
+}

@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"fmt"
-	"strings"
 )
 
 // texFetch parses tex1Dfetch(A, i), a 1-D fetch from the texture
@@ -88,7 +87,7 @@ func (ps *parser) texCoord(axis, array string) *Expr {
 // position, text and depth.
 func (ps *parser) fetched(e *Expr, ft, end token) *Expr {
 	e.Line, e.Col = ps.pos(ft.line, ft.col)
-	ps.refTexts[e] = strings.Join(strings.Fields(ps.src[ft.off:end.end]), "")
+	ps.refTexts[e] = refText(ps.src[ft.off:end.end])
 	ps.measure(e, ft)
 	return e
 }

@@ -39,7 +39,7 @@ func (ps *parser) arrayRef() *Expr {
 		e.Field = f
 		end = ps.toks[ps.p-1]
 	}
-	ps.refTexts[e] = strings.Join(strings.Fields(ps.src[nt.off:end.end]), "")
+	ps.refTexts[e] = refText(ps.src[nt.off:end.end])
 	ps.measure(e, nt)
 	return e
 }
@@ -321,3 +321,18 @@ func (ps *parser) call() *Expr {
 	ps.measure(e, t)
 	return e
 }
+
+// refText is a reference's source without its white space, but where it
+// parts two words ((unsigned char)i).
+func refText(src string) string {
+	var b strings.Builder
+	for _, f := range strings.Fields(src) {
+		if b.Len() > 0 && isWordByte(b.String()[b.Len()-1]) && isWordByte(f[0]) {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+func isWordByte(c byte) bool { return isLetter(c) || isDigit(c) }
