@@ -34,6 +34,8 @@ type threadProg struct {
 	// countBudget bounds the instructions threadWork counts and warpCap
 	// those of one warp (LimitWork); 0: ptCountBudget and maxWarpInsts.
 	countBudget, warpCap int64
+	// stop stops threadWork when it is closed (StopWorkOn).
+	stop <-chan struct{}
 
 	// viewOnce computes view, the affine view the static models read.
 	viewOnce sync.Once

@@ -61,6 +61,29 @@ func (l *Launch) LimitWork(cap float64) {
 	l.pt.countBudget, l.pt.warpCap = min(c, ptCountBudget), c
 }
 
+// StopWorkOn makes counting a per-thread launch's work stop when done is
+// closed (the command was interrupted): the count then puts the launch
+// past any cap, for the caller, which knows why, to say so.
+func (l *Launch) StopWorkOn(done <-chan struct{}) {
+	if l.pt != nil {
+		l.pt.stop = done
+	}
+}
+
+// stopEvery is how many warp instructions counting goes between looks at
+// StopWorkOn's channel: a tenth of a second or so.
+const stopEvery = 1 << 20
+
+// stopped says done is closed.
+func stopped(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
 // ptWork is what the sample blocks count.
 type ptWork struct {
 	insts, mem float64
@@ -87,6 +110,7 @@ func (l *Launch) threadWork() *ptWork {
 			for wi := range l.WarpsPerBlock() {
 				c.Reset(b, wi)
 				c.cap = budget - counted
+				look := counted + stopEvery
 				for c.NextTo(&in, &in.Addr) {
 					n := int64(1)
 					switch in.Op {
@@ -100,6 +124,12 @@ func (l *Launch) threadWork() *ptWork {
 					c.spent += n
 					if counted += n; counted > budget {
 						break
+					}
+					if counted >= look {
+						if look = counted + stopEvery; stopped(pt.stop) {
+							c.over = true
+							break
+						}
 					}
 				}
 				if c.over { // the rest of the warp is past the budget

@@ -1,6 +1,7 @@
 package traces
 
 import (
+	"gpumemsim/arch"
 	"math"
 	"strings"
 	"testing"
@@ -162,5 +163,26 @@ func TestTripStepOnlyWhenIterating(t *testing.T) {
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("%s: Err() = %v; want %q", tc.body, err, tc.want)
 		}
+	}
+}
+
+// TestStopWorkOn: counting a launch's work stops once its channel is
+// closed, and the count then puts the launch past any cap; left open, the
+// same count is exact. A warp of the loop (600,000 iterations, two warp
+// instructions each) passes stopEvery.
+func TestStopWorkOn(t *testing.T) {
+	body := "for (int k = 0; k < 600000; k++) A[0][threadIdx.x] = 1;"
+	open := threadKernel(t, "[N, P]", body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
+	open.StopWorkOn(make(chan struct{}))
+	n := open.WarpInstructions()
+	if n < 600000 || n > 1<<31 {
+		t.Fatalf("counted with the channel open: %g warp instructions; want the loop's, under the budget", n)
+	}
+	closed := threadKernel(t, "[N, P]", body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
+	done := make(chan struct{})
+	close(done)
+	closed.StopWorkOn(done)
+	if got := closed.WarpInstructions(); got <= 1<<31 {
+		t.Errorf("counted with the channel closed: %g warp instructions; want past the budget, 2^31", got)
 	}
 }

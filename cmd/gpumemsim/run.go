@@ -97,7 +97,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
 	}
 	l := ls[0]
-	if err := checkWork(l.Kernel.Name+" with "+l.ParamText(), workOf(l, *maxWork), *maxWork); err != nil {
+	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), workOf(ctx, l, *maxWork), *maxWork); err != nil {
 		return err
 	}
 	if *regs > 0 {
@@ -106,7 +106,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("-regs: %v", err)
 		}
 	}
-	bar := newProgress(stderr, "simulating", sampledOf(dev, l, *maxWork, sample, *regs, shown(stderr)), 1)
+	bar := newProgress(stderr, "simulating", sampledOf(ctx, dev, l, *maxWork, sample, *regs, shown(stderr)), 1)
 	opts := sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sample}
 	var rows []sim.Wave
 	if *waves != "" {

@@ -27,12 +27,12 @@ type runOutput struct {
 func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, regs int, maxWork float64, out runOutput, stdout, stderr io.Writer) error {
 	k := kernelLaunch(ls).Kernel
 	timed := shown(stderr)
-	est := estimateOf(dev, ls[0], maxWork, timed)
+	est := estimateOf(ctx, dev, ls[0], maxWork, timed)
 	for _, l := range ls[1:] {
-		est = est.add(estimateOf(dev, l, maxWork, timed))
+		est = est.add(estimateOf(ctx, dev, l, maxWork, timed))
 	}
 	est.launches, est.longest = 1, est.seconds // one simulation, launch after launch
-	if err := checkWork(fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(kernelLaunch(ls))), est.warpInsts, maxWork); err != nil {
+	if err := checkWork(ctx, fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(kernelLaunch(ls))), est.warpInsts, maxWork); err != nil {
 		return err
 	}
 	srcs := make([]traces.Source, len(ls))

@@ -94,7 +94,7 @@ func runTrace(ctx context.Context, tr traceRun, stdout, stderr io.Writer) error 
 	}
 	est.seconds = est.memInsts / simRate(dev)
 	est.longest = est.seconds
-	if err := checkWork(tr.path, est.warpInsts, tr.maxWork); err != nil {
+	if err := checkWork(ctx, tr.path, est.warpInsts, tr.maxWork); err != nil {
 		return err
 	}
 	if tr.sample.On && len(srcs) > 1 {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -52,7 +53,7 @@ func FuzzSweepFile(f *testing.F) {
 		// any file, /dev/zero included.
 		if p := rows[0]; !strings.ContainsAny(p.Device+p.Kernel, `/\.`) {
 			s := &sweeper{maxWork: 1e6}
-			s.prepare(p)
+			s.prepare(context.Background(), p)
 		}
 	})
 }

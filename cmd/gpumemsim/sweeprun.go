@@ -81,13 +81,16 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 			continue
 		}
 		rec := sweepRecord{ID: s.id, Index: i, Total: s.total, Params: p}
-		dev, l, err := s.prepare(p) // to refuse it now and estimate its work
+		dev, l, err := s.prepare(ctx, p) // to refuse it now and estimate its work
+		if err != nil && ctx.Err() != nil { // interrupted while its work was counted
+			return t, &interrupted{err: ctx.Err(), written: len(t.Records), rows: shardRows(rows, sh)}
+		}
 		if err != nil {
 			rec.Err = err.Error()
 			t.Records = append(t.Records, rec)
 			continue
 		}
-		work = work.add(estimateOf(dev, l, s.maxWork, timed))
+		work = work.add(estimateOf(ctx, dev, l, s.maxWork, timed))
 		todo = append(todo, &pending{rec: rec, slot: len(todo)})
 	}
 	if done != nil {
@@ -103,9 +106,20 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 	return t, nil
 }
 
+// shardRows is how many of rows shard sh holds.
+func shardRows(rows []sweepParams, sh shard) int {
+	n := 0
+	for i := range rows {
+		if sh.has(i) {
+			n++
+		}
+	}
+	return n
+}
+
 // prepare binds row p as run would bind its flags, and refuses it past
 // -max-work.
-func (s *sweeper) prepare(p sweepParams) (*arch.Device, *traces.Launch, error) {
+func (s *sweeper) prepare(ctx context.Context, p sweepParams) (*arch.Device, *traces.Launch, error) {
 	lf := &launchFlags{cmd: "sweep", device: &p.Device, kernel: &p.Kernel, mapping: &p.Map, block: &p.Block, set: &p.Set,
 		cacheConfig: &s.settings.CacheConfig, spaces: &p.Spaces, layout: &p.Layout, remap: &s.settings.Remap,
 		data: &dataFlags{data: s.settings.Data, matrix: &s.settings.Matrix}}
@@ -116,7 +130,7 @@ func (s *sweeper) prepare(p sweepParams) (*arch.Device, *traces.Launch, error) {
 	if _, err := dev.Occupancy(l.Block, l.Regs, l.Smem); err != nil {
 		return nil, nil, err
 	}
-	if err := checkWork(l.Kernel.Name+" with "+l.ParamText(), workOf(l, s.maxWork), s.maxWork); err != nil {
+	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), workOf(ctx, l, s.maxWork), s.maxWork); err != nil {
 		return nil, nil, err
 	}
 	return dev, l, nil
@@ -133,7 +147,10 @@ func (s *sweeper) simulateBatches(ctx context.Context, todo []*pending, bar *pro
 		var bound []*pending
 		for _, p := range batch {
 			var err error
-			if p.dev, p.launch, err = s.prepare(p.rec.Params); err != nil {
+			if p.dev, p.launch, err = s.prepare(ctx, p.rec.Params); err != nil {
+				if ctx.Err() != nil {
+					return sortedByIndex(out), ctx.Err()
+				}
 				rec := p.rec // bound before; not expected to fail now
 				rec.Err = err.Error()
 				out = append(out, rec)

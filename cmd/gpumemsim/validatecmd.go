@@ -319,10 +319,10 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 	var work workEstimate
 	timed := shown(stderr)
 	for i, l := range ls {
-		work = work.add(sampledOf(dev, l, maxWork, sample, 0, timed))
+		work = work.add(sampledOf(ctx, dev, l, maxWork, sample, 0, timed))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample}}
 	}
-	if err := checkWork(what, work.warpInsts, maxWork); err != nil {
+	if err := checkWork(ctx, what, work.warpInsts, maxWork); err != nil {
 		return nil, err
 	}
 	bar := newProgress(stderr, "simulating "+noun, work, runtime.GOMAXPROCS(0))

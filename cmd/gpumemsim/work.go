@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math"
@@ -34,16 +35,22 @@ func checkCap(cap float64) error {
 }
 
 // workOf is the warp instructions of l. A per-thread kernel's are
-// counted on sample blocks, which stop past cap, and its warps may not
-// issue more than cap while it is simulated (traces.Launch.LimitWork).
-func workOf(l *traces.Launch, cap float64) float64 {
+// counted on sample blocks, which stop past cap or when ctx is done, and
+// its warps may not issue more than cap while it is simulated
+// (traces.Launch.LimitWork).
+func workOf(ctx context.Context, l *traces.Launch, cap float64) float64 {
 	l.LimitWork(cap)
+	l.StopWorkOn(ctx.Done())
 	return l.WarpInstructions()
 }
 
 // checkWork refuses work (estimated warp instructions) above the cap,
-// naming what it is for and the ways forward.
-func checkWork(what string, work, cap float64) error {
+// naming what it is for and the ways forward; or says why ctx is done,
+// which stops counting too.
+func checkWork(ctx context.Context, what string, work, cap float64) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	if work <= cap {
 		return nil
 	}
@@ -84,9 +91,8 @@ type workEstimate struct {
 // (workOf), and when timed the time to simulate it: only what is shown
 // (on a terminal) needs the time, whose per-thread sample costs up to a
 // tenth of a second.
-func estimateOf(dev *arch.Device, l *traces.Launch, cap float64, timed bool) workEstimate {
-	l.LimitWork(cap)
-	w := workEstimate{warpInsts: l.WarpInstructions(), memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
+func estimateOf(ctx context.Context, dev *arch.Device, l *traces.Launch, cap float64, timed bool) workEstimate {
+	w := workEstimate{warpInsts: workOf(ctx, l, cap), memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
 	if timed {
 		s := launchSeconds(dev, w.blocks) + simSeconds(dev, l, w.memInsts)
 		w.seconds, w.longest, w.leastSeconds, w.leastLongest = s, s, s, s
@@ -100,8 +106,8 @@ func estimateOf(dev *arch.Device, l *traces.Launch, cap float64, timed bool) wor
 // partial last wave) up to that of every block, since the sampler goes on
 // while the rates are not steady. regs is -regs, 0 for the kernel's own;
 // timed as for estimateOf.
-func sampledOf(dev *arch.Device, l *traces.Launch, cap float64, sample sim.SampleOptions, regs int, timed bool) workEstimate {
-	w := estimateOf(dev, l, cap, timed)
+func sampledOf(ctx context.Context, dev *arch.Device, l *traces.Launch, cap float64, sample sim.SampleOptions, regs int, timed bool) workEstimate {
+	w := estimateOf(ctx, dev, l, cap, timed)
 	if !timed || !sample.On || w.blocks < 1 {
 		return w
 	}

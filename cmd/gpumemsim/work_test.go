@@ -1,7 +1,10 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"gpumemsim/arch"
@@ -46,7 +49,7 @@ func TestEstimateOf(t *testing.T) {
 	} {
 		dev, l := bindMatmul(t, tc.device, "", arch.Dim3{}, 64)
 		tc.seconds += launchSetupSeconds + launchSetupSecondsPerSM*tc.sms
-		got := estimateOf(dev, l, defaultMaxWork, true)
+		got := estimateOf(context.Background(), dev, l, defaultMaxWork, true)
 		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
 			seconds: tc.seconds, longest: tc.seconds, leastSeconds: tc.seconds, leastLongest: tc.seconds}
 		// The terms are summed in another order than above: equal to
@@ -59,7 +62,7 @@ func TestEstimateOf(t *testing.T) {
 		}
 		// Untimed (nothing shown): the same work, no time.
 		want.seconds, want.longest, want.leastSeconds, want.leastLongest = 0, 0, 0, 0
-		if got := estimateOf(dev, l, defaultMaxWork, false); got != want {
+		if got := estimateOf(context.Background(), dev, l, defaultMaxWork, false); got != want {
 			t.Errorf("estimateOf(%s, matmul 64³, untimed) = %+v; want %+v", tc.device, got, want)
 		}
 	}
@@ -99,7 +102,7 @@ func TestEstimateOfPerThread(t *testing.T) {
 		want := l.WarpInstructions()*(r[threadInst]+r[threadCrowd]*tc.residentWarps/1000) +
 			rows*tc.perRow*(r[threadLoad]+r[threadStore]) + 2*rows*r[threadOther] +
 			launchSetupSeconds + launchSetupSecondsPerSM*min(warps/8, float64(dev.SMs))
-		got := estimateOf(dev, l, defaultMaxWork, true)
+		got := estimateOf(context.Background(), dev, l, defaultMaxWork, true)
 		if math.Abs(got.seconds-want) > 1e-9*want || got.memInsts != 4*rows {
 			t.Errorf("%s, N=%d: %v s, %v memory instructions; want %v s, %v", tc.device, tc.n, got.seconds, got.memInsts, want, 4*rows)
 		}
@@ -183,12 +186,12 @@ func TestEstimateLine(t *testing.T) {
 // waves, then 28 of the 3,376 left skipped); unsampled, the full time.
 func TestSampledOf(t *testing.T) {
 	dev, l := bindMatmul(t, "gt200", "i1=tx,i2=ty", arch.Dim3{X: 16, Y: 16, Z: 1}, 1024)
-	full := estimateOf(dev, l, 1e11, true)
-	got := sampledOf(dev, l, 1e11, sim.SampleOptions{On: true}, 0, true)
+	full := estimateOf(context.Background(), dev, l, 1e11, true)
+	got := sampledOf(context.Background(), dev, l, 1e11, sim.SampleOptions{On: true}, 0, true)
 	if want := full.seconds * 736 / 4096; !got.sampled || math.Abs(got.leastSeconds-want) > 1e-9*want || got.leastLongest != got.leastSeconds || got.seconds != full.seconds {
 		t.Errorf("sampled: least %v s (longest %v), full %v s; want least %v s of full %v s", got.leastSeconds, got.leastLongest, got.seconds, want, full.seconds)
 	}
-	if w := sampledOf(dev, l, 1e11, sim.SampleOptions{}, 0, true); w.sampled || w.leastSeconds != full.seconds {
+	if w := sampledOf(context.Background(), dev, l, 1e11, sim.SampleOptions{}, 0, true); w.sampled || w.leastSeconds != full.seconds {
 		t.Errorf("unsampled: least %v s, sampled %v; want the full %v s", w.leastSeconds, w.sampled, full.seconds)
 	}
 }
@@ -224,4 +227,20 @@ func bindExample(t *testing.T, device, name, mapping string, block arch.Dim3, pa
 		t.Fatal(err)
 	}
 	return dev, l
+}
+
+// TestInterruptedCount: a command interrupted (its context done) while
+// it counts a per-thread kernel's work stops with the context's error,
+// not with a refusal past -max-work after counting to the cap (which it
+// would reach here: matmul-tiled's work is past 1e6).
+func TestInterruptedCount(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, cmd := range []string{"run", "trace"} {
+		var stdout, stderr strings.Builder
+		err := run(ctx, []string{cmd, "-device", "fermi", "-kernel", "matmul-tiled", "-max-work", "1e6"}, &stdout, &stderr)
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("%s, interrupted: %v; want %v", cmd, err, context.Canceled)
+		}
+	}
 }
