@@ -81,8 +81,10 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 			continue
 		}
 		rec := sweepRecord{ID: s.id, Index: i, Total: s.total, Params: p}
-		dev, l, err := s.prepare(ctx, p)    // to refuse it now and estimate its work
-		if err != nil && ctx.Err() != nil { // interrupted while its work was counted
+		// Prepared now to refuse it now and estimate its work, which a
+		// signal may interrupt.
+		dev, l, err := s.prepare(ctx, p)
+		if err != nil && ctx.Err() != nil {
 			return t, &interrupted{err: ctx.Err(), written: len(t.Records), rows: shardRows(rows, sh)}
 		}
 		if err != nil {
