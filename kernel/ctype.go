@@ -134,11 +134,12 @@ func CIntType(name string) IntType {
 
 // LiteralType is the type of an integer literal as written (C11
 // 6.4.4.1): the first of its list that holds v, int, long for a decimal
-// without a suffix; a hexadecimal one may also be unsigned; u makes it
-// unsigned, l at least long.
+// without a suffix; a hexadecimal or octal one may also be unsigned; u
+// makes it unsigned, l at least long.
 func LiteralType(text string, v int64) IntType {
-	suffix := strings.ToLower(text[len(strings.TrimRight(text, "uUlL")):])
-	hex := strings.HasPrefix(text, "0x") || strings.HasPrefix(text, "0X")
+	digits := strings.TrimRight(text, "uUlL")
+	suffix := strings.ToLower(text[len(digits):])
+	hex := len(digits) > 1 && digits[0] == '0' // or octal: C11 treats both alike
 	unsigned := strings.Contains(suffix, "u")
 	long := strings.Contains(suffix, "l")
 	switch {
@@ -172,4 +173,112 @@ func suffixType(text string, v int64) IntType {
 		return t
 	}
 	return NoInt
+}
+
+// constTyped is the value and C type of an integer constant expression
+// (a #define's), as the kernel's expressions compute it (traces' lane
+// programs): C's types and conversions, and a signed overflow, which C
+// leaves undefined, keeping its 64-bit value. ok is false where there is
+// none: a division by zero, a shift past the width, an overflow of 64
+// bits.
+func constTyped(e *Expr) (v int64, t IntType, ok bool) {
+	switch e.Kind {
+	case ExprConst:
+		if t = e.Type; t == NoInt {
+			t = LiteralType("0", e.Val)
+		}
+		return e.Val, t, true
+	case ExprCast:
+		v, _, ok = constTyped(e.Args[0])
+		return e.Type.Convert(v), e.Type, ok
+	}
+	args := make([]int64, len(e.Args))
+	types := make([]IntType, len(e.Args))
+	ok = true
+	for i, a := range e.Args {
+		var ok1 bool
+		args[i], types[i], ok1 = constTyped(a)
+		ok = ok && ok1
+	}
+	switch {
+	case !ok:
+		return 0, NoInt, false
+	case e.Kind == ExprCond:
+		t = Common(types[1], types[2])
+		if args[0] == 0 {
+			return t.Convert(args[2]), t, true
+		}
+		return t.Convert(args[1]), t, true
+	case len(args) == 1: // -, !, abs
+		t = types[0].Promoted()
+		v, ok = constOp(e, []int64{t.Convert(args[0])})
+		if e.Kind == ExprNot {
+			return v, Int, ok
+		}
+		return wrapped(v, t, ok)
+	case e.Kind == ExprShl || e.Kind == ExprShr:
+		t = types[0].Promoted()
+		return constShift(e.Kind, t.Convert(args[0]), args[1], t)
+	case e.Kind == ExprAnd || e.Kind == ExprOr:
+		v, ok = constOp(e, args)
+		return v, Int, ok
+	}
+	t = Common(types[0], types[1])
+	return constBinary(e, t.Convert(args[0]), t.Convert(args[1]), t)
+}
+
+// constBinary applies a binary operator or min, max to a and b of their
+// common type t.
+func constBinary(e *Expr, a, b int64, t IntType) (int64, IntType, bool) {
+	k := e.Kind
+	if t == ULong { // unsigned: comparisons with the sign bits flipped
+		switch k {
+		case ExprLt, ExprLe, ExprGt, ExprGe:
+			v, ok := constOp(e, []int64{a ^ math.MinInt64, b ^ math.MinInt64})
+			return v, Int, ok
+		case ExprCall:
+			v, ok := constOp(e, []int64{a ^ math.MinInt64, b ^ math.MinInt64})
+			return v ^ math.MinInt64, t, ok
+		case ExprDiv, ExprMod:
+			if b == 0 {
+				return 0, t, false
+			}
+			if k == ExprDiv {
+				return int64(uint64(a) / uint64(b)), t, true
+			}
+			return int64(uint64(a) % uint64(b)), t, true
+		}
+	}
+	v, ok := constOp(e, []int64{a, b})
+	switch k {
+	case ExprLt, ExprLe, ExprGt, ExprGe, ExprEq, ExprNe:
+		return v, Int, ok
+	case ExprDiv, ExprMod:
+		return v, t, ok
+	}
+	return wrapped(v, t, ok)
+}
+
+// wrapped is the result v of + - * & | ^ min max or unary - in type t:
+// an unsigned type's wraps, from the low bits a 64-bit overflow keeps;
+// a signed one's keeps its 64 bits, or has no value past them.
+func wrapped(v int64, t IntType, ok bool) (int64, IntType, bool) {
+	if t.Unsigned() {
+		return t.Convert(v), t, true
+	}
+	return v, t, ok
+}
+
+// constShift shifts a, of its promoted type t, by b within t's width: a
+// signed int shifted left gives its unsigned bits (C++14).
+func constShift(k ExprKind, a, b int64, t IntType) (int64, IntType, bool) {
+	switch {
+	case b < 0 || b >= int64(t.Bits()):
+		return 0, t, false
+	case k == ExprShr && t == ULong:
+		return int64(uint64(a) >> b), t, true
+	case k == ExprShr:
+		return a >> b, t, true
+	}
+	return t.Convert(a << b), t, true
 }

@@ -3,6 +3,7 @@ package kernel
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -99,5 +100,59 @@ func TestRefTextKeepsWords(t *testing.T) {
 	p := mustCUDA(t, "int a = 1;\nA[(unsigned char) (a + 250)] = 0;")
 	if got, want := p.Refs[0].Text, "A[(unsigned char)(a+250)]"; got != want {
 		t.Errorf("text %q; want %q", got, want)
+	}
+}
+
+// TestDefineTypes: a #define's value and type follow C, as the kernel's
+// expressions do: worked out by hand from C11 6.3.1 and 6.4.4.1.
+func TestDefineTypes(t *testing.T) {
+	src := strings.Join([]string{
+		"#define MM (0u - 1)",             // 4294967295u
+		"#define H 0xFFFFFFFF",            // unsigned int
+		"#define H1 (H + 1)",              // wraps to 0
+		"#define BIG (1 << 31)",           // INT_MIN (C++14)
+		"#define OCT 010",                 // octal: 8
+		"#define UL (0ul - 1)",            // 2^64 - 1
+		"#define HALF (UL / 2)",           // 2^63 - 1, divided unsigned
+		"#define UC ((unsigned char)300)", // 44
+		"#define MIN (min(-1, 1u))",       // -1 is 4294967295 here: 1
+		"#define GT (UL > 5)",             // unsigned: 1
+		"#define OV (2147483647 + 1)",     // a signed overflow keeps 2^31
+	}, "\n") + "\n" + sig + "A[0] = 1;\n}"
+	k, err := Parse("t.yaml", []byte(cudaYAML(src, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		v int64
+		t IntType
+	}{
+		"MM": {math.MaxUint32, UInt}, "H": {math.MaxUint32, UInt}, "H1": {0, UInt}, "BIG": {math.MinInt32, Int},
+		"OCT": {8, Int}, "UL": {-1, ULong}, "HALF": {math.MaxInt64, ULong}, "UC": {44, UChar}, "MIN": {1, UInt},
+		"GT": {1, Int}, "OV": {1 << 31, Int},
+	}
+	for _, d := range k.Program.Defines {
+		if w := want[d.Name]; d.Val != w.v || d.Type != w.t {
+			t.Errorf("#define %s: %d of type %s; want %d of type %s", d.Name, d.Val, d.Type, w.v, w.t)
+		}
+	}
+	if len(k.Program.Defines) != len(want) {
+		t.Errorf("%d defines; want %d", len(k.Program.Defines), len(want))
+	}
+}
+
+// TestOctalLiterals: a literal with a leading 0 is octal, as in C; 8 and
+// 9 are not octal digits.
+func TestOctalLiterals(t *testing.T) {
+	for text, want := range map[string]int64{"010": 8, "0": 0, "0777": 511, "017u": 15} {
+		if v, ok := parseIntLit(text); !ok || v != want {
+			t.Errorf("%s: %d, %v; want %d", text, v, ok, want)
+		}
+	}
+	if _, ok := parseIntLit("09"); ok {
+		t.Error("09 parses; want it refused")
+	}
+	if got := LiteralType("037777777777", 037777777777); got != UInt {
+		t.Errorf("037777777777: %s; want unsigned int, as a hexadecimal of its value", got)
 	}
 }

@@ -45,7 +45,9 @@ func (ps *parser) cudaName() *Expr {
 		return ps.namedConst(t, v)
 	}
 	if d := c.defines[name]; d != nil {
-		return ps.namedConst(t, d.Val)
+		e := ps.namedConst(t, d.Val)
+		e.Type = d.Type
+		return e
 	}
 	if l := c.lookup(name); l != nil {
 		ps.next()

@@ -108,7 +108,12 @@ func (ps *parser) define(kw token, rest []token) {
 	if bad := paramIn(e); bad != nil {
 		ps.failAt(bad.Line, bad.Col, fmt.Sprintf("#define %s uses param %s", nt.text, bad.Name), "a #define is a constant of the source; use the param where "+nt.text+" is used")
 	}
-	d := &Define{Name: nt.text, Value: e, Val: ps.constValue(e)}
+	v, t, ok := constTyped(e)
+	if !ok {
+		ps.constValue(e) // fails where 64 bits do
+		ps.failAt(e.Line, e.Col, fmt.Sprintf("#define %s: %s has no value in C (a signed overflow, a division by zero or a shift past the width)", nt.text, e), "use smaller constants, or unsigned ones")
+	}
+	d := &Define{Name: nt.text, Value: e, Val: v, Type: t}
 	d.Line, d.Col = ps.pos(nt.line, nt.col)
 	ps.cuda.defines[d.Name] = d
 	ps.prog.Defines = append(ps.prog.Defines, d)

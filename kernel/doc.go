@@ -283,9 +283,10 @@
 // gridDim are unsigned int, as in CUDA; a local, a parameter and an
 // index array's element have their declared types (long and long long
 // 64 bits); a literal the type C11 6.4.4.1 gives it (5u unsigned, a
-// decimal past 2^31 long, 0xffffffff unsigned int), a #define's value
-// and a param that is no parameter of the function that of a decimal of
-// their value. Operators follow C: the integer promotions and the usual
+// decimal past 2^31 long, 0xffffffff unsigned int; 010 is octal, 8); a
+// #define its expression's, computed as C computes it ((0u - 1) is
+// 4294967295u); and a param that is no parameter of the function that
+// of a decimal of its value. Operators follow C: the integer promotions and the usual
 // arithmetic conversions (int - unsigned is unsigned, so threadIdx.x - 5
 // < 10 is false for threads 0 to 4), unsigned arithmetic wraps, a
 // conversion to a narrower type wraps (to bool: 0 or 1), a shift's count

@@ -98,7 +98,7 @@ func lex(src string) ([]token, *lexError) {
 				t.kind = tInt
 				v, ok := parseIntLit(t.text)
 				if !ok {
-					return nil, &lexError{line, col, fmt.Sprintf("bad integer literal %q", t.text), "write a decimal or 0x hexadecimal integer that fits in 64 bits"}
+					return nil, &lexError{line, col, fmt.Sprintf("bad integer literal %q", t.text), "write a decimal, 0x hexadecimal or 0 octal integer that fits in 64 bits"}
 				}
 				t.val = v
 			}
@@ -211,8 +211,11 @@ func scanNumber(src string, i int) (int, bool) {
 func parseIntLit(s string) (int64, bool) {
 	s = strings.TrimRight(s, "uUlL")
 	base := int64(10)
-	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+	switch {
+	case strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X"):
 		base, s = 16, s[2:]
+	case len(s) > 1 && s[0] == '0':
+		base, s = 8, s[1:] // C's octal: 010 is 8
 	}
 	if s == "" {
 		return 0, false
@@ -227,6 +230,9 @@ func parseIntLit(s string) (int64, bool) {
 			d = int64(c-'a') + 10
 		case c >= 'A' && c <= 'F':
 			d = int64(c-'A') + 10
+		}
+		if d >= base {
+			return 0, false // 8 or 9 in an octal literal
 		}
 		if v > (math.MaxInt64-d)/base {
 			return 0, false // v*base + d would pass the largest int64

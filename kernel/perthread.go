@@ -116,8 +116,10 @@ type Define struct {
 	Name string
 	// Value is the expression as written (of integer literals and
 	// earlier defines) and Val its value.
-	Value     *Expr
-	Val       int64
+	Value *Expr
+	Val   int64
+	// Type is Value's C type (a decimal's int, 5u's unsigned int).
+	Type      IntType
 	Line, Col int
 }
 

@@ -298,8 +298,8 @@ func (xc *xcompiler) counters(compound []*kernel.Stmt) map[int]counter {
 			return
 		}
 		s, ok := w.Post[0].(*kernel.Stmt)
-		if !ok || s.Local == nil || seen[s.Local.Index] != 1 {
-			return
+		if !ok || s.Local == nil || seen[s.Local.Index] != 1 || s.Assign == "=" || s.Assign == "" {
+			return // not the local's one compound assignment
 		}
 		k, _ := kernel.CompoundOp(s.Assign)
 		if changed, _ := loopAssigns(w.Body); !changed[s.Local.Index] {

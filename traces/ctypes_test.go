@@ -209,3 +209,36 @@ func TestLocalRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestCTypesDefines: a #define is of its value's C type where the
+// kernel uses it, as the same text written inline is.
+func TestCTypesDefines(t *testing.T) {
+	for _, tc := range []struct {
+		define, body string
+		elem         uint64
+	}{
+		{"#define MM (0u - 1)", "A[MM >> 28] = 1;", 15},
+		{"#define H 0xFFFFFFFF", "A[(H + 1) == 0 ? 1 : 2] = 1;", 1},
+		{"#define BIG (1 << 31)", "A[BIG < 0 ? 1 : 2] = 1;", 1},
+		{"#define OCT 010", "A[OCT] = 1;", 8},
+	} {
+		src := "name: k\nparams: {N: 64}\narrays:\n  A: {type: f32, dims: [N]}\nsource: |\n  " + tc.define +
+			"\n  __global__ void k(float *A)\n  {\n    " + tc.body + "\n  }\nblock: [32]\ngrid: [1]\n"
+		k, err := kernel.Parse("inline.yaml", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.define, err)
+		}
+		l, err := BindGrid(k, nil, arch.Dim3{}, arch.Dim3{}, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		insts := memInsts(l, 0, 0)
+		if err := l.Err(); err != nil || len(insts) != 1 {
+			t.Errorf("%s; %s: %d stores, %v; want one", tc.define, tc.body, len(insts), err)
+			continue
+		}
+		if want := l.Arrays[0].Base + tc.elem*4; insts[0].Addr[0] != want {
+			t.Errorf("%s; %s: at %#x; want A[%d] at %#x", tc.define, tc.body, insts[0].Addr[0], tc.elem, want)
+		}
+	}
+}

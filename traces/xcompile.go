@@ -368,8 +368,8 @@ func (xc *xcompiler) special(p *xprog, s kernel.Special) cval {
 	return cval{kernel.UInt, crange{0, max(extent-1, 0)}}
 }
 
-// constType is the type of an integer constant: its literal's, or that
-// of a decimal of its value (a #define, warpSize, true, false).
+// constType is the type of an integer constant: its literal's or
+// #define's, or that of a decimal of its value (warpSize, true, false).
 func constType(e *kernel.Expr) kernel.IntType {
 	if e.Type != kernel.NoInt {
 		return e.Type
