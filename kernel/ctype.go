@@ -153,6 +153,39 @@ func LiteralType(text string, v int64) IntType {
 	return Long // a literal past long's range is refused by the lexer
 }
 
+// ConstType is the type of an integer constant: its literal's or
+// #define's (Expr.Type), or that of a decimal of its value (warpSize,
+// true, false, a literal without a suffix).
+func ConstType(e *Expr) IntType {
+	if e.Type != NoInt {
+		return e.Type
+	}
+	return LiteralType("0", e.Val)
+}
+
+// IntType is the C integer type of an element type (NoInt for a float).
+func (t ElemType) IntType() IntType {
+	switch t {
+	case I8:
+		return Char
+	case U8:
+		return UChar
+	case I16:
+		return Short
+	case U16:
+		return UShort
+	case I32:
+		return Int
+	case U32:
+		return UInt
+	case I64:
+		return Long
+	case U64:
+		return ULong
+	}
+	return NoInt
+}
+
 // literalSuffix is the suffix that gives a literal type t, as written.
 func literalSuffix(t IntType) string {
 	switch t {
@@ -184,10 +217,7 @@ func suffixType(text string, v int64) IntType {
 func constTyped(e *Expr) (v int64, t IntType, ok bool) {
 	switch e.Kind {
 	case ExprConst:
-		if t = e.Type; t == NoInt {
-			t = LiteralType("0", e.Val)
-		}
-		return e.Val, t, true
+		return e.Val, ConstType(e), true
 	case ExprCast:
 		v, _, ok = constTyped(e.Args[0])
 		return e.Type.Convert(v), e.Type, ok

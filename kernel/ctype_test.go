@@ -156,3 +156,13 @@ func TestOctalLiterals(t *testing.T) {
 		t.Errorf("037777777777: %s; want unsigned int, as a hexadecimal of its value", got)
 	}
 }
+
+// TestElemIntType: an element type's C integer type is the one its C
+// name (ElemType.CName) reads as.
+func TestElemIntType(t *testing.T) {
+	for et := I8; et <= F64; et++ {
+		if got, want := et.IntType(), CIntType(et.CName()); got != want {
+			t.Errorf("%s: %s; want %s, as %q reads", et, got, want, et.CName())
+		}
+	}
+}

@@ -3,7 +3,6 @@ package traces
 import (
 	"math"
 	"math/bits"
-	"slices"
 	"strconv"
 
 	"gpumemsim/kernel"
@@ -227,7 +226,7 @@ func (xc *xcompiler) localRanges() {
 	p := xc.prog
 	xc.locals = make([]cval, len(p.Locals))
 	values := make([][]*kernel.Expr, len(p.Locals))
-	var compound []*kernel.Stmt
+	compound := make([]int, len(p.Locals)) // each local's compound assignments
 	for i, l := range p.Locals {
 		t := kernel.CIntType(l.Type)
 		if !l.Int || t == kernel.NoInt {
@@ -238,7 +237,7 @@ func (xc *xcompiler) localRanges() {
 	walkNodes(p.Body, func(n kernel.Node) {
 		if s, ok := n.(*kernel.Stmt); ok && s.Local != nil && s.Local.Int {
 			if s.Assign != "=" && s.Assign != "" {
-				compound = append(compound, s)
+				compound[s.Local.Index]++
 			} else {
 				values[s.Local.Index] = append(values[s.Local.Index], s.Value)
 			}
@@ -249,7 +248,7 @@ func (xc *xcompiler) localRanges() {
 	defer func() { xc.dry = false }()
 	for i, vs := range values {
 		c, counted := counters[i]
-		if len(vs) == 0 || slices.ContainsFunc(compound, func(s *kernel.Stmt) bool { return s.Local.Index == i }) && !counted {
+		if len(vs) == 0 || compound[i] > 0 && !counted {
 			continue
 		}
 		t := xc.locals[i].t
@@ -284,21 +283,17 @@ type counter struct {
 	step  *kernel.Expr
 }
 
-// counters finds the counters among the locals of the compound
-// assignments.
-func (xc *xcompiler) counters(compound []*kernel.Stmt) map[int]counter {
+// counters finds the loops' counters among the locals, given how many
+// compound assignments each has.
+func (xc *xcompiler) counters(compound []int) map[int]counter {
 	out := map[int]counter{}
-	seen := map[int]int{}
-	for _, s := range compound {
-		seen[s.Local.Index]++
-	}
 	walkNodes(xc.prog.Body, func(n kernel.Node) {
 		w, ok := n.(*kernel.While)
 		if !ok || len(w.Post) != 1 {
 			return
 		}
 		s, ok := w.Post[0].(*kernel.Stmt)
-		if !ok || s.Local == nil || seen[s.Local.Index] != 1 || s.Assign == "=" || s.Assign == "" {
+		if !ok || s.Local == nil || compound[s.Local.Index] != 1 || s.Assign == "=" || s.Assign == "" {
 			return // not the local's one compound assignment
 		}
 		k, _ := kernel.CompoundOp(s.Assign)

@@ -1,7 +1,6 @@
 package traces
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -65,7 +64,7 @@ func (pc *ptCompiler) tripOf(n *kernel.While) *tripLoop {
 	other := changed[v.Index]
 	changed[v.Index] = true
 	reads := func(e *kernel.Expr) bool { return mentionsLocal(e, func(u int) bool { return changed[u] }) }
-	if other || early || reads(bound) || reads(post.Value) || firstLoad(post.Value) || !pc.untyped(c, bound, post) {
+	if other || early || reads(bound) || reads(post.Value) || firstLoad(post.Value) {
 		return nil
 	}
 	t := &tripLoop{v: int32(v.Index), cmp: cmp, pos: kernel.Pos{Line: n.Line, Col: n.Col}}
@@ -73,7 +72,7 @@ func (pc *ptCompiler) tripOf(n *kernel.While) *tripLoop {
 	if t.bound, err = pc.expr(bound); err != nil {
 		return nil
 	}
-	if t.step, err = pc.expr(post.Value); err != nil || t.step.varying {
+	if t.step, err = pc.expr(post.Value); err != nil || t.step.varying || !pc.untyped(c, t.bound, post, t.step) {
 		return nil
 	}
 	if post.Assign == "-=" {
@@ -84,16 +83,15 @@ func (pc *ptCompiler) tripOf(n *kernel.While) *tripLoop {
 }
 
 // untyped says C's types change nothing in a canonical loop's test cond
-// of bound and its increment post, which tripCount computes in 64 bits:
-// they compile without a conversion (a signed int counter against a
+// and its increment post, which tripCount computes in 64 bits: they
+// compile to their bound's and step's programs (bound, step) and the
+// operator alone, without a conversion (a signed int counter against a
 // bound that is not unsigned, say).
-func (pc *ptCompiler) untyped(cond, bound *kernel.Expr, post *kernel.Stmt) bool {
+func (pc *ptCompiler) untyped(cond *kernel.Expr, bound *xprog, post *kernel.Stmt, step *xprog) bool {
 	k, _ := kernel.CompoundOp(post.Assign)
 	c, err1 := pc.xc.compile(cond)
-	b, err2 := pc.xc.compile(bound)
-	x, err3 := pc.xc.compile(post.Value)
-	whole, err4 := pc.xc.compileAs(compoundExpr(post, k), pc.xc.local(post.Local.Index).t)
-	return errors.Join(err1, err2, err3, err4) == nil && inPlace(c, b, cond.Kind) && inPlace(whole, x, k)
+	whole, err2 := pc.xc.compileAs(compoundExpr(post, k), pc.xc.local(post.Local.Index).t)
+	return err1 == nil && err2 == nil && inPlace(c, bound, cond.Kind) && inPlace(whole, step, k)
 }
 
 // foreverOf recognises a loop whose condition stays as it is: it reads

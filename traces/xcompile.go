@@ -127,7 +127,7 @@ func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (cval, error) {
 	switch e.Kind {
 	case kernel.ExprConst:
 		p.ops = append(p.ops, xop{kind: kernel.ExprConst, val: e.Val})
-		return cval{constType(e), crange{e.Val, e.Val}}, nil
+		return cval{kernel.ConstType(e), crange{e.Val, e.Val}}, nil
 	case kernel.ExprParam:
 		v, ok := xc.env[e.Name]
 		if !ok {
@@ -368,15 +368,6 @@ func (xc *xcompiler) special(p *xprog, s kernel.Special) cval {
 	return cval{kernel.UInt, crange{0, max(extent-1, 0)}}
 }
 
-// constType is the type of an integer constant: its literal's or
-// #define's, or that of a decimal of its value (warpSize, true, false).
-func constType(e *kernel.Expr) kernel.IntType {
-	if e.Type != kernel.NoInt {
-		return e.Type
-	}
-	return kernel.LiteralType("0", e.Val)
-}
-
 // paramType is the declared type of an integer parameter of the kernel's
 // function, or, for a param it does not declare, its value's.
 func (xc *xcompiler) paramType(name string, v int64) kernel.IntType {
@@ -405,7 +396,7 @@ func (xc *xcompiler) local(i int) cval {
 func (xc *xcompiler) element(id int) cval {
 	if xc.prog != nil && id >= 0 && id < len(xc.prog.Refs) {
 		if a := xc.prog.Refs[id].Array; a != nil && a.Struct == nil {
-			if t := kernel.CIntType(a.Type.CName()); t != kernel.NoInt {
+			if t := a.Type.IntType(); t != kernel.NoInt {
 				lo, hi := typeRange(a.Type)
 				return cval{t, crange{lo, hi}}
 			}
