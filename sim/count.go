@@ -285,10 +285,8 @@ func CountBlocks(ctx context.Context, dev *arch.Device, src traces.Source, block
 		k.left = steps
 		k.block(c, b)
 	}
-	if f, ok := src.(failing); ok {
-		if err := f.Err(); err != nil {
-			return nil, err
-		}
+	if err := streamErr(src); err != nil {
+		return nil, err
 	}
 	k.totals(c)
 	return c, nil
@@ -369,6 +367,9 @@ func (k *counter) blocks(ctx context.Context, c *Counts, from, to int64, progres
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			if err := streamErr(k.src); err != nil {
+				return err
+			}
 			if progress != nil {
 				progress(b, total)
 			}
@@ -377,10 +378,7 @@ func (k *counter) blocks(ctx context.Context, c *Counts, from, to int64, progres
 			k.block(c, int(b))
 		}
 	}
-	if f, ok := k.src.(failing); ok {
-		return f.Err()
-	}
-	return nil
+	return streamErr(k.src)
 }
 
 // block adds to c the counts of block b.

@@ -91,6 +91,7 @@ type engine struct {
 	direct          *dramOnly
 	held            *int64
 	res             *Result
+	failing         failing // the launch running, where it may meet errors
 	// start is the cycle the launch started: 0, or the end of the
 	// launch before it in a sequence; mem0 is what the memory had
 	// counted by then.
@@ -149,6 +150,11 @@ func (e *engine) run(ctx context.Context) error {
 		if e.steps&0xFFF == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
+			}
+			if e.failing != nil {
+				if err := e.failing.Err(); err != nil {
+					return err
+				}
 			}
 			if e.grid.progress != nil {
 				e.grid.report()

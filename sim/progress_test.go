@@ -2,7 +2,10 @@ package sim_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"gpumemsim/configs"
 
 	"gpumemsim/sim"
 	"gpumemsim/traces"
@@ -90,5 +93,40 @@ func TestProgressSequence(t *testing.T) {
 	insts := int64(a.WarpInstructions() + b.WarpInstructions())
 	if last := got[len(got)-1]; last.Blocks != blocks || last.WarpInsts != insts {
 		t.Errorf("last report %+v; want %d blocks and %d warp instructions, both launches'", last, blocks, insts)
+	}
+}
+
+// An access outside its array in block 0's first warp ends the run at the
+// engine's next look at its context, a few thousand events in, not after
+// the rest of the grid: 512 blocks of 256 threads, each storing 64 times,
+// where thread 0 of block 0 first stores to A[N]. Blocks end in the run's
+// progress one at a time, so a run that went on would report most of the
+// 512; the first wave of fermi's 15 SMs holds at most 90 of them.
+func TestErrorEndsTheRun(t *testing.T) {
+	dev, err := configs.Load("fermi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := bindSource(t, dev, `name: early
+params: {N: 131072}
+arrays:
+  A: {type: f32, dims: [N]}
+source: |
+  __global__ void k(float *A, int N) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == 0) A[N] = 1;
+    for (int j = 0; j < 64; j++)
+      A[(i + j * 4099) % N] = 2;
+  }
+block: [256]
+grid: [N / blockDim.x]
+`)
+	most := int64(0)
+	_, err = sim.Run(context.Background(), dev, l, sim.Options{Progress: func(p sim.Progress) { most = max(most, p.Blocks) }})
+	if err == nil || !strings.Contains(err.Error(), "A[N]: thread (0,0,0) of block (0,0,0) has index 131072") {
+		t.Fatalf("Run: %v; want the store to A[N] outside A", err)
+	}
+	if most >= 90 {
+		t.Errorf("the run went on to %d of 512 blocks after block 0's access outside A; want it ended within the first wave", most)
 	}
 }

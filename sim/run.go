@@ -71,10 +71,8 @@ func (e *engine) runLaunch(ctx context.Context, dev *arch.Device, src traces.Sou
 	if err := e.run(ctx); err != nil {
 		return err
 	}
-	if f, ok := src.(failing); ok {
-		if err := f.Err(); err != nil {
-			return err
-		}
+	if err := streamErr(src); err != nil {
+		return err
 	}
 	e.finish(dev)
 	if err := e.check(dev); err != nil {
@@ -90,6 +88,17 @@ func selfCheckFailed(err error) error {
 // failing is a Source that may meet an error while streaming (an access
 // outside its array in a per-thread kernel); Run reports it.
 type failing interface{ Err() error }
+
+// streamErr is the error src met while streaming, if it may meet one.
+// The engine and the counter look at it as often as at their context:
+// the first error a warp meets ends the run then, not at the launch's
+// end, minutes later.
+func streamErr(src traces.Source) error {
+	if f, ok := src.(failing); ok {
+		return f.Err()
+	}
+	return nil
+}
 
 // newDevice builds the units of dev that outlive a launch: the memory
 // below the SMs (the L2 slices, the port, DRAM) and the SMs' places.
@@ -148,6 +157,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	e.countInto(res)
 	e.activeBlks = occ.ActiveBlocks
 	e.grid = grid{total: info.Blocks(), progress: opts.Progress, res: res}
+	e.failing, _ = src.(failing)
 	e.warpCycles, e.activeCycles, e.idleSMs = 0, 0, 0
 	if opts.Sample.On || opts.Waves != nil {
 		e.grid.wave = waveBlocks(dev, occ)

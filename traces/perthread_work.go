@@ -2,11 +2,16 @@ package traces
 
 // The work of a per-thread kernel has no closed form: its loops and
 // branches may depend on the thread. It is counted by streaming sample
-// blocks without forming the addresses of references whose values the
-// kernel does not read (far less than generating their trace, let alone
-// simulating it): every block when the grid has at most ptSampleBlocks,
-// else ptSampleBlocks blocks spread evenly from the first to the last,
-// scaled to the grid (then an estimate, not exact).
+// blocks (far less than simulating them): every block when the grid has
+// at most ptSampleBlocks, else ptSampleBlocks blocks spread evenly from
+// the first to the last, scaled to the grid (then an estimate, not
+// exact). Counting forms the addresses of the references whose values
+// the kernel reads (index data steering control flow), and checks those
+// of the others in each warp's first ptChecked instructions (a tenth of
+// a second at most, all of most launches): it stops at the first error
+// a warp meets (Launch.Err), where it went on to its budget, minutes,
+// when a long loop followed an access outside its array, and the launch
+// was refused for its cap instead.
 
 // ptSampleBlocks is the number of blocks counted for a larger grid.
 const ptSampleBlocks = 16
@@ -40,6 +45,10 @@ func SampleBlocks(nb, n int) []int {
 // spread over it. An estimate that counts more of a per-thread launch
 // (its transactions) counts the same blocks.
 func (l *Launch) WorkSample() []int { return SampleBlocks(l.Blocks(), ptSampleBlocks) }
+
+// ptChecked is the instructions of a warp whose addresses the work count
+// checks.
+const ptChecked = 1 << 12
 
 // ptCountBudget bounds the warp instructions counted: a kernel past it is
 // far beyond any -max-work, and a loop that never ends stops here.
@@ -136,9 +145,12 @@ func (l *Launch) threadWork() *ptWork {
 					counted = budget + 1
 					w.insts = max(w.insts, float64(counted))
 				}
+				if pt.failed() {
+					break
+				}
 			}
 			done++
-			if counted > budget {
+			if counted > budget || pt.failed() {
 				break
 			}
 		}
@@ -148,7 +160,7 @@ func (l *Launch) threadWork() *ptWork {
 		for i := range w.refs {
 			w.refs[i] *= scale
 		}
-		w.exact = done == nb && counted <= budget
+		w.exact = done == nb && counted <= budget && !pt.failed()
 	})
 	return &pt.work
 }

@@ -406,6 +406,13 @@ func (pt *threadProg) fail(err error) {
 	pt.mu.Unlock()
 }
 
+// failed says a cursor of the launch has met an error.
+func (pt *threadProg) failed() bool {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	return pt.err != nil
+}
+
 // Err is the first error a cursor of the launch met while streaming it
 // (an access outside its array, a division by zero, a warp that does not
 // end), or nil. Only per-thread kernels meet errors while streaming; a

@@ -273,11 +273,11 @@ func (c *ThreadCursor) test(op *tcode) {
 func (c *ThreadCursor) memory(dst *WarpInst, addr *[WarpSize]uint64, r int) bool {
 	pr := &c.pt.refs[r]
 	switch {
-	case c.counting && pr.slot < 0 && pr.texWidth == 0:
+	case c.counting && c.insts > ptChecked && pr.slot < 0 && pr.texWidth == 0:
 		// The work count needs the instruction, not its addresses, unless
-		// the kernel reads the values (index data steering control flow).
-		// A subscript outside its array is the simulation's error to
-		// report; it only made the count stop early.
+		// the kernel reads the values; it checks them in a warp's first
+		// ptChecked instructions, so that an access outside its array
+		// before a long loop is reported at once (threadWork).
 	case pr.texWidth > 0:
 		c.texels(addr, pr)
 	case !c.elements(addr, pr):

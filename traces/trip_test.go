@@ -113,30 +113,48 @@ func TestLoopForever(t *testing.T) {
 	}
 }
 
-// TestCountIgnoresAddresses: the work count does not form the addresses
-// of references whose values the kernel does not read, so a store outside
-// its array (V has 8 elements; V[i + 8] misses in every lane) is counted
-// like the same store inside it: 10 iterations, 10 stores, the same
-// instructions. The simulation still reports the subscript.
-func TestCountIgnoresAddresses(t *testing.T) {
-	outside, err := indexKernel(t, "i32", "", "0 0 0 0 0 0 0 0", "for (int j = 0; j < 10; j++) V[i + 8] = 0;")
+// TestCountChecksAddresses: the work count checks the addresses of a
+// warp's first ptChecked instructions, so a store outside its array (V
+// has 8 elements; V[i + 8] misses in every lane) that comes before a long
+// loop ends the count at once, with the error, where the loop alone
+// (its step, 1 + (i & 0), is not a canonical one's: no closed form) would
+// be counted to the budget. Past those instructions the count skips the
+// addresses of references whose values the kernel does not read: 5,000
+// stores inside V first (5,000 instructions and more), and the same
+// store outside V is counted like one inside (5,001 stores, the same
+// instructions), for the simulation to report.
+func TestCountChecksAddresses(t *testing.T) {
+	early, err := indexKernel(t, "i32", "", "0 0 0 0 0 0 0 0", "V[i + 8] = 0; for (int j = 0; j < 1000000000; j = j + 1 + (i & 0)) V[i] = 0;")
 	if err != nil {
 		t.Fatal(err)
 	}
-	inside, err := indexKernel(t, "i32", "", "0 0 0 0 0 0 0 0", "for (int j = 0; j < 10; j++) V[i] = 0;")
+	early.LimitWork(1e9)
+	if w := early.threadWork(); w.insts != 2 || w.mem != 0 || w.exact {
+		t.Errorf("V[i + 8] first: %v warp instructions, %v memory ones counted (exact %v); want 2 and 0, inexact: the count ended at the store, after the two compute instructions trace shows before it", w.insts, w.mem, w.exact)
+	}
+	if err := early.Err(); err == nil || !strings.Contains(err.Error(), "V[i+8]: thread (0,0,0) of block (0,0,0) has index 8, outside [0, 8) of V") {
+		t.Errorf("V[i + 8] first: Err() = %v; want the store outside V", err)
+	}
+
+	loop := "for (int j = 0; j < 5000; j++) V[i] = 0; "
+	late, err := indexKernel(t, "i32", "", "0 0 0 0 0 0 0 0", loop+"V[i + 8] = 0;")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := outside.WarpInstructions(), inside.WarpInstructions(); got != want {
-		t.Errorf("V[i + 8]: %v warp instructions counted; want %v, as for V[i]", got, want)
+	inside, err := indexKernel(t, "i32", "", "0 0 0 0 0 0 0 0", loop+"V[i] = 0;")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if w := outside.threadWork(); w.mem != 10 || !w.exact {
-		t.Errorf("V[i + 8]: %v memory instructions counted (exact %v); want 10 stores, exact", w.mem, w.exact)
+	if got, want := late.WarpInstructions(), inside.WarpInstructions(); got != want || want <= ptChecked {
+		t.Errorf("V[i + 8] last: %v warp instructions counted; want %v, as for V[i], more than %d", got, want, ptChecked)
 	}
-	for range outside.Stream() {
+	if w := late.threadWork(); w.mem != 5001 || !w.exact || late.Err() != nil {
+		t.Errorf("V[i + 8] last: %v memory instructions counted (exact %v, error %v); want 5,001 stores, exact, no error", w.mem, w.exact, late.Err())
 	}
-	if err := outside.Err(); err == nil || !strings.Contains(err.Error(), "V") {
-		t.Errorf("V[i + 8]: the stream's error is %v; want the subscript outside V", err)
+	for range late.Stream() {
+	}
+	if err := late.Err(); err == nil || !strings.Contains(err.Error(), "V[i+8]") {
+		t.Errorf("V[i + 8] last: the stream's error is %v; want the subscript outside V", err)
 	}
 }
 

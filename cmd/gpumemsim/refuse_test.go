@@ -34,6 +34,13 @@ func TestRefuse(t *testing.T) {
 		// and is not refused).
 		{"refuse-work-trace-totals", []string{"trace", "-kernel", "testdata/kernels/triangular.yaml", "-set", "N=262144", "-totals"}},
 		{"refuse-max-work", []string{"run", "-max-work", "-1"}},
+		// An access outside its array found while the work is counted is
+		// named, not the cap: before a loop that would be counted for
+		// minutes, and where a count that stops at it scales past the cap
+		// (2^20 blocks times block 0's instructions up to the access).
+		{"refuse-access-before-loop", []string{"run", "-kernel", "testdata/kernels/access-before-loop.yaml"}},
+		{"refuse-access-large-grid", []string{"run", "-kernel", "testdata/kernels/access-in-large-grid.yaml"}},
+		{"refuse-access-large-grid-validate", []string{"validate", "-kernel", "testdata/kernels/access-in-large-grid.yaml", "-blocks", "32,64"}},
 		// The sampler's tolerances: a percentage in (0, 50], and only
 		// with -sample.
 		{"refuse-sample-tol-zero", []string{"run", "-kernel", "vecadd", "-sample", "-sample-cycles-tol", "0"}},

@@ -32,7 +32,7 @@ func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, reg
 		est = est.add(estimateOf(ctx, dev, l, maxWork, timed))
 	}
 	est.launches, est.longest = 1, est.seconds // one simulation, launch after launch
-	if err := checkWork(ctx, fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(kernelLaunch(ls))), est.warpInsts, maxWork); err != nil {
+	if err := checkWork(ctx, fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(kernelLaunch(ls))), est.warpInsts, maxWork, ls...); err != nil {
 		return err
 	}
 	srcs := make([]traces.Source, len(ls))

@@ -132,7 +132,7 @@ func (s *sweeper) prepare(ctx context.Context, p sweepParams) (*arch.Device, *tr
 	if _, err := dev.Occupancy(l.Block, l.Regs, l.Smem); err != nil {
 		return nil, nil, err
 	}
-	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), workOf(ctx, l, s.maxWork), s.maxWork); err != nil {
+	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), workOf(ctx, l, s.maxWork), s.maxWork, l); err != nil {
 		return nil, nil, err
 	}
 	return dev, l, nil

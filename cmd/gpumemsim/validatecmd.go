@@ -322,7 +322,7 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 		work = work.add(sampledOf(ctx, dev, l, maxWork, sample, 0, timed))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample}}
 	}
-	if err := checkWork(ctx, what, work.warpInsts, maxWork); err != nil {
+	if err := checkWork(ctx, what, work.warpInsts, maxWork, ls...); err != nil {
 		return nil, err
 	}
 	bar := newProgress(stderr, "simulating "+noun, work, runtime.GOMAXPROCS(0))
