@@ -32,10 +32,12 @@ type threadProg struct {
 	once sync.Once
 	work ptWork
 	// countBudget bounds the instructions threadWork counts and warpCap
-	// those of one warp (LimitWork); 0: ptCountBudget and maxWarpInsts.
+	// those of one warp (LimitWork); 0: CountBudget and maxWarpInsts.
 	countBudget, warpCap int64
-	// stop stops threadWork when it is closed (StopWorkOn).
-	stop <-chan struct{}
+	// stop stops threadWork when it is closed, and counted is told how
+	// far it has got (WatchWork).
+	stop    <-chan struct{}
+	counted func(int64)
 
 	// viewOnce computes view, the affine view the static models read.
 	viewOnce sync.Once

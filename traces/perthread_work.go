@@ -50,9 +50,9 @@ func (l *Launch) WorkSample() []int { return SampleBlocks(l.Blocks(), ptSampleBl
 // checks.
 const ptChecked = 1 << 12
 
-// ptCountBudget bounds the warp instructions counted: a kernel past it is
+// CountBudget bounds the warp instructions counted: a kernel past it is
 // far beyond any -max-work, and a loop that never ends stops here.
-const ptCountBudget = 1 << 31
+const CountBudget = 1 << 31
 
 // LimitWork bounds what a per-thread launch may cost, for a caller that
 // refuses to simulate more than cap warp instructions: counting its work
@@ -67,21 +67,24 @@ func (l *Launch) LimitWork(cap float64) {
 		return
 	}
 	c := int64(min(cap, float64(maxWarpInsts)))
-	l.pt.countBudget, l.pt.warpCap = min(c, ptCountBudget), c
+	l.pt.countBudget, l.pt.warpCap = min(c, CountBudget), c
 }
 
-// StopWorkOn makes counting a per-thread launch's work stop when done is
+// WatchWork makes counting a per-thread launch's work stop when done is
 // closed (the command was interrupted): the count then puts the launch
-// past any cap, for the caller, which knows why, to say so.
-func (l *Launch) StopWorkOn(done <-chan struct{}) {
+// past any cap, for the caller, which knows why, to say so. counted, if
+// not nil, is told the warp instructions counted so far, compute counts
+// summed, every lookEvery of them: a count that takes long can be shown
+// to move.
+func (l *Launch) WatchWork(done <-chan struct{}, counted func(int64)) {
 	if l.pt != nil {
-		l.pt.stop = done
+		l.pt.stop, l.pt.counted = done, counted
 	}
 }
 
-// stopEvery is how many warp instructions counting goes between looks at
-// StopWorkOn's channel: a tenth of a second or so.
-const stopEvery = 1 << 20
+// lookEvery is how many warp instructions counting goes between looks at
+// WatchWork's channel: a tenth of a second or so.
+const lookEvery = 1 << 20
 
 // stopped says done is closed.
 func stopped(done <-chan struct{}) bool {
@@ -110,7 +113,8 @@ func (l *Launch) threadWork() *ptWork {
 		c := &ThreadCursor{l: l, pt: pt, counting: true}
 		var in WarpInst
 		var counted int64
-		budget := int64(ptCountBudget)
+		look := int64(lookEvery) // the next count to look at stop and tell
+		budget := int64(CountBudget)
 		if pt.countBudget > 0 {
 			budget = pt.countBudget
 		}
@@ -119,7 +123,6 @@ func (l *Launch) threadWork() *ptWork {
 			for wi := range l.WarpsPerBlock() {
 				c.Reset(b, wi)
 				c.cap = budget - counted
-				look := counted + stopEvery
 				for c.NextTo(&in, &in.Addr) {
 					n := int64(1)
 					switch in.Op {
@@ -135,9 +138,12 @@ func (l *Launch) threadWork() *ptWork {
 						break
 					}
 					if counted >= look {
-						if look = counted + stopEvery; stopped(pt.stop) {
+						if look = counted + lookEvery; stopped(pt.stop) {
 							c.over = true
 							break
+						}
+						if pt.counted != nil {
+							pt.counted(counted)
 						}
 					}
 				}

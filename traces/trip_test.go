@@ -184,22 +184,34 @@ func TestTripStepOnlyWhenIterating(t *testing.T) {
 	}
 }
 
-// TestStopWorkOn: counting a launch's work stops once its channel is
+// TestWatchWork: counting a launch's work stops once its channel is
 // closed, and the count then puts the launch past any cap; left open, the
-// same count is exact. A warp of the loop (600,000 iterations, two warp
-// instructions each) passes stopEvery.
-func TestStopWorkOn(t *testing.T) {
+// same count is exact, and tells how far it has got each time it passes a
+// multiple of lookEvery (2^20): ten warps of the loop (600,000
+// iterations, two warp instructions each) and 4 more, 12,000,004, pass
+// eleven, each told past it by less than one step of the count (a compute
+// instruction counts the statements it stands for: a few).
+func TestWatchWork(t *testing.T) {
 	body := "for (int k = 0; k < 600000; k++) A[0][threadIdx.x] = 1;"
 	open := threadKernel(t, "[N, P]", body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
-	open.StopWorkOn(make(chan struct{}))
+	var told []int64
+	open.WatchWork(make(chan struct{}), func(n int64) { told = append(told, n) })
 	n := open.WarpInstructions()
-	if n < 600000 || n > 1<<31 {
-		t.Fatalf("counted with the channel open: %g warp instructions; want the loop's, under the budget", n)
+	if n != 12000004 {
+		t.Fatalf("counted with the channel open: %g warp instructions; want 12,000,004", n)
+	}
+	if len(told) != 11 {
+		t.Errorf("counting told %v; want 11 counts", told)
+	}
+	for i, c := range told {
+		if k := int64(i+1) << 20; c < k || c >= k+16 {
+			t.Errorf("count %d told %d; want %d or a few more", i+1, c, k)
+		}
 	}
 	closed := threadKernel(t, "[N, P]", body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
 	done := make(chan struct{})
 	close(done)
-	closed.StopWorkOn(done)
+	closed.WatchWork(done, nil)
 	if got := closed.WarpInstructions(); got <= 1<<31 {
 		t.Errorf("counted with the channel closed: %g warp instructions; want past the budget, 2^31", got)
 	}

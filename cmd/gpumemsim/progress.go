@@ -151,3 +151,54 @@ func (p *progress) finish() {
 	p.bar.Finish()
 	p.bar = nil
 }
+
+// countLine shows on a terminal how far counting a per-thread launch's
+// work has got, once the count has taken a second: a count runs up to
+// its budget before anything is simulated, minutes where a kernel's
+// loops are long and their bodies short (a loop of one store and its
+// step counts about 4 M warp instructions a second), and the estimate
+// and the bar need its result.
+type countLine struct {
+	w            io.Writer
+	what         string
+	budget       float64
+	start, drawn time.Time
+	shown        bool
+}
+
+// newCountLine is the line for counting kernel what's work up to budget
+// warp instructions, on stderr when it is a terminal; nil elsewhere.
+func newCountLine(stderr io.Writer, what string, budget float64) *countLine {
+	f, ok := terminal(stderr)
+	if !ok {
+		return nil
+	}
+	return &countLine{w: f, what: what, budget: budget, start: time.Now()}
+}
+
+// report is traces.Launch.WatchWork's callback: nil, costing the count
+// nothing, when nothing is shown.
+func (c *countLine) report() func(int64) {
+	if c == nil {
+		return nil
+	}
+	return c.counted
+}
+
+// counted draws the line, from a second into the count and at most every
+// redraw.
+func (c *countLine) counted(n int64) {
+	now := time.Now()
+	if now.Sub(c.start) < time.Second || now.Sub(c.drawn) < redraw {
+		return
+	}
+	c.drawn, c.shown = now, true
+	fmt.Fprintf(c.w, "\rcounting the work of %s: %s warp instructions so far; the count stops at %s (-max-work)\x1b[K", c.what, sci(float64(n)), sci(c.budget))
+}
+
+// end clears the line, if it was drawn.
+func (c *countLine) end() {
+	if c != nil && c.shown {
+		fmt.Fprint(c.w, "\r\x1b[K")
+	}
+}

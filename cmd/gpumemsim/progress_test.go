@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"gpumemsim/sim"
 )
@@ -48,6 +49,41 @@ func TestProgressHidden(t *testing.T) {
 	if info, err := f.Stat(); err != nil || info.Size() != 0 {
 		t.Errorf("newProgress(file) wrote %d bytes to it (%v); want none", info.Size(), err)
 	}
+}
+
+// The count's line: nothing in its first second, then a line that ends
+// by clearing the rest of the terminal's row, at most one per redraw, and
+// a cleared row at the end; no line on a file, which is no terminal, and
+// no callback for the count to call.
+func TestCountLine(t *testing.T) {
+	var buf bytes.Buffer
+	c := &countLine{w: &buf, what: "k", budget: 2e9, start: time.Now()}
+	c.counted(1 << 20)
+	if buf.Len() != 0 {
+		t.Errorf("within the count's first second: %q; want nothing", buf.String())
+	}
+	c.start = time.Now().Add(-2 * time.Second)
+	c.counted(3 << 20)
+	c.counted(4 << 20) // within redraw of the last
+	want := "\rcounting the work of k: 3.15e+06 warp instructions so far; the count stops at 2e+09 (-max-work)\x1b[K"
+	if buf.String() != want {
+		t.Errorf("two seconds in: %q; want %q", buf.String(), want)
+	}
+	buf.Reset()
+	c.end()
+	if buf.String() != "\r\x1b[K" {
+		t.Errorf("end: %q; want the row cleared", buf.String())
+	}
+	f, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if c := newCountLine(f, "k", 2e9); c != nil || c.report() != nil {
+		t.Errorf("newCountLine(file) = %v; want nil, and no callback", c)
+	}
+	c = nil
+	c.end() // nothing drawn, nothing to clear
 }
 
 // stdout does not depend on what stderr is: the same bytes when stderr

@@ -97,7 +97,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
 	}
 	l := ls[0]
-	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), workOf(ctx, l, *maxWork), *maxWork, l); err != nil {
+	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), workOf(ctx, l, *maxWork, stderr), *maxWork, l); err != nil {
 		return err
 	}
 	if *regs > 0 {

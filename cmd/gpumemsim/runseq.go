@@ -27,8 +27,9 @@ type runOutput struct {
 func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, regs int, maxWork float64, out runOutput, stdout, stderr io.Writer) error {
 	k := kernelLaunch(ls).Kernel
 	timed := shown(stderr)
-	est := estimateOf(ctx, dev, ls[0], maxWork, timed)
-	for _, l := range ls[1:] {
+	var est workEstimate
+	for _, l := range ls {
+		workOf(ctx, l, maxWork, stderr) // counted in sight
 		est = est.add(estimateOf(ctx, dev, l, maxWork, timed))
 	}
 	est.launches, est.longest = 1, est.seconds // one simulation, launch after launch

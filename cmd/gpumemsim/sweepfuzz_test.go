@@ -53,7 +53,7 @@ func FuzzSweepFile(f *testing.F) {
 		// any file, /dev/zero included.
 		if p := rows[0]; !strings.ContainsAny(p.Device+p.Kernel, `/\.`) {
 			s := &sweeper{maxWork: 1e6}
-			s.prepare(context.Background(), p)
+			s.prepare(context.Background(), p, nil)
 		}
 	})
 }

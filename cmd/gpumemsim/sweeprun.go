@@ -83,7 +83,7 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 		rec := sweepRecord{ID: s.id, Index: i, Total: s.total, Params: p}
 		// Prepared now to refuse it now and estimate its work, which a
 		// signal may interrupt.
-		dev, l, err := s.prepare(ctx, p)
+		dev, l, err := s.prepare(ctx, p, stderr)
 		if err != nil && ctx.Err() != nil {
 			return t, &interrupted{err: ctx.Err(), written: len(t.Records), rows: shardRows(rows, sh)}
 		}
@@ -121,7 +121,7 @@ func shardRows(rows []sweepParams, sh shard) int {
 
 // prepare binds row p as run would bind its flags, and refuses it past
 // -max-work.
-func (s *sweeper) prepare(ctx context.Context, p sweepParams) (*arch.Device, *traces.Launch, error) {
+func (s *sweeper) prepare(ctx context.Context, p sweepParams, stderr io.Writer) (*arch.Device, *traces.Launch, error) {
 	lf := &launchFlags{cmd: "sweep", device: &p.Device, kernel: &p.Kernel, mapping: &p.Map, block: &p.Block, set: &p.Set,
 		cacheConfig: &s.settings.CacheConfig, spaces: &p.Spaces, layout: &p.Layout, remap: &s.settings.Remap,
 		data: &dataFlags{data: s.settings.Data, matrix: &s.settings.Matrix}}
@@ -132,7 +132,7 @@ func (s *sweeper) prepare(ctx context.Context, p sweepParams) (*arch.Device, *tr
 	if _, err := dev.Occupancy(l.Block, l.Regs, l.Smem); err != nil {
 		return nil, nil, err
 	}
-	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), workOf(ctx, l, s.maxWork), s.maxWork, l); err != nil {
+	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), workOf(ctx, l, s.maxWork, stderr), s.maxWork, l); err != nil {
 		return nil, nil, err
 	}
 	return dev, l, nil
@@ -149,7 +149,7 @@ func (s *sweeper) simulateBatches(ctx context.Context, todo []*pending, bar *pro
 		var bound []*pending
 		for _, p := range batch {
 			var err error
-			if p.dev, p.launch, err = s.prepare(ctx, p.rec.Params); err != nil {
+			if p.dev, p.launch, err = s.prepare(ctx, p.rec.Params, nil); err != nil {
 				if ctx.Err() != nil {
 					return sortedByIndex(out), ctx.Err()
 				}

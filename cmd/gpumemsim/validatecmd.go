@@ -319,6 +319,7 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 	var work workEstimate
 	timed := shown(stderr)
 	for i, l := range ls {
+		workOf(ctx, l, maxWork, stderr) // counted in sight
 		work = work.add(sampledOf(ctx, dev, l, maxWork, sample, 0, timed))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample}}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 
@@ -37,10 +38,13 @@ func checkCap(cap float64) error {
 // workOf is the warp instructions of l. A per-thread kernel's are
 // counted on sample blocks, which stop past cap or when ctx is done, and
 // its warps may not issue more than cap while it is simulated
-// (traces.Launch.LimitWork).
-func workOf(ctx context.Context, l *traces.Launch, cap float64) float64 {
+// (traces.Launch.LimitWork). A count that takes a second or more is
+// shown on stderr when it is a terminal (countLine); nil shows nothing.
+func workOf(ctx context.Context, l *traces.Launch, cap float64, stderr io.Writer) float64 {
 	l.LimitWork(cap)
-	l.StopWorkOn(ctx.Done())
+	line := newCountLine(stderr, l.Kernel.Name, min(cap, traces.CountBudget))
+	l.WatchWork(ctx.Done(), line.report())
+	defer line.end()
 	return l.WarpInstructions()
 }
 
@@ -99,7 +103,7 @@ type workEstimate struct {
 // (on a terminal) needs the time, whose per-thread sample costs up to a
 // tenth of a second.
 func estimateOf(ctx context.Context, dev *arch.Device, l *traces.Launch, cap float64, timed bool) workEstimate {
-	w := workEstimate{warpInsts: workOf(ctx, l, cap), memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
+	w := workEstimate{warpInsts: workOf(ctx, l, cap, nil), memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
 	if timed {
 		s := launchSeconds(dev, w.blocks) + simSeconds(dev, l, w.memInsts)
 		w.seconds, w.longest, w.leastSeconds, w.leastLongest = s, s, s, s
