@@ -7,8 +7,9 @@ package traces
 // the first to the last, scaled to the grid (then an estimate, not
 // exact). Counting forms the addresses of the references whose values
 // the kernel reads (index data steering control flow), and checks those
-// of the others in each warp's first ptChecked instructions (a tenth of
-// a second at most, all of most launches): it stops at the first error
+// of the others in each warp's first ptChecked instructions (all of
+// most launches' sample; up to 36 ms more on the shipped examples' own
+// sizes, docs/design.md): it stops at the first error
 // a warp meets (Launch.Err), where it went on to its budget, minutes,
 // when a long loop followed an access outside its array, and the launch
 // was refused for its cap instead.
