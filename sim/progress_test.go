@@ -96,18 +96,9 @@ func TestProgressSequence(t *testing.T) {
 	}
 }
 
-// An access outside its array in block 0's first warp ends the run at the
-// engine's next look at its context, a few thousand events in, not after
-// the rest of the grid: 512 blocks of 256 threads, each storing 64 times,
-// where thread 0 of block 0 first stores to A[N]. Blocks end in the run's
-// progress one at a time, so a run that went on would report most of the
-// 512; the first wave of fermi's 15 SMs holds at most 90 of them.
-func TestErrorEndsTheRun(t *testing.T) {
-	dev, err := configs.Load("fermi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := bindSource(t, dev, `name: early
+// earlyAccess is 512 blocks of 256 threads, each storing 64 times, where
+// thread 0 of block 0 first stores to A[N], outside A.
+const earlyAccess = `name: early
 params: {N: 131072}
 arrays:
   A: {type: f32, dims: [N]}
@@ -120,13 +111,48 @@ source: |
   }
 block: [256]
 grid: [N / blockDim.x]
-`)
+`
+
+// earlyAccessError is what the store to A[N] is reported as.
+const earlyAccessError = "A[N]: thread (0,0,0) of block (0,0,0) has index 131072"
+
+// An access outside its array in block 0's first warp (earlyAccess) ends
+// the run at the engine's next look at its context, a few thousand events
+// in, not after the rest of the grid. Blocks end in the run's progress one
+// at a time, so a run that went on would report most of the 512; the
+// first wave of fermi's 15 SMs holds at most 90 of them (six blocks of
+// 256 threads an SM).
+func TestErrorEndsTheRun(t *testing.T) {
+	dev, err := configs.Load("fermi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := bindSource(t, dev, earlyAccess)
 	most := int64(0)
 	_, err = sim.Run(context.Background(), dev, l, sim.Options{Progress: func(p sim.Progress) { most = max(most, p.Blocks) }})
-	if err == nil || !strings.Contains(err.Error(), "A[N]: thread (0,0,0) of block (0,0,0) has index 131072") {
+	if err == nil || !strings.Contains(err.Error(), earlyAccessError) {
 		t.Fatalf("Run: %v; want the store to A[N] outside A", err)
 	}
 	if most >= 90 {
 		t.Errorf("the run went on to %d of 512 blocks after block 0's access outside A; want it ended within the first wave", most)
+	}
+}
+
+// Counting (trace -totals) ends at its first look at its context after
+// block 0's access outside A, 64 blocks on (countCheck), before it reports
+// them: a count that went on would report 448 done.
+func TestErrorEndsTheCount(t *testing.T) {
+	dev, err := configs.Load("fermi")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := bindSource(t, dev, earlyAccess)
+	most := int64(0)
+	_, err = sim.Count(context.Background(), dev, l, func(done, _ int64) { most = max(most, done) })
+	if err == nil || !strings.Contains(err.Error(), earlyAccessError) {
+		t.Fatalf("Count: %v; want the store to A[N] outside A", err)
+	}
+	if most >= 64 {
+		t.Errorf("the count reported %d of 512 blocks done after block 0's access outside A; want it ended before 64", most)
 	}
 }
