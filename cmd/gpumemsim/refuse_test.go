@@ -41,6 +41,7 @@ func TestRefuse(t *testing.T) {
 		{"refuse-access-before-loop", []string{"run", "-kernel", "testdata/kernels/access-before-loop.yaml"}},
 		{"refuse-access-large-grid", []string{"run", "-kernel", "testdata/kernels/access-in-large-grid.yaml"}},
 		{"refuse-access-large-grid-validate", []string{"validate", "-kernel", "testdata/kernels/access-in-large-grid.yaml", "-blocks", "32,64"}},
+		{"refuse-access-in-sequence", []string{"run", "-kernel", "testdata/kernels/access-in-sequence.yaml"}},
 		// The sampler's tolerances: a percentage in (0, 50], and only
 		// with -sample.
 		{"refuse-sample-tol-zero", []string{"run", "-kernel", "vecadd", "-sample", "-sample-cycles-tol", "0"}},

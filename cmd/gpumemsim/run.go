@@ -97,7 +97,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
 	}
 	l := ls[0]
-	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), workOf(ctx, l, *maxWork, stderr), *maxWork, l); err != nil {
+	work := workOf(ctx, l, *maxWork, stderr)
+	if err := l.Err(); err != nil { // met while counting
+		return err
+	}
+	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), work, *maxWork); err != nil {
 		return err
 	}
 	if *regs > 0 {

@@ -28,12 +28,15 @@ func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, reg
 	k := kernelLaunch(ls).Kernel
 	timed := shown(stderr)
 	var est workEstimate
-	for _, l := range ls {
+	for i, l := range ls {
 		workOf(ctx, l, maxWork, stderr) // counted in sight
+		if err := l.Err(); err != nil { // met while counting
+			return fmt.Errorf("launch %d of %d: %w", i+1, len(ls), err)
+		}
 		est = est.add(estimateOf(ctx, dev, l, maxWork, timed))
 	}
 	est.launches, est.longest = 1, est.seconds // one simulation, launch after launch
-	if err := checkWork(ctx, fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(kernelLaunch(ls))), est.warpInsts, maxWork, ls...); err != nil {
+	if err := checkWork(ctx, fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(kernelLaunch(ls))), est.warpInsts, maxWork); err != nil {
 		return err
 	}
 	srcs := make([]traces.Source, len(ls))

@@ -320,10 +320,13 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 	timed := shown(stderr)
 	for i, l := range ls {
 		workOf(ctx, l, maxWork, stderr) // counted in sight
+		if err := l.Err(); err != nil { // met while counting
+			return nil, fmt.Errorf("%s: %w", name(i), err)
+		}
 		work = work.add(sampledOf(ctx, dev, l, maxWork, sample, 0, timed))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample}}
 	}
-	if err := checkWork(ctx, what, work.warpInsts, maxWork, ls...); err != nil {
+	if err := checkWork(ctx, what, work.warpInsts, maxWork); err != nil {
 		return nil, err
 	}
 	bar := newProgress(stderr, "simulating "+noun, work, runtime.GOMAXPROCS(0))

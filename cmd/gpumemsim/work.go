@@ -50,17 +50,12 @@ func workOf(ctx context.Context, l *traces.Launch, cap float64, stderr io.Writer
 
 // checkWork refuses work (estimated warp instructions) above the cap,
 // naming what it is for and the ways forward; or says why ctx is done,
-// which stops counting too; or gives the error that counting the work of
-// one of ls, the launches it is of, met (an access outside its array),
-// which the simulation would meet too.
-func checkWork(ctx context.Context, what string, work, cap float64, ls ...*traces.Launch) error {
+// which stops counting too. An error counting met (traces.Launch.Err: an
+// access outside its array), which the simulation would meet too, is for
+// the caller to report first, naming the launch where there are several.
+func checkWork(ctx context.Context, what string, work, cap float64) error {
 	if err := ctx.Err(); err != nil {
 		return err
-	}
-	for _, l := range ls {
-		if err := l.Err(); err != nil {
-			return err
-		}
 	}
 	if work <= cap {
 		return nil
