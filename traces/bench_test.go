@@ -70,3 +70,30 @@ func BenchmarkWarpCursor(b *testing.B) {
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "warp-insts/s")
 }
+
+// BenchmarkThreadWork counts per-thread launches' work (threadWork) on
+// fresh launches, the count every run of one does before it simulates:
+// the sample blocks streamed, the addresses of each warp's first
+// ptChecked instructions formed and checked.
+func BenchmarkThreadWork(b *testing.B) {
+	for _, tc := range []struct {
+		name   string
+		params map[string]int64
+	}{
+		{"matmul-tiled", map[string]int64{"M": 256, "N": 256, "P": 256}},
+		{"stencil-shared", map[string]int64{"N": 512}},
+		{"mri-q-k-outer", nil},
+		{"kmeans-rodinia-row", nil},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			var n float64
+			for b.Loop() {
+				b.StopTimer()
+				l := bindExample(b, tc.name, nil, arch.Dim3{}, tc.params)
+				b.StartTimer()
+				n += l.threadWork().insts
+			}
+			b.ReportMetric(n/b.Elapsed().Seconds(), "warp-insts/s")
+		})
+	}
+}
