@@ -149,7 +149,7 @@ func timeCase(t *testing.T, dev *arch.Device, device string, c rateCase) (rateRo
 		t.Logf("%s on %s: %v, left out", name, device, err)
 		return rateRow{}, false
 	}
-	if work := workOf(context.Background(), l, *rateMaxWork, nil); work > *rateMaxWork {
+	if work, _ := workOf(context.Background(), l, *rateMaxWork, nil); work > *rateMaxWork {
 		t.Logf("%s on %s: %s warp instructions, left out", name, device, sci(work))
 		return rateRow{}, false
 	}

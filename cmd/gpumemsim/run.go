@@ -97,8 +97,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
 	}
 	l := ls[0]
-	work := workOf(ctx, l, *maxWork, stderr)
-	if err := l.Err(); err != nil { // met while counting
+	work, err := workOf(ctx, l, *maxWork, stderr)
+	if err != nil {
 		return err
 	}
 	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), work, *maxWork); err != nil {

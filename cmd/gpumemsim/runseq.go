@@ -29,8 +29,7 @@ func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, reg
 	timed := shown(stderr)
 	var est workEstimate
 	for i, l := range ls {
-		workOf(ctx, l, maxWork, stderr) // counted in sight
-		if err := l.Err(); err != nil { // met while counting
+		if _, err := workOf(ctx, l, maxWork, stderr); err != nil {
 			return fmt.Errorf("launch %d of %d: %w", i+1, len(ls), err)
 		}
 		est = est.add(estimateOf(ctx, dev, l, maxWork, timed))

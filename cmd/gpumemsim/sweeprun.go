@@ -132,8 +132,8 @@ func (s *sweeper) prepare(ctx context.Context, p sweepParams, stderr io.Writer) 
 	if _, err := dev.Occupancy(l.Block, l.Regs, l.Smem); err != nil {
 		return nil, nil, err
 	}
-	work := workOf(ctx, l, s.maxWork, stderr)
-	if err := l.Err(); err != nil { // met while counting
+	work, err := workOf(ctx, l, s.maxWork, stderr)
+	if err != nil {
 		return nil, nil, err
 	}
 	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), work, s.maxWork); err != nil {

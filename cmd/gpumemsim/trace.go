@@ -55,7 +55,7 @@ func cmdTrace(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	// Showing block 0's first instructions walks its warps, whose loops may
 	// be long even where the kernel has few warps.
-	work := workOf(ctx, l, *maxWork, stderr)
+	work, _ := workOf(ctx, l, *maxWork, stderr) // its error comes after the warps shown
 	perWarp := work / float64(max(1, l.ActiveWarps()))
 	if err := checkWork(ctx, "a warp of "+l.Kernel.Name+" with "+l.ParamText(), perWarp, *maxWork); err != nil {
 		return err

@@ -319,8 +319,7 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 	var work workEstimate
 	timed := shown(stderr)
 	for i, l := range ls {
-		workOf(ctx, l, maxWork, stderr) // counted in sight
-		if err := l.Err(); err != nil { // met while counting
+		if _, err := workOf(ctx, l, maxWork, stderr); err != nil {
 			return nil, fmt.Errorf("%s: %w", name(i), err)
 		}
 		work = work.add(sampledOf(ctx, dev, l, maxWork, sample, 0, timed))

@@ -40,19 +40,20 @@ func checkCap(cap float64) error {
 // its warps may not issue more than cap while it is simulated
 // (traces.Launch.LimitWork). A count that takes a second or more is
 // shown on stderr when it is a terminal (countLine); nil shows nothing.
-func workOf(ctx context.Context, l *traces.Launch, cap float64, stderr io.Writer) float64 {
+// err is what counting met (an access outside its array), which the
+// simulation would meet too: for the caller to report, naming the launch
+// where there are several, before the cap (checkWork).
+func workOf(ctx context.Context, l *traces.Launch, cap float64, stderr io.Writer) (work float64, err error) {
 	l.LimitWork(cap)
 	line := newCountLine(stderr, l.Kernel.Name, min(cap, traces.CountBudget))
 	l.WatchWork(ctx.Done(), line.report())
 	defer line.end()
-	return l.WarpInstructions()
+	return l.WarpInstructions(), l.Err()
 }
 
 // checkWork refuses work (estimated warp instructions) above the cap,
 // naming what it is for and the ways forward; or says why ctx is done,
-// which stops counting too. An error counting met (traces.Launch.Err: an
-// access outside its array), which the simulation would meet too, is for
-// the caller to report first, naming the launch where there are several.
+// which stops counting too.
 func checkWork(ctx context.Context, what string, work, cap float64) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -98,7 +99,8 @@ type workEstimate struct {
 // (on a terminal) needs the time, whose per-thread sample costs up to a
 // tenth of a second.
 func estimateOf(ctx context.Context, dev *arch.Device, l *traces.Launch, cap float64, timed bool) workEstimate {
-	w := workEstimate{warpInsts: workOf(ctx, l, cap, nil), memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
+	work, _ := workOf(ctx, l, cap, nil) // the caller reports its error
+	w := workEstimate{warpInsts: work, memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
 	if timed {
 		s := launchSeconds(dev, w.blocks) + simSeconds(dev, l, w.memInsts)
 		w.seconds, w.longest, w.leastSeconds, w.leastLongest = s, s, s, s
