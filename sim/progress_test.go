@@ -121,38 +121,35 @@ const earlyAccessError = "A[N]: thread (0,0,0) of block (0,0,0) has index 131072
 // in, not after the rest of the grid. Blocks end in the run's progress one
 // at a time, so a run that went on would report most of the 512; the
 // first wave of fermi's 15 SMs holds at most 90 of them (six blocks of
-// 256 threads an SM).
-func TestErrorEndsTheRun(t *testing.T) {
-	dev, err := configs.Load("fermi")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := bindSource(t, dev, earlyAccess)
-	most := int64(0)
-	_, err = sim.Run(context.Background(), dev, l, sim.Options{Progress: func(p sim.Progress) { most = max(most, p.Blocks) }})
-	if err == nil || !strings.Contains(err.Error(), earlyAccessError) {
-		t.Fatalf("Run: %v; want the store to A[N] outside A", err)
-	}
-	if most >= 90 {
-		t.Errorf("the run went on to %d of 512 blocks after block 0's access outside A; want it ended within the first wave", most)
-	}
-}
-
-// Counting (trace -totals) ends at its first look at its context after
-// block 0's access outside A, 64 blocks on (countCheck), before it reports
+// 256 threads an SM). Counting (trace -totals) ends at its first look at
+// its context after block 0, 64 blocks on (countCheck), before it reports
 // them: a count that went on would report 448 done.
-func TestErrorEndsTheCount(t *testing.T) {
+func TestErrorEnds(t *testing.T) {
 	dev, err := configs.Load("fermi")
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := bindSource(t, dev, earlyAccess)
-	most := int64(0)
-	_, err = sim.Count(context.Background(), dev, l, func(done, _ int64) { most = max(most, done) })
-	if err == nil || !strings.Contains(err.Error(), earlyAccessError) {
-		t.Fatalf("Count: %v; want the store to A[N] outside A", err)
-	}
-	if most >= 64 {
-		t.Errorf("the count reported %d of 512 blocks done after block 0's access outside A; want it ended before 64", most)
+	for _, tc := range []struct {
+		what  string
+		below int64 // the most blocks done it may report
+		run   func(l *traces.Launch, done func(int64)) error
+	}{
+		{"Run", 90, func(l *traces.Launch, done func(int64)) error {
+			_, err := sim.Run(context.Background(), dev, l, sim.Options{Progress: func(p sim.Progress) { done(p.Blocks) }})
+			return err
+		}},
+		{"Count", 64, func(l *traces.Launch, done func(int64)) error {
+			_, err := sim.Count(context.Background(), dev, l, func(d, _ int64) { done(d) })
+			return err
+		}},
+	} {
+		most := int64(0)
+		err := tc.run(bindSource(t, dev, earlyAccess), func(n int64) { most = max(most, n) })
+		if err == nil || !strings.Contains(err.Error(), earlyAccessError) {
+			t.Fatalf("%s: %v; want the store to A[N] outside A", tc.what, err)
+		}
+		if most >= tc.below {
+			t.Errorf("%s went on to %d of 512 blocks after block 0's access outside A; want fewer than %d", tc.what, most, tc.below)
+		}
 	}
 }
