@@ -114,7 +114,7 @@ func (l *Launch) threadWork() *ptWork {
 		c := &ThreadCursor{l: l, pt: pt, counting: true}
 		var in WarpInst
 		var counted int64
-		look := int64(lookEvery) // the next count to look at stop and tell
+		look := int64(lookEvery) // the next multiple of lookEvery: look at stop, tell counted
 		budget := int64(CountBudget)
 		if pt.countBudget > 0 {
 			budget = pt.countBudget
@@ -139,7 +139,7 @@ func (l *Launch) threadWork() *ptWork {
 						break
 					}
 					if counted >= look {
-						if look = counted + lookEvery; stopped(pt.stop) {
+						if look += lookEvery; stopped(pt.stop) {
 							c.over = true
 							break
 						}
