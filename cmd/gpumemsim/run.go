@@ -110,7 +110,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return fmt.Errorf("-regs: %v", err)
 		}
 	}
-	bar := newProgress(stderr, "simulating", sampledOf(ctx, dev, l, *maxWork, sample, *regs, shown(stderr)), 1)
+	bar := newProgress(stderr, "simulating", sampledOf(dev, l, work, sample, *regs, shown(stderr)), 1)
 	opts := sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sample}
 	var rows []sim.Wave
 	if *waves != "" {

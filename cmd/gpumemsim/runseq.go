@@ -29,10 +29,11 @@ func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, reg
 	timed := shown(stderr)
 	var est workEstimate
 	for i, l := range ls {
-		if _, err := workOf(ctx, l, maxWork, stderr); err != nil {
+		work, err := workOf(ctx, l, maxWork, stderr)
+		if err != nil {
 			return fmt.Errorf("launch %d of %d: %w", i+1, len(ls), err)
 		}
-		est = est.add(estimateOf(ctx, dev, l, maxWork, timed))
+		est = est.add(estimateOf(dev, l, work, timed))
 	}
 	est.launches, est.longest = 1, est.seconds // one simulation, launch after launch
 	if err := checkWork(ctx, fmt.Sprintf("%s, %d launches, with %s", k.Name, len(ls), fixedParams(kernelLaunch(ls))), est.warpInsts, maxWork); err != nil {

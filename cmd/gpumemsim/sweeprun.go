@@ -83,7 +83,7 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 		rec := sweepRecord{ID: s.id, Index: i, Total: s.total, Params: p}
 		// Prepared now to refuse it now and estimate its work, which a
 		// signal may interrupt.
-		dev, l, err := s.prepare(ctx, p, stderr)
+		dev, l, insts, err := s.prepare(ctx, p, stderr)
 		if err != nil && ctx.Err() != nil {
 			return t, &interrupted{err: ctx.Err(), written: len(t.Records), rows: shardRows(rows, sh)}
 		}
@@ -92,7 +92,7 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 			t.Records = append(t.Records, rec)
 			continue
 		}
-		work = work.add(estimateOf(ctx, dev, l, s.maxWork, timed))
+		work = work.add(estimateOf(dev, l, insts, timed))
 		todo = append(todo, &pending{rec: rec, slot: len(todo)})
 	}
 	if done != nil {
@@ -119,27 +119,27 @@ func shardRows(rows []sweepParams, sh shard) int {
 	return n
 }
 
-// prepare binds row p as run would bind its flags, and refuses it past
-// -max-work.
-func (s *sweeper) prepare(ctx context.Context, p sweepParams, stderr io.Writer) (*arch.Device, *traces.Launch, error) {
+// prepare binds row p as run would bind its flags, counts its warp
+// instructions (workOf, shown on stderr) and refuses it past -max-work.
+func (s *sweeper) prepare(ctx context.Context, p sweepParams, stderr io.Writer) (*arch.Device, *traces.Launch, float64, error) {
 	lf := &launchFlags{cmd: "sweep", device: &p.Device, kernel: &p.Kernel, mapping: &p.Map, block: &p.Block, set: &p.Set,
 		cacheConfig: &s.settings.CacheConfig, spaces: &p.Spaces, layout: &p.Layout, remap: &s.settings.Remap,
 		data: &dataFlags{data: s.settings.Data, matrix: &s.settings.Matrix}}
 	dev, l, err := lf.load()
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	if _, err := dev.Occupancy(l.Block, l.Regs, l.Smem); err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	work, err := workOf(ctx, l, s.maxWork, stderr)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
 	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), work, s.maxWork); err != nil {
-		return nil, nil, err
+		return nil, nil, 0, err
 	}
-	return dev, l, nil
+	return dev, l, work, nil
 }
 
 // simulateBatches binds the rows a batch at a time, simulates each batch
@@ -153,7 +153,7 @@ func (s *sweeper) simulateBatches(ctx context.Context, todo []*pending, bar *pro
 		var bound []*pending
 		for _, p := range batch {
 			var err error
-			if p.dev, p.launch, err = s.prepare(ctx, p.rec.Params, nil); err != nil {
+			if p.dev, p.launch, _, err = s.prepare(ctx, p.rec.Params, nil); err != nil {
 				if ctx.Err() != nil {
 					return sortedByIndex(out), ctx.Err()
 				}

@@ -83,15 +83,15 @@ func TestSweepInterrupted(t *testing.T) {
 // worker or two.
 func TestSweepSimulationFailure(t *testing.T) {
 	s := &sweeper{settings: sweepSettings{Style: "nvprof"}, maxWork: 1e9}
-	fermi, good, err := s.prepare(context.Background(), sweepParams{Device: "fermi", Kernel: "vecadd", Block: "128", Set: "N=4096"}, nil)
+	fermi, good, _, err := s.prepare(context.Background(), sweepParams{Device: "fermi", Kernel: "vecadd", Block: "128", Set: "N=4096"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, big, err := s.prepare(context.Background(), sweepParams{Device: "fermi", Kernel: "vecadd", Block: "1024", Set: "N=4096"}, nil)
+	_, big, _, err := s.prepare(context.Background(), sweepParams{Device: "fermi", Kernel: "vecadd", Block: "1024", Set: "N=4096"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gt200, _, err := s.prepare(context.Background(), sweepParams{Device: "gt200", Kernel: "vecadd", Set: "N=4096"}, nil)
+	gt200, _, _, err := s.prepare(context.Background(), sweepParams{Device: "gt200", Kernel: "vecadd", Set: "N=4096"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

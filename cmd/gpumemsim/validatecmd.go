@@ -319,10 +319,11 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 	var work workEstimate
 	timed := shown(stderr)
 	for i, l := range ls {
-		if _, err := workOf(ctx, l, maxWork, stderr); err != nil {
+		insts, err := workOf(ctx, l, maxWork, stderr)
+		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name(i), err)
 		}
-		work = work.add(sampledOf(ctx, dev, l, maxWork, sample, 0, timed))
+		work = work.add(sampledOf(dev, l, insts, sample, 0, timed))
 		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample}}
 	}
 	if err := checkWork(ctx, what, work.warpInsts, maxWork); err != nil {

@@ -94,12 +94,11 @@ type workEstimate struct {
 	sampled                    bool
 }
 
-// estimateOf is the work of one launch on dev, counted within cap
-// (workOf), and when timed the time to simulate it: only what is shown
-// (on a terminal) needs the time, whose per-thread sample costs up to a
-// tenth of a second.
-func estimateOf(ctx context.Context, dev *arch.Device, l *traces.Launch, cap float64, timed bool) workEstimate {
-	work, _ := workOf(ctx, l, cap, nil) // the caller reports its error
+// estimateOf is the work of one launch on dev, whose warp instructions
+// workOf counted, and when timed the time to simulate it: only what is
+// shown (on a terminal) needs the time, whose per-thread sample costs up
+// to a tenth of a second.
+func estimateOf(dev *arch.Device, l *traces.Launch, work float64, timed bool) workEstimate {
 	w := workEstimate{warpInsts: work, memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
 	if timed {
 		s := launchSeconds(dev, w.blocks) + simSeconds(dev, l, w.memInsts)
@@ -113,9 +112,9 @@ func estimateOf(ctx context.Context, dev *arch.Device, l *traces.Launch, cap flo
 // simulates (warm-up, shortest window, the wave in flight, the grid's
 // partial last wave) up to that of every block, since the sampler goes on
 // while the rates are not steady. regs is -regs, 0 for the kernel's own;
-// timed as for estimateOf.
-func sampledOf(ctx context.Context, dev *arch.Device, l *traces.Launch, cap float64, sample sim.SampleOptions, regs int, timed bool) workEstimate {
-	w := estimateOf(ctx, dev, l, cap, timed)
+// work and timed as for estimateOf.
+func sampledOf(dev *arch.Device, l *traces.Launch, work float64, sample sim.SampleOptions, regs int, timed bool) workEstimate {
+	w := estimateOf(dev, l, work, timed)
 	if !timed || !sample.On || w.blocks < 1 {
 		return w
 	}

@@ -49,7 +49,11 @@ func TestEstimateOf(t *testing.T) {
 	} {
 		dev, l := bindMatmul(t, tc.device, "", arch.Dim3{}, 64)
 		tc.seconds += launchSetupSeconds + launchSetupSecondsPerSM*tc.sms
-		got := estimateOf(context.Background(), dev, l, defaultMaxWork, true)
+		work, err := workOf(context.Background(), l, defaultMaxWork, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := estimateOf(dev, l, work, true)
 		want := workEstimate{warpInsts: 579 * warps, memInsts: 129 * warps, blocks: 16, launches: 1,
 			seconds: tc.seconds, longest: tc.seconds, leastSeconds: tc.seconds, leastLongest: tc.seconds}
 		// The terms are summed in another order than above: equal to
@@ -62,7 +66,7 @@ func TestEstimateOf(t *testing.T) {
 		}
 		// Untimed (nothing shown): the same work, no time.
 		want.seconds, want.longest, want.leastSeconds, want.leastLongest = 0, 0, 0, 0
-		if got := estimateOf(context.Background(), dev, l, defaultMaxWork, false); got != want {
+		if got := estimateOf(dev, l, work, false); got != want {
 			t.Errorf("estimateOf(%s, matmul 64³, untimed) = %+v; want %+v", tc.device, got, want)
 		}
 	}
@@ -102,7 +106,7 @@ func TestEstimateOfPerThread(t *testing.T) {
 		want := l.WarpInstructions()*(r[threadInst]+r[threadCrowd]*tc.residentWarps/1000) +
 			rows*tc.perRow*(r[threadLoad]+r[threadStore]) + 2*rows*r[threadOther] +
 			launchSetupSeconds + launchSetupSecondsPerSM*min(warps/8, float64(dev.SMs))
-		got := estimateOf(context.Background(), dev, l, defaultMaxWork, true)
+		got := estimateOf(dev, l, l.WarpInstructions(), true)
 		if math.Abs(got.seconds-want) > 1e-9*want || got.memInsts != 4*rows {
 			t.Errorf("%s, N=%d: %v s, %v memory instructions; want %v s, %v", tc.device, tc.n, got.seconds, got.memInsts, want, 4*rows)
 		}
@@ -186,12 +190,13 @@ func TestEstimateLine(t *testing.T) {
 // waves, then 28 of the 3,376 left skipped); unsampled, the full time.
 func TestSampledOf(t *testing.T) {
 	dev, l := bindMatmul(t, "gt200", "i1=tx,i2=ty", arch.Dim3{X: 16, Y: 16, Z: 1}, 1024)
-	full := estimateOf(context.Background(), dev, l, 1e11, true)
-	got := sampledOf(context.Background(), dev, l, 1e11, sim.SampleOptions{On: true}, 0, true)
+	work := l.WarpInstructions()
+	full := estimateOf(dev, l, work, true)
+	got := sampledOf(dev, l, work, sim.SampleOptions{On: true}, 0, true)
 	if want := full.seconds * 736 / 4096; !got.sampled || math.Abs(got.leastSeconds-want) > 1e-9*want || got.leastLongest != got.leastSeconds || got.seconds != full.seconds {
 		t.Errorf("sampled: least %v s (longest %v), full %v s; want least %v s of full %v s", got.leastSeconds, got.leastLongest, got.seconds, want, full.seconds)
 	}
-	if w := sampledOf(context.Background(), dev, l, 1e11, sim.SampleOptions{}, 0, true); w.sampled || w.leastSeconds != full.seconds {
+	if w := sampledOf(dev, l, work, sim.SampleOptions{}, 0, true); w.sampled || w.leastSeconds != full.seconds {
 		t.Errorf("unsampled: least %v s, sampled %v; want the full %v s", w.leastSeconds, w.sampled, full.seconds)
 	}
 }
