@@ -49,8 +49,7 @@ func (pc *ptCompiler) expr(e *kernel.Expr) (*xprog, error) {
 	if err != nil {
 		return nil, err
 	}
-	pc.pt.depth = max(pc.pt.depth, x.depth)
-	return x, nil
+	return pc.deepest(x), nil
 }
 
 // refs binds every reference: its array, its subscripts and their

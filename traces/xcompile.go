@@ -222,9 +222,7 @@ func (xc *xcompiler) binary(p *xprog, e *kernel.Expr) (cval, error) {
 	switch k {
 	case kernel.ExprLt, kernel.ExprLe, kernel.ExprGt, kernel.ExprGe:
 		if negative { // compare unsigned longs with their sign bits flipped
-			p.ops = slices.Insert(p.ops, end, flip...)
-			p.ops = append(p.ops, flip...)
-			p.typed += 2
+			flipOperands(p, end)
 		}
 		fallthrough
 	case kernel.ExprEq, kernel.ExprNe:
@@ -271,6 +269,15 @@ func (xc *xcompiler) convertAt(p *xprog, at int, v cval, t kernel.IntType) (cval
 		return v, at + added
 	}
 	return v, at
+}
+
+// flipOperands flips the sign bits of both operands, the first's code
+// ending at end: a signed comparison of unsigned longs is then the
+// unsigned one.
+func flipOperands(p *xprog, end int) {
+	p.ops = slices.Insert(p.ops, end, flip...)
+	p.ops = append(p.ops, flip...)
+	p.typed += 2
 }
 
 // shift emits a << or >> of a, of its promoted type, by b. C bounds the
@@ -340,11 +347,10 @@ func (xc *xcompiler) call(p *xprog, e *kernel.Expr) (cval, error) {
 		r = crange{max(a.r.lo, b.r.lo), max(a.r.hi, b.r.hi)}
 	}
 	if a.t == kernel.ULong && (a.r.lo < 0 || b.r.lo < 0) {
-		p.ops = slices.Insert(p.ops, end, flip...)
-		p.ops = append(p.ops, flip...)
+		flipOperands(p, end) // signed min or max of the flipped, flipped back
 		p.ops = append(p.ops, o)
 		p.ops = append(p.ops, flip...)
-		p.typed += 3
+		p.typed++
 		return cval{a.t, full}, nil
 	}
 	p.ops = append(p.ops, o)
