@@ -186,7 +186,7 @@ func (pc *ptCompiler) assignment(s *kernel.Stmt) (*xprog, kernel.ExprKind, error
 	if !ok {
 		return nil, 0, at(kernel.Pos{Line: s.Line, Col: s.Col}, fmt.Errorf("%s: unknown assignment %s", s.Text, s.Assign))
 	}
-	x, err := pc.expr(s.Value)
+	x, err := pc.xc.compile(s.Value)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -195,7 +195,7 @@ func (pc *ptCompiler) assignment(s *kernel.Stmt) (*xprog, kernel.ExprKind, error
 		return nil, 0, err
 	}
 	if inPlace(whole, x, k) {
-		return x, k, nil
+		return pc.deepest(x), k, nil
 	}
 	return pc.deepest(whole), kernel.ExprConst, nil
 }
