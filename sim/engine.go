@@ -92,6 +92,10 @@ type engine struct {
 	held            *int64
 	res             *Result
 	failing         failing // the launch running, where it may meet errors
+	// budget is the launch's cap on work (workcap.go), and worked the
+	// work of the launches before it in a sequence.
+	budget workCap
+	worked float64
 	// start is the cycle the launch started: 0, or the end of the
 	// launch before it in a sequence; mem0 is what the memory had
 	// counted by then.
@@ -153,6 +157,11 @@ func (e *engine) run(ctx context.Context) error {
 			}
 			if e.failing != nil {
 				if err := e.failing.Err(); err != nil {
+					return err
+				}
+			}
+			if e.budget.limit > 0 {
+				if err := e.overWork(); err != nil {
 					return err
 				}
 			}

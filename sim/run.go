@@ -28,6 +28,14 @@ type Options struct {
 	// Waves, if not nil, is called at the end of each whole wave of
 	// blocks with the run's state then (waves.go).
 	Waves func(Wave)
+	// MaxWork, if not 0, is the most work the run may simulate: warp
+	// instructions issued plus 32-B DRAM sectors read and written, summed
+	// over a sequence's launches, checked every few thousand events. A run
+	// past it stops with a *WorkError (workcap.go), and so does one on
+	// course past twice it once 1/64 of an exactly counted launch's warp
+	// instructions have issued (a sampled run, which simulates only some
+	// of them, is not projected).
+	MaxWork float64
 }
 
 // Progress is how far a run has got: the blocks finished, and the warp
@@ -74,6 +82,7 @@ func (e *engine) runLaunch(ctx context.Context, dev *arch.Device, src traces.Sou
 	if err := streamErr(src); err != nil {
 		return err
 	}
+	e.worked += float64(e.res.WarpInsts + e.launchDRAM())
 	e.finish(dev)
 	if err := e.check(dev); err != nil {
 		return selfCheckFailed(err)
@@ -158,6 +167,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	e.activeBlks = occ.ActiveBlocks
 	e.grid = grid{total: info.Blocks(), progress: opts.Progress, res: res}
 	e.failing, _ = src.(failing)
+	e.budget = newWorkCap(src, opts, e.worked)
 	e.warpCycles, e.activeCycles, e.idleSMs = 0, 0, 0
 	if opts.Sample.On || opts.Waves != nil {
 		e.grid.wave = waveBlocks(dev, occ)

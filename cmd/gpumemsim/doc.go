@@ -117,7 +117,10 @@
 // flag and the column of SPEC at fault. See kernel/doc.go, Index data.
 // A per-thread kernel's work is counted on sample blocks within
 // -max-work, and a warp that would issue more than -max-work
-// instructions is an error.
+// instructions is an error. -max-work bounds the DRAM traffic too: a
+// simulation whose warp instructions plus 32-B DRAM sectors pass it, or
+// whose first 1/64 is on course past twice it, stops with an error that
+// says how far it got (sim.WorkError).
 //
 // estimate and validate take per-thread (__global__) kernels too: the
 // static models read their global references as affine forms of the

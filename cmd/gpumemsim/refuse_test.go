@@ -34,6 +34,15 @@ func TestRefuse(t *testing.T) {
 		// and is not refused).
 		{"refuse-work-trace-totals", []string{"trace", "-kernel", "testdata/kernels/triangular.yaml", "-set", "N=262144", "-totals"}},
 		{"refuse-max-work", []string{"run", "-max-work", "-1"}},
+		// What the count cannot see, the DRAM sectors, stops the run as it
+		// goes: at once where the first 1/64 of it is on course past twice
+		// the cap (vecadd on gt200 at 2^20 is 622,592 units of work, 19 a
+		// warp), as it passes the cap otherwise, and in a sequence or a
+		// validate with the launch or configuration named.
+		{"refuse-dram-projected", []string{"run", "-device", "gt200", "-kernel", "vecadd", "-set", "N=1048576", "-max-work", "2.8e5"}},
+		{"refuse-dram-sampled", []string{"run", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536", "-max-work", "2e4", "-sample"}},
+		{"refuse-dram-validate", []string{"validate", "-device", "gt200", "-kernel", "vecadd", "-set", "N=1048576", "-blocks", "256", "-max-work", "5e5"}},
+		{"refuse-dram-sequence", []string{"run", "-device", "gt200", "-kernel", "testdata/kernels/vecadd-launches.yaml", "-max-work", "1e6"}},
 		// An access outside its array found while the work is counted is
 		// named, not the cap: before a loop that would be counted for
 		// minutes, and where a count that stops at it scales past the cap

@@ -111,7 +111,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		}
 	}
 	bar := newProgress(stderr, "simulating", sampledOf(dev, l, work, sample, *regs, shown(stderr)), 1)
-	opts := sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sample}
+	opts := sim.Options{Regs: *regs, Progress: bar.job(0), Sample: sample, MaxWork: *maxWork}
 	var rows []sim.Wave
 	if *waves != "" {
 		opts.Waves = func(w sim.Wave) { rows = append(rows, w) }
@@ -119,7 +119,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	res, err := sim.Run(ctx, dev, l, opts)
 	bar.finish()
 	if err != nil {
-		return err
+		return overWork(l.Kernel.Name+" with "+l.ParamText(), err, !sample.On)
 	}
 	if *waves != "" {
 		if err := writeAtomic(*waves, func(w io.Writer) error { return writeWavesCSV(w, rows, res.Sampling) }); err != nil {

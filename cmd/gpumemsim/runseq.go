@@ -49,10 +49,10 @@ func runSequence(ctx context.Context, dev *arch.Device, ls []*traces.Launch, reg
 		srcs[i] = l
 	}
 	bar := newProgress(stderr, "simulating", est, 1)
-	seq, err := sim.RunSequence(ctx, dev, srcs, sim.Options{Regs: regs, Progress: bar.job(0)})
+	seq, err := sim.RunSequence(ctx, dev, srcs, sim.Options{Regs: regs, Progress: bar.job(0), MaxWork: maxWork})
 	bar.finish()
 	if err != nil {
-		return err
+		return overWork(k.Name, err, false)
 	}
 	total, err := sim.Metrics(dev, seq.Total, out.style)
 	if err != nil {

@@ -101,10 +101,10 @@ func runTrace(ctx context.Context, tr traceRun, stdout, stderr io.Writer) error 
 		return fmt.Errorf("-sample: %s lists %d kernels, which are simulated whole, one after the other; hint: leave out -sample", tr.path, len(srcs))
 	}
 	bar := newProgress(stderr, "simulating", est, 1)
-	seq, err := sim.RunSequence(ctx, dev, srcs, sim.Options{Regs: tr.regs, Progress: bar.job(0), Sample: tr.sample})
+	seq, err := sim.RunSequence(ctx, dev, srcs, sim.Options{Regs: tr.regs, Progress: bar.job(0), Sample: tr.sample, MaxWork: tr.maxWork})
 	bar.finish()
 	if err != nil {
-		return err
+		return overWork(tr.path, err, !tr.sample.On && len(srcs) == 1)
 	}
 	ms, err := sim.Metrics(dev, seq.Total, tr.out.style)
 	if err != nil {

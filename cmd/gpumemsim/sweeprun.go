@@ -185,7 +185,7 @@ func (s *sweeper) simulate(ctx context.Context, todo []*pending, bar *progress) 
 	for len(todo) > 0 {
 		jobs := make([]sim.Job, len(todo))
 		for i, p := range todo {
-			jobs[i] = sim.Job{Device: p.dev, Source: p.launch, Options: sim.Options{Progress: bar.job(p.slot)}}
+			jobs[i] = sim.Job{Device: p.dev, Source: p.launch, Options: sim.Options{Progress: bar.job(p.slot), MaxWork: s.maxWork}}
 		}
 		results, err := sim.RunAll(ctx, jobs, s.workers)
 		var je *sim.JobError
@@ -220,7 +220,7 @@ func (s *sweeper) keep(out []sweepRecord, todo []*pending, results []*sim.Result
 		rec := p.rec
 		switch {
 		case i == failed.Index:
-			rec.Err = failed.Err.Error()
+			rec.Err = overWork("", failed.Err, false).Error()
 		case results[i] == nil:
 			continue
 		default:

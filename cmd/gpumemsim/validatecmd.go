@@ -324,7 +324,7 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 			return nil, fmt.Errorf("%s: %w", name(i), err)
 		}
 		work = work.add(sampledOf(dev, l, insts, sample, 0, timed))
-		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample}}
+		jobs[i] = sim.Job{Device: dev, Source: l, Options: sim.Options{Sample: sample, MaxWork: maxWork}}
 	}
 	if err := checkWork(ctx, what, work.warpInsts, maxWork); err != nil {
 		return nil, err
@@ -337,7 +337,7 @@ func simulateLaunches(ctx context.Context, dev *arch.Device, ls []*traces.Launch
 	results, err := sim.RunAll(ctx, jobs, 0)
 	var je *sim.JobError
 	if errors.As(err, &je) {
-		return nil, fmt.Errorf("%s: %w", name(je.Index), je.Err)
+		return nil, fmt.Errorf("%s: %w", name(je.Index), overWork("", je.Err, !sample.On))
 	}
 	return results, err
 }

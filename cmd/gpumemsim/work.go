@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,26 +14,53 @@ import (
 	"gpumemsim/traces"
 )
 
-// defaultMaxWork is the most warp instructions a command simulates unless
-// -max-work says more: about four minutes of the full hierarchy (Fermi,
+// defaultMaxWork is the most work a command simulates unless -max-work
+// says more: warp instructions, and the 32-B DRAM sectors they read and
+// write (dram_read_transactions and dram_write_transactions). 2e9
+// warp instructions are about four minutes of the full hierarchy (Fermi,
 // matmul: 9 million warp instructions per second on one core of this
 // project's machine) and twenty of the DRAM-bound path (GT200: 1.7
-// million). The cap refuses at once, from the launch's closed-form
-// estimate, the runs that would take hours: a typo in -set, a nest of
-// deep loops, a validate sweep over large sizes.
+// million); 2e9 DRAM sectors at 0.35 to 0.7 µs each, 12 to 25 minutes.
+// The cap refuses at once, from the launch's closed-form estimate, the
+// runs whose warp instructions alone would take hours: a typo in -set, a
+// nest of deep loops, a validate sweep over large sizes. The DRAM
+// traffic, which no closed form gives where caches stand between, is
+// watched as the run goes (sim.Options.MaxWork).
 const defaultMaxWork = 2e9
 
-// workFlag is -max-work, the cap on the estimated warp instructions.
+// workFlag is -max-work, the cap on work.
 func workFlag(fs *flag.FlagSet) *float64 {
-	return fs.Float64("max-work", defaultMaxWork, "the most warp `instructions` to simulate, as the launch's closed-form estimate counts them (e.g. 1e10); larger runs are refused at once")
+	return fs.Float64("max-work", defaultMaxWork, "the most `work` to simulate, in warp instructions plus 32-B DRAM sectors read and written (e.g. 1e10): more warp instructions than this, counted before the run, are refused at once; a run whose DRAM traffic takes it past, or on course past, is stopped")
 }
 
 // checkCap checks the value of -max-work.
 func checkCap(cap float64) error {
 	if !(cap > 0) {
-		return fmt.Errorf("-max-work: want a positive number of warp instructions, e.g. 1e10; got %v", cap)
+		return fmt.Errorf("-max-work: want a positive amount of work (warp instructions and DRAM sectors), e.g. 1e10; got %v", cap)
 	}
 	return nil
+}
+
+// overWork names what (a launch; "" for nothing, where the caller names
+// it) and the ways forward where err is a simulation stopped by its cap
+// on work (-max-work), and returns any other err as it is; sampling says
+// -sample is one of them (one launch, not sampled already).
+func overWork(what string, err error, sampling bool) error {
+	var we *sim.WorkError
+	if !errors.As(err, &we) {
+		return err
+	}
+	how := "use smaller sizes (-set), or raise it"
+	if sampling {
+		how = "use -sample, smaller sizes (-set), or raise it"
+	}
+	if we.Projected > 0 {
+		how += " with -max-work " + raisedCap(we.Projected, we.Cap)
+	}
+	if what != "" {
+		what += ": "
+	}
+	return fmt.Errorf("%s%w; the cap is -max-work, which keeps a run within minutes: %s", what, err, how)
 }
 
 // workOf is the warp instructions of l. A per-thread kernel's are

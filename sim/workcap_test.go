@@ -1,0 +1,110 @@
+package sim_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"gpumemsim/sim"
+	"gpumemsim/traces"
+)
+
+// vecadd on gt200 at N = 2^20 is 32,768 warps, each of 7 warp
+// instructions (two loads, four compute, one store, as `trace` lists
+// them) and 12 DRAM sectors (three rows of 32 lanes × 4 B, 128 B each,
+// with no cache between on CC 1.3): 19 units of work a warp, the same
+// from the first warp to the last.
+const (
+	vecaddWarps = 1 << 15
+	vecaddWork  = vecaddWarps * (7 + 12) // 622,592
+)
+
+// workStop runs vecadd on gt200 at N = 2^20 under opts, n times in a
+// sequence, and returns the error that stopped it, which must be a
+// WorkError.
+func workStop(t *testing.T, opts sim.Options, n int) *sim.WorkError {
+	t.Helper()
+	dev, l := bind(t, "gt200", "vecadd", "", "", map[string]int64{"N": 1 << 20})
+	srcs := make([]traces.Source, n)
+	for i := range srcs {
+		srcs[i] = l
+	}
+	_, err := sim.RunSequence(context.Background(), dev, srcs, opts)
+	var we *sim.WorkError
+	if !errors.As(err, &we) {
+		t.Fatalf("err = %v; want a WorkError", err)
+	}
+	return we
+}
+
+// Under a cap of twice its work the launch runs to the end, and its work
+// is the warp instructions and DRAM sectors derived above.
+func TestWorkCapHolds(t *testing.T) {
+	dev, l := bind(t, "gt200", "vecadd", "", "", map[string]int64{"N": 1 << 20})
+	r, err := sim.Run(context.Background(), dev, l, sim.Options{MaxWork: 2 * vecaddWork})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.WarpInsts + r.DRAM.ReadSectors + r.DRAM.WriteSectors; got != vecaddWork {
+		t.Errorf("work = %d warp instructions + %d + %d DRAM sectors = %d; want %d", r.WarpInsts, r.DRAM.ReadSectors, r.DRAM.WriteSectors, got, vecaddWork)
+	}
+}
+
+// Under 0.45 of its work the launch is on course past twice the cap, and
+// is stopped soon after 1/64 of its warp instructions have issued (at the
+// engine's next look, within 4,096 events), at a projection within 10% of
+// its work: long before it would have passed the cap itself, at 0.45 of
+// them.
+func TestWorkCapProjects(t *testing.T) {
+	we := workStop(t, sim.Options{MaxWork: 0.45 * vecaddWork}, 1)
+	const insts = 7 * vecaddWarps
+	if we.Total != insts {
+		t.Errorf("Total = %v; want the launch's %d warp instructions", we.Total, insts)
+	}
+	if we.WarpInsts < insts/64 || we.WarpInsts > insts/16 {
+		t.Errorf("stopped after %d warp instructions; want from 1/64 to 1/16 of %d", we.WarpInsts, insts)
+	}
+	if we.Projected < 0.9*vecaddWork || we.Projected > 1.1*vecaddWork {
+		t.Errorf("Projected = %v; want %d within 10%%", we.Projected, vecaddWork)
+	}
+}
+
+// A sampled run simulates only some of the launch, so it is not
+// projected: it stops when its work passes the cap, a hundredth of the
+// launch's here, checked every few thousand events.
+func TestWorkCapSampled(t *testing.T) {
+	opts := sim.Options{MaxWork: vecaddWork / 100}
+	opts.Sample.On = true
+	we := workStop(t, opts, 1)
+	done := we.WarpInsts + we.DRAMSectors
+	if we.Projected != 0 || float64(done) <= opts.MaxWork || done > vecaddWork/10 {
+		t.Errorf("stopped at %d warp instructions and %d DRAM sectors, projected %v; want past the cap of %v, well short of the launch's %d, not projected",
+			we.WarpInsts, we.DRAMSectors, we.Projected, opts.MaxWork, vecaddWork)
+	}
+}
+
+// Under 0.55 of its work the launch is projected to less than twice the
+// cap, and runs on until its work passes the cap.
+func TestWorkCapMargin(t *testing.T) {
+	we := workStop(t, sim.Options{MaxWork: 0.55 * vecaddWork}, 1)
+	done := float64(we.WarpInsts + we.DRAMSectors)
+	if we.Projected != 0 || done <= 0.55*vecaddWork || done > 0.6*vecaddWork {
+		t.Errorf("stopped at %d warp instructions and %d DRAM sectors, projected %v; want past the cap of %v, unprojected",
+			we.WarpInsts, we.DRAMSectors, we.Projected, 0.55*vecaddWork)
+	}
+}
+
+// In a sequence the cap is on the launches' work together: under one and
+// a half launches' work the first runs whole, and the second stops once
+// it has done more than half of its own.
+func TestWorkCapSequence(t *testing.T) {
+	we := workStop(t, sim.Options{MaxWork: 1.5 * vecaddWork}, 2)
+	if we.Before != vecaddWork {
+		t.Errorf("Before = %v; want the first launch's %d", we.Before, vecaddWork)
+	}
+	done := float64(we.WarpInsts + we.DRAMSectors)
+	if we.Projected != 0 || done <= 0.5*vecaddWork || done > 0.6*vecaddWork {
+		t.Errorf("the second launch stopped at %d warp instructions and %d DRAM sectors, projected %v; want past half its work %d, unprojected",
+			we.WarpInsts, we.DRAMSectors, we.Projected, vecaddWork)
+	}
+}
