@@ -303,6 +303,11 @@ func TestSweepErrors(t *testing.T) {
 		// A plot of a sweep none of whose rows ran says so, after their
 		// errors, not that the metric is missing.
 		{"sweep-err-plot-none-ran", []string{"sweep", "-kernel", "nw-shared", "-set", "N=64", "-plot", "testdata/sweep/none-ran.svg"}},
+		// A row whose DRAM sectors take it past -max-work is stopped and
+		// recorded with its error; the row within it runs (vecadd on gt200
+		// at 2^16: 2,048 warps of 7 warp instructions and 12 sectors,
+		// 38,912 units of work; at 2^10, 608).
+		{"sweep-err-dram-work", []string{"sweep", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536,1024", "-max-work", "2e4"}},
 		{"sweep-err-plot-no-rows", []string{"sweep", "-kernel", "vecadd", "-blocks", "64,128", "-set", "N=256", "-shard", "3/4", "-plot", "testdata/sweep/no-rows.svg"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
