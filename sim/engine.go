@@ -96,6 +96,10 @@ type engine struct {
 	// work of the launches before it in a sequence.
 	budget workCap
 	worked float64
+	// watchWork, when not nil, is told the launch's warp instructions
+	// and DRAM sectors at every look at the cap: for the test that
+	// measures the projection.
+	watchWork func(insts, dram int64)
 	// start is the cycle the launch started: 0, or the end of the
 	// launch before it in a sequence; mem0 is what the memory had
 	// counted by then.

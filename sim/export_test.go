@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"math"
 
 	"gpumemsim/arch"
 	"gpumemsim/traces"
@@ -83,3 +84,27 @@ func CountEveryBlock(dev *arch.Device, l *traces.Launch) (*Counts, error) {
 func CheckTotals(dev *arch.Device, r *Result) error { return r.checkExtrapolated(dev) }
 
 func Reconcile(dev *arch.Device, r *Result) { reconcile(dev, r, -1) }
+
+// ProjectFrom sets the warp instructions past which a launch's work is
+// projected (workcap.go) and returns a function that restores it.
+func ProjectFrom(n int64) (restore func()) {
+	old := projectFrom
+	projectFrom = n
+	return func() { projectFrom = old }
+}
+
+// RunWatchingWork is Run of an unsampled launch under no cap, with watch
+// told its warp instructions and DRAM sectors at every look at the cap
+// (workcap.go), and once more at the end.
+func RunWatchingWork(dev *arch.Device, src traces.Source, watch func(insts, dram int64)) (*Result, error) {
+	e, err := newDevice(dev)
+	if err != nil {
+		return nil, err
+	}
+	e.watchWork = watch
+	if err := e.runLaunch(context.Background(), dev, src, Options{MaxWork: math.Inf(1)}); err != nil {
+		return nil, err
+	}
+	watch(e.res.WarpInsts, e.launchDRAM())
+	return e.res, nil
+}

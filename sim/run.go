@@ -33,8 +33,8 @@ type Options struct {
 	// over a sequence's launches, checked every few thousand events. A run
 	// past it stops with a *WorkError (workcap.go), and so does one on
 	// course past twice it once 1/64 of an exactly counted launch's warp
-	// instructions have issued (a sampled run, which simulates only some
-	// of them, is not projected).
+	// instructions, and at least 2^20, have issued (a sampled run, which
+	// simulates only some of them, is not projected).
 	MaxWork float64
 }
 

@@ -8,17 +8,22 @@ import (
 )
 
 // A launch is projected from its rate of DRAM sectors per warp
-// instruction once 1/projectAfter of its warp instructions have issued,
-// and stopped there when on course past projectMargin times the cap. The
-// projection errs both ways: cold caches send more to DRAM early on, and
-// a working set that outgrows them sends more later (docs/design.md,
-// "Work and limits", measures it), so it stops early only what is well
-// past the cap; the rest stops when its work passes the cap.
+// instruction once 1/projectAfter of its warp instructions, and at least
+// projectFrom, have issued, and stopped there when on course past
+// projectMargin times the cap. The projection errs both ways: cold caches
+// send more to DRAM early on, and a working set that outgrows them sends
+// more later (docs/design.md, "Work and limits", measures it), so it
+// stops early only what is well past the cap; the rest stops when its
+// work passes the cap. A launch of fewer than projectFrom warp
+// instructions ends within a second or so anyway, and the rate of its
+// first wave or two can be off by three times (fermi and a100
+// copy-rowmajor, a100 kmeans-peng).
 const (
 	projectAfter  = 64
 	projectMargin = 2
 )
 
+var projectFrom int64 = 1 << 20 // a variable for the tests
 // workCap bounds the work a run simulates (Options.MaxWork): the warp
 // instructions it issues and the 32-B DRAM sectors it reads and writes,
 // the two things a run's time follows (docs/design.md, "Work and
@@ -83,10 +88,13 @@ func sci(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 func (e *engine) overWork() error {
 	c := &e.budget
 	insts, dram := e.res.WarpInsts, e.launchDRAM()
+	if e.watchWork != nil {
+		e.watchWork(insts, dram)
+	}
 	if c.spent+float64(insts)+float64(dram) > c.limit {
 		return &WorkError{Cap: c.limit, WarpInsts: insts, DRAMSectors: dram, Before: c.spent}
 	}
-	if c.total == 0 || float64(insts)*projectAfter < c.total {
+	if c.total == 0 || float64(insts)*projectAfter < c.total || insts < projectFrom {
 		return nil
 	}
 	projected := c.spent + c.total + float64(dram)*c.total/float64(insts)

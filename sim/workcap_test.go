@@ -56,6 +56,7 @@ func TestWorkCapHolds(t *testing.T) {
 // its work: long before it would have passed the cap itself, at 0.45 of
 // them.
 func TestWorkCapProjects(t *testing.T) {
+	defer sim.ProjectFrom(0)()
 	we := workStop(t, sim.Options{MaxWork: 0.45 * vecaddWork}, 1)
 	const insts = 7 * vecaddWarps
 	if we.Total != insts {
@@ -83,9 +84,22 @@ func TestWorkCapSampled(t *testing.T) {
 	}
 }
 
+// A launch of fewer than 2^20 warp instructions (this one has 229,376)
+// is not projected: under the same cap it runs on until its work passes
+// the cap.
+func TestWorkCapShortLaunch(t *testing.T) {
+	we := workStop(t, sim.Options{MaxWork: 0.45 * vecaddWork}, 1)
+	done := float64(we.WarpInsts + we.DRAMSectors)
+	if we.Projected != 0 || done <= 0.45*vecaddWork || done > 0.5*vecaddWork {
+		t.Errorf("stopped at %d warp instructions and %d DRAM sectors, projected %v; want past the cap of %v, unprojected",
+			we.WarpInsts, we.DRAMSectors, we.Projected, 0.45*vecaddWork)
+	}
+}
+
 // Under 0.55 of its work the launch is projected to less than twice the
 // cap, and runs on until its work passes the cap.
 func TestWorkCapMargin(t *testing.T) {
+	defer sim.ProjectFrom(0)()
 	we := workStop(t, sim.Options{MaxWork: 0.55 * vecaddWork}, 1)
 	done := float64(we.WarpInsts + we.DRAMSectors)
 	if we.Projected != 0 || done <= 0.55*vecaddWork || done > 0.6*vecaddWork {

@@ -119,8 +119,8 @@
 // -max-work, and a warp that would issue more than -max-work
 // instructions is an error. -max-work bounds the DRAM traffic too: a
 // simulation whose warp instructions plus 32-B DRAM sectors pass it, or
-// whose first 1/64 is on course past twice it, stops with an error that
-// says how far it got (sim.WorkError).
+// whose first 1/64 (and 2^20 warp instructions) is on course past twice
+// it, stops with an error that says how far it got (sim.WorkError).
 //
 // estimate and validate take per-thread (__global__) kernels too: the
 // static models read their global references as affine forms of the

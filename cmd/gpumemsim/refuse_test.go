@@ -35,11 +35,17 @@ func TestRefuse(t *testing.T) {
 		{"refuse-work-trace-totals", []string{"trace", "-kernel", "testdata/kernels/triangular.yaml", "-set", "N=262144", "-totals"}},
 		{"refuse-max-work", []string{"run", "-max-work", "-1"}},
 		// What the count cannot see, the DRAM sectors, stops the run as it
-		// goes: at once where the first 1/64 of it is on course past twice
-		// the cap (vecadd on gt200 at 2^20 is 622,592 units of work, 19 a
-		// warp), as it passes the cap otherwise, and in a sequence or a
-		// validate with the launch or configuration named.
-		{"refuse-dram-projected", []string{"run", "-device", "gt200", "-kernel", "vecadd", "-set", "N=1048576", "-max-work", "2.8e5"}},
+		// goes: at once where its first 1/64, and 2^20 warp instructions,
+		// are on course past twice the cap, as it passes the cap otherwise,
+		// and in a sequence or a validate with the launch or configuration
+		// named. matvec on gt200 at N=8192 issues 2.73e7 warp instructions
+		// (trace), and in each of its N²/32 warp iterations loads and
+		// stores y[i] (4 sectors each), x[j] (one 32-B segment a
+		// half-warp, 2) and A[i][j], a 32-B segment per lane on CC 1.3
+		// (32): 42 sectors, 8.81e7 in all, 1.15e8 of work, projected from
+		// 3.8% of it (2^20 warp instructions). vecadd on gt200 at 2^16 is
+		// 38,912 units of work, 19 a warp.
+		{"refuse-dram-projected", []string{"run", "-device", "gt200", "-kernel", "matvec", "-set", "N=8192", "-max-work", "3e7"}},
 		{"refuse-dram-sampled", []string{"run", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536", "-max-work", "2e4", "-sample"}},
 		{"refuse-dram-validate", []string{"validate", "-device", "gt200", "-kernel", "vecadd", "-set", "N=1048576", "-blocks", "256", "-max-work", "5e5"}},
 		{"refuse-dram-sequence", []string{"run", "-device", "gt200", "-kernel", "testdata/kernels/vecadd-launches.yaml", "-max-work", "1e6"}},
