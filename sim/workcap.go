@@ -24,6 +24,7 @@ const (
 )
 
 var projectFrom int64 = 1 << 20 // a variable for the tests
+
 // workCap bounds the work a run simulates (Options.MaxWork): the warp
 // instructions it issues and the 32-B DRAM sectors it reads and writes,
 // the two things a run's time follows (docs/design.md, "Work and

@@ -13,7 +13,7 @@ import (
 )
 
 var (
-	projectionReport   = flag.Bool("projection-report", false, "run TestProjectionReport: the cap's projection of each loop-nest example's work against the work it did, on every device (half an hour)")
+	projectionReport   = flag.Bool("projection-report", false, "run TestProjectionReport: the cap's projection of each loop-nest example's work against the work it did, on every device (two minutes on two cores)")
 	projectionMaxInsts = flag.Float64("projection-max-insts", 3e7, "with -projection-report, only the runs of at most this many warp instructions")
 )
 
@@ -35,7 +35,7 @@ type projection struct {
 // -projection-report -v -timeout 2h.
 func TestProjectionReport(t *testing.T) {
 	if !*projectionReport {
-		t.Skip("a report of half an hour; run with -projection-report")
+		t.Skip("a report of two minutes; run with -projection-report")
 	}
 	var mu sync.Mutex
 	var rows []projection
