@@ -13,7 +13,7 @@ import (
 )
 
 var (
-	projectionReport   = flag.Bool("projection-report", false, "run TestProjectionReport: the cap's projection of each loop-nest example's work against the work it did, on every device (two minutes on two cores)")
+	projectionReport   = flag.Bool("projection-report", false, "run TestProjectionReport: the cap's projection of each example's work against the work it did, on every device (five minutes on two cores)")
 	projectionMaxInsts = flag.Float64("projection-max-insts", 3e7, "with -projection-report, only the runs of at most this many warp instructions")
 )
 
@@ -42,7 +42,7 @@ type projection struct {
 // TestProjectionReport -projection-report -v -timeout 1h.
 func TestProjectionReport(t *testing.T) {
 	if !*projectionReport {
-		t.Skip("a report of two minutes; run with -projection-report")
+		t.Skip("a report of five minutes; run with -projection-report")
 	}
 	var mu sync.Mutex
 	var rows []projection
