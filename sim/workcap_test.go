@@ -70,42 +70,39 @@ func TestWorkCapProjects(t *testing.T) {
 	}
 }
 
-// A sampled run simulates only some of the launch, so it is not
-// projected: it stops when its work passes the cap, a hundredth of the
-// launch's here, checked every few thousand events.
-func TestWorkCapSampled(t *testing.T) {
-	opts := sim.Options{MaxWork: vecaddWork / 100}
-	opts.Sample.On = true
-	we := workStop(t, opts, 1)
-	done := we.WarpInsts + we.DRAMSectors
-	if we.Projected != 0 || float64(done) <= opts.MaxWork || done > vecaddWork/10 {
-		t.Errorf("stopped at %d warp instructions and %d DRAM sectors, projected %v; want past the cap of %v, well short of the launch's %d, not projected",
-			we.WarpInsts, we.DRAMSectors, we.Projected, opts.MaxWork, vecaddWork)
+// stoppedPast checks that we stopped the launch, unprojected, once its
+// own work passed from (the cap less the work before it) and before it
+// reached to: the engine looks every 4,096 events, so a little past.
+func stoppedPast(t *testing.T, we *sim.WorkError, from, to float64) {
+	t.Helper()
+	done := float64(we.WarpInsts + we.DRAMSectors)
+	if we.Projected != 0 || done <= from || done > to {
+		t.Errorf("stopped at %d warp instructions and %d DRAM sectors, projected %v; want past %v and within %v, unprojected",
+			we.WarpInsts, we.DRAMSectors, we.Projected, from, to)
 	}
 }
 
+// A sampled run simulates only some of the launch, so it is not
+// projected: it stops when its work passes the cap, a hundredth of the
+// launch's here, well short of a tenth of it.
+func TestWorkCapSampled(t *testing.T) {
+	opts := sim.Options{MaxWork: vecaddWork / 100}
+	opts.Sample.On = true
+	stoppedPast(t, workStop(t, opts, 1), opts.MaxWork, vecaddWork/10)
+}
+
 // A launch of fewer than 2^20 warp instructions (this one has 229,376)
-// is not projected: under the same cap it runs on until its work passes
-// the cap.
+// is not projected: under the same cap as TestWorkCapProjects it runs on
+// until its work passes the cap.
 func TestWorkCapShortLaunch(t *testing.T) {
-	we := workStop(t, sim.Options{MaxWork: 0.45 * vecaddWork}, 1)
-	done := float64(we.WarpInsts + we.DRAMSectors)
-	if we.Projected != 0 || done <= 0.45*vecaddWork || done > 0.5*vecaddWork {
-		t.Errorf("stopped at %d warp instructions and %d DRAM sectors, projected %v; want past the cap of %v, unprojected",
-			we.WarpInsts, we.DRAMSectors, we.Projected, 0.45*vecaddWork)
-	}
+	stoppedPast(t, workStop(t, sim.Options{MaxWork: 0.45 * vecaddWork}, 1), 0.45*vecaddWork, 0.5*vecaddWork)
 }
 
 // Under 0.55 of its work the launch is projected to less than twice the
 // cap, and runs on until its work passes the cap.
 func TestWorkCapMargin(t *testing.T) {
 	defer sim.ProjectFrom(0)()
-	we := workStop(t, sim.Options{MaxWork: 0.55 * vecaddWork}, 1)
-	done := float64(we.WarpInsts + we.DRAMSectors)
-	if we.Projected != 0 || done <= 0.55*vecaddWork || done > 0.6*vecaddWork {
-		t.Errorf("stopped at %d warp instructions and %d DRAM sectors, projected %v; want past the cap of %v, unprojected",
-			we.WarpInsts, we.DRAMSectors, we.Projected, 0.55*vecaddWork)
-	}
+	stoppedPast(t, workStop(t, sim.Options{MaxWork: 0.55 * vecaddWork}, 1), 0.55*vecaddWork, 0.6*vecaddWork)
 }
 
 // In a sequence the cap is on the launches' work together: under one and
@@ -116,9 +113,5 @@ func TestWorkCapSequence(t *testing.T) {
 	if we.Before != vecaddWork {
 		t.Errorf("Before = %v; want the first launch's %d", we.Before, vecaddWork)
 	}
-	done := float64(we.WarpInsts + we.DRAMSectors)
-	if we.Projected != 0 || done <= 0.5*vecaddWork || done > 0.6*vecaddWork {
-		t.Errorf("the second launch stopped at %d warp instructions and %d DRAM sectors, projected %v; want past half its work %d, unprojected",
-			we.WarpInsts, we.DRAMSectors, we.Projected, vecaddWork)
-	}
+	stoppedPast(t, we, 0.5*vecaddWork, 0.6*vecaddWork)
 }
