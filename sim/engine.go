@@ -92,10 +92,8 @@ type engine struct {
 	held            *int64
 	res             *Result
 	failing         failing // the launch running, where it may meet errors
-	// budget is the launch's cap on work (workcap.go), and worked the
-	// work of the launches before it in a sequence.
+	// budget is the launch's cap on work (workcap.go).
 	budget workCap
-	worked float64
 	// watchWork, when not nil, is told the launch's warp instructions
 	// and DRAM sectors at every look at the cap: for the test that
 	// measures the projection.

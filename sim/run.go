@@ -34,7 +34,10 @@ type Options struct {
 	// past it stops with a *WorkError (workcap.go), and so does one on
 	// course past twice it once 1/64 of an exactly counted launch's warp
 	// instructions, and at least 2^20, have issued (a sampled run, which
-	// simulates only some of them, is not projected).
+	// simulates only some of them, is not projected). A per-thread
+	// launch's work is counted for it, if it has not been
+	// (traces.Launch.WarpInstructions; a command counts it first, within
+	// its cap and its context).
 	MaxWork float64
 }
 
@@ -82,7 +85,7 @@ func (e *engine) runLaunch(ctx context.Context, dev *arch.Device, src traces.Sou
 	if err := streamErr(src); err != nil {
 		return err
 	}
-	e.worked += float64(e.res.WarpInsts + e.launchDRAM())
+	e.budget.spent += float64(e.res.WarpInsts + e.launchDRAM())
 	e.finish(dev)
 	if err := e.check(dev); err != nil {
 		return selfCheckFailed(err)
@@ -167,7 +170,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 	e.activeBlks = occ.ActiveBlocks
 	e.grid = grid{total: info.Blocks(), progress: opts.Progress, res: res}
 	e.failing, _ = src.(failing)
-	e.budget = newWorkCap(src, opts, e.worked)
+	e.budget.launch(src, opts)
 	e.warpCycles, e.activeCycles, e.idleSMs = 0, 0, 0
 	if opts.Sample.On || opts.Waves != nil {
 		e.grid.wave = waveBlocks(dev, occ)

@@ -34,7 +34,8 @@ var projectFrom int64 = 1 << 20 // a variable for the tests
 // run goes.
 type workCap struct {
 	limit float64 // Options.MaxWork; 0 for none
-	// spent is the work of the launches before this one, in a sequence.
+	// spent is the work of the launches before this one, in a sequence:
+	// it carries over from launch to launch.
 	spent float64
 	// total is the launch's warp instructions, exactly counted, for the
 	// projection; 0 where the count is a bound or the run is sampled,
@@ -42,13 +43,12 @@ type workCap struct {
 	total float64
 }
 
-// newWorkCap is the cap of a launch of src under opts, after spent work.
-func newWorkCap(src traces.Source, opts Options, spent float64) workCap {
-	c := workCap{limit: opts.MaxWork, spent: spent}
+// launch sets the cap for a launch of src under opts.
+func (c *workCap) launch(src traces.Source, opts Options) {
+	c.limit, c.total = opts.MaxWork, 0
 	if n, ok := src.(traces.Counted); ok && c.limit > 0 && !opts.Sample.On && n.ExactWork() {
 		c.total = n.WarpInstructions()
 	}
-	return c
 }
 
 // WorkError says a run stopped for more work than Options.MaxWork.

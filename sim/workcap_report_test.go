@@ -19,12 +19,12 @@ var (
 
 // projection is one run's projected work against the work it did.
 type projection struct {
-	name               string
-	work               int64   // warp instructions and DRAM sectors done
-	at64, atRule       float64 // projected over done: at 1/64, and where the cap projects (0: never)
-	insts64, instsRule int64   // the warp instructions issued then
-	total              float64 // the launch's warp instructions as counted
-	insts              int64   // and as issued
+	name         string
+	work         int64   // warp instructions and DRAM sectors done
+	at64, atRule float64 // projected over done: at 1/64, and where the cap projects (0: never)
+	instsRule    int64   // the warp instructions issued where the cap projects
+	total        float64 // the launch's warp instructions as counted
+	insts        int64   // and as issued
 	// estimated says total is a per-thread kernel's count on sample
 	// blocks, which the cap does not project from: the report shows what
 	// projecting would give.
@@ -96,7 +96,7 @@ func measureProjection(t *testing.T, dev, name string) (p projection, ok bool) {
 		}
 		r := (total + dram*total/insts) / float64(p.work)
 		if p.at64 == 0 {
-			p.at64, p.insts64 = r, lk[0]
+			p.at64 = r
 		}
 		if lk[0] >= 1<<20 {
 			p.atRule, p.instsRule = r, lk[0]
