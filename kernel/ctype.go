@@ -139,13 +139,13 @@ func CIntType(name string) IntType {
 func LiteralType(text string, v int64) IntType {
 	digits := strings.TrimRight(text, "uUlL")
 	suffix := strings.ToLower(text[len(digits):])
-	hex := len(digits) > 1 && digits[0] == '0' // or octal: C11 treats both alike
+	hexOrOctal := len(digits) > 1 && digits[0] == '0' // C11 treats both alike
 	unsigned := strings.Contains(suffix, "u")
 	long := strings.Contains(suffix, "l")
 	switch {
 	case !long && !unsigned && v >= math.MinInt32 && v <= math.MaxInt32:
 		return Int
-	case !long && (unsigned || hex) && v <= math.MaxUint32:
+	case !long && (unsigned || hexOrOctal) && v <= math.MaxUint32:
 		return UInt
 	case unsigned:
 		return ULong

@@ -97,11 +97,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return runSequence(ctx, dev, ls, *regs, *maxWork, runOutput{*format, *style, *describe}, stdout, stderr)
 	}
 	l := ls[0]
+	what := l.Kernel.Name + " with " + l.ParamText()
 	work, err := workOf(ctx, l, *maxWork, stderr)
 	if err != nil {
 		return err
 	}
-	if err := checkWork(ctx, l.Kernel.Name+" with "+l.ParamText(), work, *maxWork); err != nil {
+	if err := checkWork(ctx, what, work, *maxWork); err != nil {
 		return err
 	}
 	if *regs > 0 {
@@ -119,7 +120,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	res, err := sim.Run(ctx, dev, l, opts)
 	bar.finish()
 	if err != nil {
-		return overWork(l.Kernel.Name+" with "+l.ParamText(), err, !sample.On)
+		return overWork(what, err, !sample.On)
 	}
 	if *waves != "" {
 		if err := writeAtomic(*waves, func(w io.Writer) error { return writeWavesCSV(w, rows, res.Sampling) }); err != nil {
