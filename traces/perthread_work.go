@@ -5,8 +5,10 @@ package traces
 // blocks (far less than simulating them): every block when the grid has
 // at most ptSampleBlocks, else ptSampleBlocks blocks spread evenly from
 // the first to the last, scaled to the grid (then an estimate, not
-// exact). Counting forms the addresses of the references whose values
-// the kernel reads (index data steering control flow), and checks those
+// exact). Where the sample's blocks differ (trip counts read from index
+// data, a thread's row of a power-law matrix) the count goes on in
+// rounds that double the sample (perthread_count.go). Counting forms the
+// addresses of the references whose values the kernel reads (index data steering control flow), and checks those
 // of the others in each warp's first ptChecked instructions (all of
 // most launches' sample; up to 36 ms more on the shipped examples' own
 // sizes, docs/design.md): it stops at the first error
@@ -14,7 +16,7 @@ package traces
 // when a long loop followed an access outside its array, and the launch
 // was refused for its cap instead.
 
-// ptSampleBlocks is the number of blocks counted for a larger grid.
+// ptSampleBlocks is the number of blocks a larger grid's count begins with.
 const ptSampleBlocks = 16
 
 // SampleBlocks is a sample of n blocks of a grid of nb, spread evenly
@@ -35,17 +37,18 @@ func SampleBlocks(nb, n int) []int {
 		case n == 1:
 			bs[k] = nb / 2
 		default:
-			bs[k] = int(int64(k) * int64(nb-1) / int64(n-1))
+			bs[k] = spread(nb, n, k)
 		}
 	}
 	return bs
 }
 
-// WorkSample is the blocks the work of l is counted on (threadWork):
-// every block of a grid of at most ptSampleBlocks, else ptSampleBlocks
-// spread over it. An estimate that counts more of a per-thread launch
-// (its transactions) counts the same blocks.
-func (l *Launch) WorkSample() []int { return SampleBlocks(l.Blocks(), ptSampleBlocks) }
+// CountSample is the blocks the count of l's work begins with
+// (threadWork's first round): every block of a grid of at most
+// ptSampleBlocks, else ptSampleBlocks spread over it. An estimate of a
+// ratio of a per-thread launch (its transactions per memory instruction)
+// counts these.
+func (l *Launch) CountSample() []int { return SampleBlocks(l.Blocks(), ptSampleBlocks) }
 
 // ptChecked is the instructions of a warp whose addresses the work count
 // checks.
@@ -108,66 +111,10 @@ type ptWork struct {
 func (l *Launch) threadWork() *ptWork {
 	pt := l.pt
 	pt.once.Do(func() {
-		nb := l.Blocks()
-		w := &pt.work
-		w.refs = make([]float64, len(l.Refs))
-		c := &ThreadCursor{l: l, pt: pt, counting: true}
-		var in WarpInst
-		var counted int64
-		look := int64(lookEvery) // the next multiple of lookEvery: look at stop, tell counted
-		budget := int64(CountBudget)
-		if pt.countBudget > 0 {
-			budget = pt.countBudget
+		wc := newWorkCount(l)
+		for r := 0; wc.round(r); r++ {
 		}
-		done := 0
-		for _, b := range l.WorkSample() {
-			for wi := range l.WarpsPerBlock() {
-				c.Reset(b, wi)
-				c.cap = budget - counted
-				for c.NextTo(&in, &in.Addr) {
-					n := int64(1)
-					switch in.Op {
-					case OpCompute:
-						n = int64(in.Count)
-					case OpLoad, OpStore:
-						w.mem++
-						w.refs[in.Ref]++
-					}
-					w.insts += float64(n)
-					c.spent += n
-					if counted += n; counted > budget {
-						break
-					}
-					if counted >= look {
-						if look += lookEvery; stopped(pt.stop) {
-							c.over = true
-							break
-						}
-						if pt.counted != nil {
-							pt.counted(counted)
-						}
-					}
-				}
-				if c.over { // the rest of the warp is past the budget
-					counted = budget + 1
-					w.insts = max(w.insts, float64(counted))
-				}
-				if pt.failed() {
-					break
-				}
-			}
-			done++
-			if counted > budget || pt.failed() {
-				break
-			}
-		}
-		scale := float64(nb) / float64(done)
-		w.insts *= scale
-		w.mem *= scale
-		for i := range w.refs {
-			w.refs[i] *= scale
-		}
-		w.exact = done == nb && counted <= budget && !pt.failed()
+		wc.scale()
 	})
 	return &pt.work
 }

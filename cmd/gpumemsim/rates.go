@@ -247,9 +247,10 @@ func globalTransactions(dev *arch.Device, l *traces.Launch) (loads, stores float
 }
 
 // A per-thread kernel's transactions are counted on a sample of its grid:
-// the blocks its work is counted on (Launch.WorkSample, 16 spread over
-// it), each streamed for at most txnSampleSteps over their number steps
-// of its cursor (its first warps whole where the block is large).
+// the blocks the count of its work begins with (Launch.CountSample, 16
+// spread over it), each streamed for at most txnSampleSteps over their
+// number steps of its cursor (its first warps whole where the block is
+// large).
 // Counting takes at most 0.03 s on every shipped per-thread example but
 // siddon (under 0.1 s: its rays are set up first) on the development
 // machine, where 16 times the steps took up to 0.39 s for the same counts
@@ -263,7 +264,7 @@ const txnSampleSteps = 1 << 16
 // whole grid. ok is false when counting fails (the simulation then says
 // why) or the sample issues no memory instruction.
 func threadCounts(dev *arch.Device, l *traces.Launch) (c *sim.Counts, scale float64, ok bool) {
-	blocks := l.WorkSample()
+	blocks := l.CountSample()
 	if len(blocks) == 0 {
 		return nil, 0, false
 	}
