@@ -3,6 +3,7 @@ package traces
 import (
 	"iter"
 	"math"
+	"slices"
 )
 
 // A sample that leaves the estimate uncertain is doubled, round by
@@ -214,4 +215,37 @@ func (wc *workCount) scale() {
 		w.refs[i] *= scale
 	}
 	w.exact = wc.done == nb && wc.counted <= wc.budget && !wc.pt.failed()
+}
+
+// WorkCount is a per-thread launch's counted work, for a launch bound
+// again from the same inputs (SetWorkCount), which then need not count
+// it again: a sweep binds each row twice, once to refuse it and estimate
+// its time, and once, a batch of rows at a time, to simulate it.
+type WorkCount struct {
+	w  ptWork
+	ok bool
+}
+
+// WorkCount counts l's work if it is not counted yet and returns the
+// count; for a loop nest, whose work has a closed form, nothing.
+func (l *Launch) WorkCount() WorkCount {
+	if l.pt == nil {
+		return WorkCount{}
+	}
+	w := *l.threadWork()
+	w.refs = slices.Clone(w.refs)
+	return WorkCount{w: w, ok: true}
+}
+
+// SetWorkCount gives l, not yet counted, the count c of a launch bound
+// from the same inputs; a count that does not fit l (a loop nest, other
+// references, the zero WorkCount) is not taken, and l counts its own.
+func (l *Launch) SetWorkCount(c WorkCount) {
+	if l.pt == nil || !c.ok || len(c.w.refs) != len(l.Refs) {
+		return
+	}
+	l.pt.once.Do(func() {
+		l.pt.work = c.w
+		l.pt.work.refs = slices.Clone(c.w.refs)
+	})
 }

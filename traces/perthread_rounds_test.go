@@ -82,62 +82,90 @@ grid: [100]
 // TestCountRounds: the first 16 sample blocks of a 100-block grid are
 // 0, 6, 13, ..., 92, 99 (floor(k·99/15)).
 func TestCountRounds(t *testing.T) {
-	t.Run("uniform", func(t *testing.T) {
+	thousands := map[int]int{3: 1000, 4: 1000, 5: 1000, 6: 1000}
+	for _, tc := range []struct {
+		name  string
+		heavy map[int]int
+		// more is ptMoreWork; firstRound: the first round's count.
+		more  int64
+		mem   float64
+		exact bool
+	}{
 		// Every block alike: the first round's estimate has no spread and
 		// is the count, 2 memory instructions a block, but not exact.
-		l := tripKernel(t, nil)
-		if got := l.MemoryInstructions(); got != 200 {
-			t.Errorf("memory instructions %v; want 200", got)
-		}
-		if l.ExactWork() {
-			t.Error("a count of 16 of 100 blocks is exact; want an estimate")
-		}
-	})
-	t.Run("heavy", func(t *testing.T) {
+		{"uniform", nil, ptMoreWork, 200, false},
 		// Blocks 3 to 6 run 1000 iterations; the first round meets only
 		// block 6, and estimates (15·2 + 1001)·100/16 = 6443.75. Its
 		// spread sends the count on to the whole grid: 100 + 96 + 4000.
-		l := tripKernel(t, map[int]int{3: 1000, 4: 1000, 5: 1000, 6: 1000})
-		if got := l.MemoryInstructions(); got != 4196 {
-			t.Errorf("memory instructions %v; want 4196, the whole grid's", got)
-		}
-		if !l.ExactWork() {
-			t.Error("a count of every block is an estimate; want exact")
-		}
-	})
-	t.Run("affordable", func(t *testing.T) {
+		{"heavy", thousands, ptMoreWork, 4196, true},
 		// The same, with room for the first round's count c and no more:
 		// a second round, at the mean so far, would take it to 31c/16;
 		// the count stops at the first round's estimate (and not for
 		// passing twice its room, which it never reaches).
-		defer func(w int64) { ptMoreWork = w }(ptMoreWork)
-		heavy := map[int]int{3: 1000, 4: 1000, 5: 1000, 6: 1000}
-		ptMoreWork = 0
-		first := tripKernel(t, heavy).WarpInstructions() * 16 / 100
-		ptMoreWork = int64(first)
-		l := tripKernel(t, heavy)
-		if got := l.MemoryInstructions(); got != 6443.75 {
-			t.Errorf("memory instructions %v; want 6443.75, the first round's estimate", got)
-		}
-		if l.ExactWork() {
-			t.Error("exact; want an estimate")
-		}
-	})
-	t.Run("stopped", func(t *testing.T) {
+		{"affordable", thousands, firstRound, 6443.75, false},
 		// Block 6 runs 1000 iterations and block 3, the second round's
 		// first (floor(1·99/30)), 100,000. The first round counts between
 		// 1,031 (memory instructions alone) and about 10^4 warp
 		// instructions, so at its mean the second round keeps the count
 		// within 5·10^4; block 3 takes it past twice that, and the count
 		// stops there: 17 blocks, (15·2 + 1001 + 100001)·100/17.
-		defer func(w int64) { ptMoreWork = w }(ptMoreWork)
-		ptMoreWork = 50_000
-		l := tripKernel(t, map[int]int{3: 100_000, 6: 1000})
-		if got, want := l.MemoryInstructions(), 101032.0*100/17; got != want {
-			t.Errorf("memory instructions %v; want %v, 17 blocks' estimate", got, want)
-		}
-		if l.ExactWork() {
-			t.Error("exact; want an estimate")
-		}
-	})
+		{"stopped", map[int]int{3: 100_000, 6: 1000}, 50_000, 101032.0 * 100 / 17, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			defer func(w int64) { ptMoreWork = w }(ptMoreWork)
+			ptMoreWork = tc.more
+			if tc.more == firstRound {
+				ptMoreWork = 0
+				ptMoreWork = int64(tripKernel(t, tc.heavy).WarpInstructions() * 16 / 100)
+			}
+			l := tripKernel(t, tc.heavy)
+			if got := l.MemoryInstructions(); got != tc.mem {
+				t.Errorf("memory instructions %v; want %v", got, tc.mem)
+			}
+			if l.ExactWork() != tc.exact {
+				t.Errorf("exact %v; want %v", l.ExactWork(), tc.exact)
+			}
+		})
+	}
+}
+
+// firstRound stands for the first round's count as ptMoreWork.
+const firstRound = -1
+
+// TestSetWorkCount: a launch given the count of one bound from the same
+// inputs does not count again (it is never told how far a count has
+// got, where counting the 1.2 M or more warp instructions of block 6's
+// 300,000 iterations tells it at 2^20) and has the same work: 100 loads
+// of T, 99 blocks' one store and block 6's 300,000, all counted.
+func TestSetWorkCount(t *testing.T) {
+	heavy := map[int]int{6: 300_000}
+	told := func(l *Launch) (n int64) {
+		l.WatchWork(nil, func(c int64) { n = c })
+		l.WarpInstructions()
+		return n
+	}
+	first := tripKernel(t, heavy)
+	if told(first) == 0 {
+		t.Fatal("counting never told how far it had got; the test cannot tell a count from none")
+	}
+	again := tripKernel(t, heavy)
+	again.SetWorkCount(first.WorkCount())
+	if n := told(again); n != 0 {
+		t.Errorf("given a count, the launch counted again (to %d)", n)
+	}
+	if got := again.MemoryInstructions(); got != 300_199 {
+		t.Errorf("memory instructions %v; want 300199", got)
+	}
+	if !again.ExactWork() || again.WarpInstructions() != first.WarpInstructions() ||
+		!slices.Equal(again.RefInstructions(), first.RefInstructions()) {
+		t.Errorf("given the count: %v warp instructions, %v per reference, exact %v; the first launch's: %v, %v, %v",
+			again.WarpInstructions(), again.RefInstructions(), again.ExactWork(),
+			first.WarpInstructions(), first.RefInstructions(), first.ExactWork())
+	}
+	var none WorkCount
+	own := tripKernel(t, heavy)
+	own.SetWorkCount(none)
+	if told(own) == 0 {
+		t.Error("given no count, the launch did not count its own")
+	}
 }

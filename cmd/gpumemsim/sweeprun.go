@@ -56,6 +56,9 @@ type pending struct {
 	slot   int
 	dev    *arch.Device
 	launch *traces.Launch
+	// count is the row's per-thread work as prepare counted it, given to
+	// the launch bound again to simulate it.
+	count traces.WorkCount
 }
 
 // batchPerWorker is how many rows per worker are bound at once: a bound
@@ -93,7 +96,7 @@ func (s *sweeper) run(ctx context.Context, rows []sweepParams, sh shard, done ma
 			continue
 		}
 		work = work.add(estimateOf(dev, l, insts, timed))
-		todo = append(todo, &pending{rec: rec, slot: len(todo)})
+		todo = append(todo, &pending{rec: rec, slot: len(todo), count: l.WorkCount()})
 	}
 	if done != nil {
 		fmt.Fprintf(stderr, "sweep: -resume: %d of %d rows kept, %d to simulate\n", kept, len(t.Records)+len(todo), len(todo))
@@ -119,17 +122,11 @@ func shardRows(rows []sweepParams, sh shard) int {
 	return n
 }
 
-// prepare binds row p as run would bind its flags, counts its warp
-// instructions (workOf, shown on stderr) and refuses it past -max-work.
+// prepare binds row p (bind), counts its warp instructions (workOf,
+// shown on stderr) and refuses it past -max-work.
 func (s *sweeper) prepare(ctx context.Context, p sweepParams, stderr io.Writer) (*arch.Device, *traces.Launch, float64, error) {
-	lf := &launchFlags{cmd: "sweep", device: &p.Device, kernel: &p.Kernel, mapping: &p.Map, block: &p.Block, set: &p.Set,
-		cacheConfig: &s.settings.CacheConfig, spaces: &p.Spaces, layout: &p.Layout, remap: &s.settings.Remap,
-		data: &dataFlags{data: s.settings.Data, matrix: &s.settings.Matrix}}
-	dev, l, err := lf.load()
+	dev, l, err := s.bind(p)
 	if err != nil {
-		return nil, nil, 0, err
-	}
-	if _, err := dev.Occupancy(l.Block, l.Regs, l.Smem); err != nil {
 		return nil, nil, 0, err
 	}
 	work, err := workOf(ctx, l, s.maxWork, stderr)
@@ -142,6 +139,34 @@ func (s *sweeper) prepare(ctx context.Context, p sweepParams, stderr io.Writer) 
 	return dev, l, work, nil
 }
 
+// bind binds row p as run would bind its flags.
+func (s *sweeper) bind(p sweepParams) (*arch.Device, *traces.Launch, error) {
+	lf := &launchFlags{cmd: "sweep", device: &p.Device, kernel: &p.Kernel, mapping: &p.Map, block: &p.Block, set: &p.Set,
+		cacheConfig: &s.settings.CacheConfig, spaces: &p.Spaces, layout: &p.Layout, remap: &s.settings.Remap,
+		data: &dataFlags{data: s.settings.Data, matrix: &s.settings.Matrix}}
+	dev, l, err := lf.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := dev.Occupancy(l.Block, l.Regs, l.Smem); err != nil {
+		return nil, nil, err
+	}
+	return dev, l, nil
+}
+
+// rebind binds prepared row p again to simulate it, with the work
+// prepare counted and within the same cap.
+func (s *sweeper) rebind(p *pending) error {
+	dev, l, err := s.bind(p.rec.Params)
+	if err != nil {
+		return err
+	}
+	l.LimitWork(s.maxWork)
+	l.SetWorkCount(p.count)
+	p.dev, p.launch = dev, l
+	return nil
+}
+
 // simulateBatches binds the rows a batch at a time, simulates each batch
 // and lets its launches go. It returns the rows finished, in index
 // order, and the context's error if it was cancelled.
@@ -152,11 +177,10 @@ func (s *sweeper) simulateBatches(ctx context.Context, todo []*pending, bar *pro
 		batch := todo[start:min(start+size, len(todo))]
 		var bound []*pending
 		for _, p := range batch {
-			var err error
-			if p.dev, p.launch, _, err = s.prepare(ctx, p.rec.Params, nil); err != nil {
-				if ctx.Err() != nil {
-					return sortedByIndex(out), ctx.Err()
-				}
+			if ctx.Err() != nil {
+				return sortedByIndex(out), ctx.Err()
+			}
+			if err := s.rebind(p); err != nil {
 				rec := p.rec // bound before; not expected to fail now
 				rec.Err = err.Error()
 				out = append(out, rec)
