@@ -108,3 +108,7 @@ func RunWatchingWork(dev *arch.Device, src traces.Source, watch func(insts, dram
 	watch(e.res.WarpInsts, e.launchDRAM())
 	return e.res, nil
 }
+
+// Projects says whether the cap projects a launch by n's count of warp
+// instructions (workcap.go).
+func Projects(n traces.Counted) bool { return projects(n) }

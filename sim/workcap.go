@@ -25,6 +25,12 @@ const (
 
 var projectFrom int64 = 1 << 20 // a variable for the tests
 
+// projectSpread is the most relative standard error of an estimated
+// count of warp instructions (a per-thread kernel's, on sample blocks)
+// that the projection scales by: the count stops adding sample blocks
+// at 5% too (traces.Launch.CountSpread).
+const projectSpread = 0.05
+
 // workCap bounds the work a run simulates (Options.MaxWork): the warp
 // instructions it issues and the 32-B DRAM sectors it reads and writes,
 // the two things a run's time follows (docs/design.md, "Work and
@@ -37,18 +43,30 @@ type workCap struct {
 	// spent is the work of the launches before this one, in a sequence:
 	// it carries over from launch to launch.
 	spent float64
-	// total is the launch's warp instructions, exactly counted, for the
-	// projection; 0 where the count is a bound or the run is sampled,
-	// which simulates only some of them.
-	total float64
+	// total is the launch's warp instructions, for the projection: exactly
+	// counted, or estimated (then estimated is set) within
+	// projectSpread; 0 where the count is a bound or a spread estimate,
+	// or the run is sampled, which simulates only some of them.
+	total     float64
+	estimated bool
 }
 
 // launch sets the cap for a launch of src under opts.
 func (c *workCap) launch(src traces.Source, opts Options) {
-	c.limit, c.total = opts.MaxWork, 0
-	if n, ok := src.(traces.Counted); ok && c.limit > 0 && !opts.Sample.On && n.ExactWork() {
-		c.total = n.WarpInstructions()
+	c.limit, c.total, c.estimated = opts.MaxWork, 0, false
+	if n, ok := src.(traces.Counted); ok && c.limit > 0 && !opts.Sample.On && projects(n) {
+		c.total, c.estimated = n.WarpInstructions(), !n.ExactWork()
 	}
+}
+
+// projects says whether the projection may scale by n's count of warp
+// instructions: exact, or an estimate within projectSpread.
+func projects(n traces.Counted) bool {
+	if n.ExactWork() {
+		return true
+	}
+	s, ok := n.(interface{ CountSpread() float64 })
+	return ok && s.CountSpread() <= projectSpread
 }
 
 // WorkError says a run stopped for more work than Options.MaxWork.
@@ -61,8 +79,10 @@ type WorkError struct {
 	Before                 float64
 	// Projected, when not 0, is the work the run would come to at the
 	// rate of DRAM sectors per warp instruction so far, out of Total
-	// warp instructions: it stopped early, at that projection.
+	// warp instructions (an estimate where Estimated is set): it stopped
+	// early, at that projection.
 	Projected, Total float64
+	Estimated        bool
 }
 
 func (w *WorkError) Error() string {
@@ -70,8 +90,12 @@ func (w *WorkError) Error() string {
 		return fmt.Sprintf("more work than the cap of %s: it stopped after %s warp instructions and %s DRAM sectors%s",
 			sci(w.Cap), sci(float64(w.WarpInsts)), sci(float64(w.DRAMSectors)), w.before())
 	}
-	return fmt.Sprintf("about %s of work (warp instructions and DRAM sectors), more than twice the cap of %s: after %s of its %s warp instructions (%.1f%%) it had sent for %s DRAM sectors%s, and it was stopped there",
-		sci(w.Projected), sci(w.Cap), sci(float64(w.WarpInsts)), sci(w.Total), 100*float64(w.WarpInsts)/w.Total, sci(float64(w.DRAMSectors)), w.before())
+	its := "its"
+	if w.Estimated {
+		its = "its estimated"
+	}
+	return fmt.Sprintf("about %s of work (warp instructions and DRAM sectors), more than twice the cap of %s: after %s of %s %s warp instructions (%.1f%%) it had sent for %s DRAM sectors%s, and it was stopped there",
+		sci(w.Projected), sci(w.Cap), sci(float64(w.WarpInsts)), its, sci(w.Total), 100*float64(w.WarpInsts)/w.Total, sci(float64(w.DRAMSectors)), w.before())
 }
 
 func (w *WorkError) before() string {
@@ -102,7 +126,7 @@ func (e *engine) overWork() error {
 	if projected <= projectMargin*c.limit {
 		return nil
 	}
-	return &WorkError{Cap: c.limit, WarpInsts: insts, DRAMSectors: dram, Before: c.spent, Projected: projected, Total: c.total}
+	return &WorkError{Cap: c.limit, WarpInsts: insts, DRAMSectors: dram, Before: c.spent, Projected: projected, Total: c.total, Estimated: c.estimated}
 }
 
 // launchDRAM is the 32-B DRAM sectors the launch running has sent for,

@@ -25,10 +25,11 @@ type projection struct {
 	instsRule    int64   // the warp instructions issued where the cap projects
 	total        float64 // the launch's warp instructions as counted
 	insts        int64   // and as issued
-	// estimated says total is a per-thread kernel's count on sample
-	// blocks, which the cap does not project from: the report shows what
-	// projecting would give.
-	estimated bool
+	// kind is how total was counted: "exact", "estimate" (a per-thread
+	// kernel's on sample blocks, within the spread the cap projects
+	// from) or "spread" (beyond it: the report shows what projecting
+	// would give).
+	kind string
 }
 
 // TestProjectionReport measures the cap's projection (workcap.go) on
@@ -37,8 +38,9 @@ type projection struct {
 // and at the first past both 1/64 and 2^20 (where the cap projects),
 // over the work the run did. It fails where the cap's projection is more
 // than twice the work done: a run within the cap that the cap would stop
-// early. Per-thread kernels whose count is an estimate, which the cap
-// does not project, are listed apart. Run with: go test ./sim -run
+// early. Per-thread kernels whose count is an estimate are listed apart,
+// and those whose estimate the cap does not project (its spread) apart
+// again. Run with: go test ./sim -run
 // TestProjectionReport -projection-report -v -timeout 1h.
 func TestProjectionReport(t *testing.T) {
 	if !*projectionReport {
@@ -55,7 +57,7 @@ func TestProjectionReport(t *testing.T) {
 				if !ok {
 					t.Skip("a sequence, a bound, or past -projection-max-insts")
 				}
-				if p.atRule > 2 && !p.estimated {
+				if p.atRule > 2 && p.kind != "spread" {
 					t.Errorf("%s: projected %.2f times the work it did, from %d warp instructions", p.name, p.atRule, p.instsRule)
 				}
 				mu.Lock()
@@ -88,7 +90,13 @@ func measureProjection(t *testing.T, dev, name string) (p projection, ok bool) {
 		t.Fatal(err)
 	}
 	end := looks[len(looks)-1]
-	p = projection{name: dev + " " + name, work: end[0] + end[1], total: total, insts: end[0], estimated: !l.ExactWork()}
+	p = projection{name: dev + " " + name, work: end[0] + end[1], total: total, insts: end[0], kind: "exact"}
+	switch {
+	case !sim.Projects(l):
+		p.kind = "spread"
+	case !l.ExactWork():
+		p.kind = "estimate"
+	}
 	for _, lk := range looks[:len(looks)-1] {
 		insts, dram := float64(lk[0]), float64(lk[1])
 		if insts*64 < total {
@@ -109,33 +117,27 @@ func measureProjection(t *testing.T, dev, name string) (p projection, ok bool) {
 // projectionTable lists the runs by device and kernel, the exactly
 // counted first, and sums each kind up.
 func projectionTable(rows []projection) string {
+	kinds := []string{"exact", "estimate", "spread"}
 	slices.SortFunc(rows, func(a, b projection) int {
-		if a.estimated != b.estimated {
-			if a.estimated {
-				return 1
-			}
-			return -1
+		if a.kind != b.kind {
+			return slices.Index(kinds, a.kind) - slices.Index(kinds, b.kind)
 		}
 		return strings.Compare(a.name, b.name)
 	})
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-36s %10s %12s %10s %10s %8s\n", "run", "count", "work", "at 1/64", "the cap's", "counted")
 	for _, p := range rows {
-		kind := "exact"
-		if p.estimated {
-			kind = "estimated"
-		}
-		fmt.Fprintf(&b, "%-36s %10s %12d %10s %10s %8.3f\n", p.name, kind, p.work, ratio(p.at64), ratio(p.atRule), p.total/float64(p.insts))
+		fmt.Fprintf(&b, "%-36s %10s %12d %10s %10s %8.3f\n", p.name, p.kind, p.work, ratio(p.at64), ratio(p.atRule), p.total/float64(p.insts))
 	}
-	for _, estimated := range []bool{false, true} {
+	for _, kind := range kinds {
 		var at64, atRule []float64
 		for _, p := range rows {
-			if p.estimated == estimated {
+			if p.kind == kind {
 				at64, atRule = appendRatio(at64, p.at64), appendRatio(atRule, p.atRule)
 			}
 		}
-		fmt.Fprintf(&b, "estimated %v: projected over done at 1/64 (%d runs): %s; past 1/64 and 2^20 (%d runs): %s\n",
-			estimated, len(at64), span(at64), len(atRule), span(atRule))
+		fmt.Fprintf(&b, "%s: projected over done at 1/64 (%d runs): %s; past 1/64 and 2^20 (%d runs): %s\n",
+			kind, len(at64), span(at64), len(atRule), span(atRule))
 	}
 	return b.String()
 }

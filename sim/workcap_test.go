@@ -5,6 +5,9 @@ import (
 	"errors"
 	"testing"
 
+	"gpumemsim/arch"
+	"gpumemsim/configs"
+	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -114,4 +117,84 @@ func TestWorkCapSequence(t *testing.T) {
 		t.Errorf("Before = %v; want the first launch's %d", we.Before, vecaddWork)
 	}
 	stoppedPast(t, we, 0.5*vecaddWork, 0.6*vecaddWork)
+}
+
+// ptVecadd is vecadd as a per-thread kernel on gt200 at N = 2^20: 4,096
+// blocks of 8 warps, each of 9 warp instructions (2 compute for the
+// index, two loads, 4 compute, one store, as `trace` lists them) and the
+// 12 DRAM sectors of the loop nest's warps above. Its count is an
+// estimate on 16 of its blocks, all alike: 294,912 warp instructions,
+// with no spread.
+func ptVecadd(t *testing.T) (*arch.Device, *traces.Launch) {
+	t.Helper()
+	k, err := kernel.Parse("vecadd-pt.yaml", []byte(`name: vecadd-pt
+params: {N: 1048576}
+arrays:
+  A: {type: f32, dims: [N]}
+  B: {type: f32, dims: [N]}
+  C: {type: f32, dims: [N]}
+source: |
+  __global__ void vecadd(const float *A, const float *B, float *C) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    C[i] = A[i] + B[i];
+  }
+block: [256]
+grid: ["N / 256"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := configs.Load("gt200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.ExactWork() || l.WarpInstructions() != ptVecaddInsts || l.CountSpread() != 0 {
+		t.Fatalf("count %v, exact %v, spread %v; want an estimate of %d with no spread", l.WarpInstructions(), l.ExactWork(), l.CountSpread(), ptVecaddInsts)
+	}
+	return dev, l
+}
+
+const (
+	ptVecaddInsts = vecaddWarps * 9
+	ptVecaddWork  = vecaddWarps * (9 + 12) // 688,128
+)
+
+// spreadCount is a launch whose estimated count has a spread of 20%.
+type spreadCount struct{ *traces.Launch }
+
+func (spreadCount) CountSpread() float64 { return 0.2 }
+
+// An estimated count with no spread is projected as an exact one: under
+// 0.45 of its work the per-thread launch stops between 1/64 and 1/16 of
+// its warp instructions, projected within 10% of its work. With a spread
+// of 20% it is not projected, and stops once its work passes the cap.
+func TestWorkCapProjectsEstimate(t *testing.T) {
+	defer sim.ProjectFrom(0)()
+	dev, l := ptVecadd(t)
+	opts := sim.Options{MaxWork: 0.45 * ptVecaddWork}
+	_, err := sim.Run(context.Background(), dev, l, opts)
+	var we *sim.WorkError
+	if !errors.As(err, &we) {
+		t.Fatalf("err = %v; want a WorkError", err)
+	}
+	if !we.Estimated || we.Total != ptVecaddInsts {
+		t.Errorf("Total = %v, estimated %v; want the launch's estimate of %d", we.Total, we.Estimated, ptVecaddInsts)
+	}
+	if we.WarpInsts < ptVecaddInsts/64 || we.WarpInsts > ptVecaddInsts/16 {
+		t.Errorf("stopped after %d warp instructions; want from 1/64 to 1/16 of %d", we.WarpInsts, ptVecaddInsts)
+	}
+	if we.Projected < 0.9*ptVecaddWork || we.Projected > 1.1*ptVecaddWork {
+		t.Errorf("Projected = %v; want %d within 10%%", we.Projected, ptVecaddWork)
+	}
+
+	dev, l = ptVecadd(t)
+	_, err = sim.Run(context.Background(), dev, spreadCount{l}, opts)
+	if !errors.As(err, &we) {
+		t.Fatalf("with a spread: err = %v; want a WorkError", err)
+	}
+	stoppedPast(t, we, opts.MaxWork, 0.5*ptVecaddWork)
 }

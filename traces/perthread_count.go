@@ -139,13 +139,24 @@ func (wc *workCount) round(r int) bool {
 // above ptSampleError, and counting them, at the mean so far, keeps the
 // count within ptMoreWork.
 func (wc *workCount) more(added int) bool {
+	return wc.spread() > ptSampleError && float64(wc.counted)+wc.mean*float64(added) <= float64(ptMoreWork)
+}
+
+// spread is the relative standard error of the estimate from the blocks
+// done: a simple random sample's, with the finite population correction,
+// the blocks' standard deviation over their mean and the square root of
+// their number; 0 for the whole grid or blocks that issue nothing, +Inf
+// for a single block of more.
+func (wc *workCount) spread() float64 {
 	n, nb := float64(wc.done), float64(wc.l.Blocks())
-	if wc.done < 2 || !(wc.mean > 0) {
-		return false
+	switch {
+	case wc.done >= wc.l.Blocks() || !(wc.mean > 0):
+		return 0
+	case wc.done < 2:
+		return math.Inf(1)
 	}
 	variance := wc.m2 / (n - 1)
-	rse := math.Sqrt((1-n/nb)*variance/n) / wc.mean
-	return rse > ptSampleError && float64(wc.counted)+wc.mean*float64(added) <= float64(ptMoreWork)
+	return math.Sqrt((1-n/nb)*variance/n) / wc.mean
 }
 
 // block counts the warps of block b.
@@ -206,6 +217,7 @@ func (wc *workCount) warp(b, wi int) {
 func (wc *workCount) scale() {
 	w, nb := wc.w, wc.l.Blocks()
 	if wc.done == 0 {
+		w.spread = math.Inf(1)
 		return
 	}
 	scale := float64(nb) / float64(wc.done)
@@ -215,6 +227,10 @@ func (wc *workCount) scale() {
 		w.refs[i] *= scale
 	}
 	w.exact = wc.done == nb && wc.counted <= wc.budget && !wc.pt.failed()
+	w.spread = wc.spread()
+	if wc.over {
+		w.spread = math.Inf(1)
+	}
 }
 
 // WorkCount is a per-thread launch's counted work, for a launch bound

@@ -2,6 +2,7 @@ package traces
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -126,6 +127,34 @@ func TestCountRounds(t *testing.T) {
 				t.Errorf("exact %v; want %v", l.ExactWork(), tc.exact)
 			}
 		})
+	}
+}
+
+// TestCountSpread: the relative standard error of a count. Blocks all
+// alike show none; a grid counted whole is exact; the first round of the
+// heavy grid above alone (one block of h warp instructions, 15 of l) has
+// a sample variance of (h-l)²/16 and a mean of (h+15l)/16, so with the
+// finite population correction of 16 of 100 blocks its relative
+// standard error is √0.84·(h-l)/(h+15l). h and l are those of grids of
+// blocks all alike, whose estimate is their count.
+func TestCountSpread(t *testing.T) {
+	if got := tripKernel(t, nil).CountSpread(); got != 0 {
+		t.Errorf("blocks all alike: spread %v; want 0", got)
+	}
+	thousands := map[int]int{3: 1000, 4: 1000, 5: 1000, 6: 1000}
+	if got := tripKernel(t, thousands).CountSpread(); got != 0 {
+		t.Errorf("counted whole: spread %v; want 0", got)
+	}
+	all := map[int]int{}
+	for b := range 100 {
+		all[b] = 1000
+	}
+	h, l := tripKernel(t, all).WarpInstructions()/100, tripKernel(t, nil).WarpInstructions()/100
+	defer func(w int64) { ptMoreWork = w }(ptMoreWork)
+	ptMoreWork = 0
+	want := math.Sqrt(0.84) * (h - l) / (h + 15*l)
+	if got := tripKernel(t, thousands).CountSpread(); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("the first round alone: spread %v; want %v (h = %v, l = %v)", got, want, h, l)
 	}
 }
 

@@ -105,6 +105,8 @@ type ptWork struct {
 	insts, mem float64
 	refs       []float64
 	exact      bool
+	// spread is the relative standard error of insts (CountSpread).
+	spread float64
 }
 
 // threadWork counts the work of a per-thread kernel once.

@@ -1,6 +1,10 @@
 package traces
 
-import "gpumemsim/kernel"
+import (
+	"math"
+
+	"gpumemsim/kernel"
+)
 
 // The work of a launch in closed form, so that a caller can refuse a
 // launch too large to simulate before streaming any of it. The counts are
@@ -44,6 +48,22 @@ func (l *Launch) ExactWork() bool {
 		return l.threadWork().exact
 	}
 	return !l.varTrips
+}
+
+// CountSpread is the relative standard error of WarpInstructions: 0 when
+// it is exact, +Inf when it is an upper bound (or a count stopped past
+// its budget), and for a per-thread kernel counted on sample blocks the
+// sample's own, the blocks' standard deviation over their mean and the
+// square root of their number. The sample's error is no bound: a sample
+// that misses the rare heavy blocks of a grid shows no spread.
+func (l *Launch) CountSpread() float64 {
+	switch {
+	case l.pt != nil:
+		return l.threadWork().spread
+	case l.varTrips:
+		return math.Inf(1)
+	}
+	return 0
 }
 
 // RefInstructions is, per reference (indexed like Info.Refs), the warp

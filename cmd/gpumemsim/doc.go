@@ -116,7 +116,8 @@
 // follow. Paths are relative to the working directory; errors name the
 // flag and the column of SPEC at fault. See kernel/doc.go, Index data.
 // A per-thread kernel's work is counted on sample blocks within
-// -max-work, and a warp that would issue more than -max-work
+// -max-work (more of them where they differ, up to the whole grid),
+// and a warp that would issue more than -max-work
 // instructions is an error. -max-work bounds the DRAM traffic too: a
 // simulation whose warp instructions plus 32-B DRAM sectors pass it, or
 // whose first 1/64 (and 2^20 warp instructions) is on course past twice

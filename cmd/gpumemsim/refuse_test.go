@@ -46,6 +46,11 @@ func TestRefuse(t *testing.T) {
 		// 3.8% of it (2^20 warp instructions). vecadd on gt200 at 2^16 is
 		// 38,912 units of work, 19 a warp.
 		{"refuse-dram-projected", []string{"run", "-device", "gt200", "-kernel", "matvec", "-set", "N=8192", "-max-work", "3e7"}},
+		// The same as a per-thread kernel of 256 blocks: its count, 3 + 13N
+		// warp instructions a warp (as the grids of N=64 and 128, of 2 and
+		// 4 blocks, counted whole, issue), is an estimate on 16 blocks all
+		// alike, and is projected as the loop nest's is.
+		{"refuse-dram-projected-estimate", []string{"run", "-device", "gt200", "-kernel", "testdata/kernels/matvec-per-thread.yaml", "-set", "N=8192", "-max-work", "3e7"}},
 		{"refuse-dram-sampled", []string{"run", "-device", "gt200", "-kernel", "vecadd", "-set", "N=65536", "-max-work", "2e4", "-sample"}},
 		{"refuse-dram-validate", []string{"validate", "-device", "gt200", "-kernel", "vecadd", "-set", "N=1048576", "-blocks", "256", "-max-work", "5e5"}},
 		{"refuse-dram-sequence", []string{"run", "-device", "gt200", "-kernel", "testdata/kernels/vecadd-launches.yaml", "-max-work", "1e6"}},
