@@ -53,22 +53,22 @@ func sampleRound(nb, r int) (int, iter.Seq[int]) {
 	}
 	return (n - 1) / 2, func(yield func(int) bool) {
 		for k := 1; k < n; k += 2 {
-			if !yield(spread(nb, n, k)) {
+			if !yield(sampleBlock(nb, n, k)) {
 				return
 			}
 		}
 	}
 }
 
-// spread is the k-th block of SampleBlocks(nb, n), for 1 < n < nb.
-func spread(nb, n, k int) int { return int(int64(k) * int64(nb-1) / int64(n-1)) }
+// sampleBlock is the k-th block of SampleBlocks(nb, n), for 1 < n < nb.
+func sampleBlock(nb, n, k int) int { return int(int64(k) * int64(nb-1) / int64(n-1)) }
 
 // restOf yields the blocks of a grid of nb outside SampleBlocks(nb, n),
 // n < nb, in order.
 func restOf(nb, n int, yield func(int) bool) {
 	k := 0
 	for b := range nb {
-		if k < n && spread(nb, n, k) == b {
+		if k < n && sampleBlock(nb, n, k) == b {
 			k++
 			continue
 		}

@@ -37,7 +37,7 @@ func SampleBlocks(nb, n int) []int {
 		case n == 1:
 			bs[k] = nb / 2
 		default:
-			bs[k] = spread(nb, n, k)
+			bs[k] = sampleBlock(nb, n, k)
 		}
 	}
 	return bs
