@@ -77,9 +77,19 @@ func TestRefuse(t *testing.T) {
 		// with the fields to change.
 		{"refuse-device-banks", []string{"run", "-device", "testdata/devices/a100-cc13.yaml", "-kernel", "stencil-shared"}},
 	} {
-		t.Run(tc.name, func(t *testing.T) { runGolden(t, tc.name, tc.args...) })
+		t.Run(tc.name, func(t *testing.T) {
+			if simulatesSeconds[tc.name] {
+				skipUnderRace(t)
+			}
+			runGolden(t, tc.name, tc.args...)
+		})
 	}
 }
+
+// simulatesSeconds are the cases of TestRefuse that simulate 2^20 warp
+// instructions or more before they stop, the least the cap projects
+// from: about 2 s each, 40 s under the race detector (skipUnderRace).
+var simulatesSeconds = map[string]bool{"refuse-dram-projected": true, "refuse-dram-projected-estimate": true}
 
 // TestMapForAKernelWithout: -map gives a kernel file without a mapping
 // one, and the other flags are then judged with it.
