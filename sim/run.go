@@ -32,12 +32,12 @@ type Options struct {
 	// instructions issued plus 32-B DRAM sectors read and written, summed
 	// over a sequence's launches, checked every few thousand events. A run
 	// past it stops with a *WorkError (workcap.go), and so does one on
-	// course past twice it once 1/64 of an exactly counted launch's warp
-	// instructions, and at least 2^20, have issued (a sampled run, which
-	// simulates only some of them, is not projected). A per-thread
-	// launch's work is counted for it, if it has not been
-	// (traces.Launch.WarpInstructions; a command counts it first, within
-	// its cap and its context).
+	// course past twice it once 1/64 of a launch's warp instructions, and
+	// at least 2^20, have issued, where they are counted exactly or
+	// estimated within 5% (a sampled run, which simulates only some of
+	// them, is not projected). A per-thread launch's work is counted for
+	// it, if it has not been (traces.Launch.WarpInstructions; a command
+	// counts it first, within its cap and its context).
 	MaxWork float64
 }
 

@@ -7,7 +7,6 @@ import (
 
 	"gpumemsim/arch"
 	"gpumemsim/configs"
-	"gpumemsim/kernel"
 	"gpumemsim/sim"
 	"gpumemsim/traces"
 )
@@ -127,7 +126,11 @@ func TestWorkCapSequence(t *testing.T) {
 // with no spread.
 func ptVecadd(t *testing.T) (*arch.Device, *traces.Launch) {
 	t.Helper()
-	k, err := kernel.Parse("vecadd-pt.yaml", []byte(`name: vecadd-pt
+	dev, err := configs.Load("gt200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := bindSource(t, dev, `name: vecadd-pt
 params: {N: 1048576}
 arrays:
   A: {type: f32, dims: [N]}
@@ -140,18 +143,7 @@ source: |
   }
 block: [256]
 grid: ["N / 256"]
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := configs.Load("gt200")
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	if l.ExactWork() || l.WarpInstructions() != ptVecaddInsts || l.CountSpread() != 0 {
 		t.Fatalf("count %v, exact %v, spread %v; want an estimate of %d with no spread", l.WarpInstructions(), l.ExactWork(), l.CountSpread(), ptVecaddInsts)
 	}

@@ -3,7 +3,6 @@ package traces
 import (
 	"iter"
 	"math"
-	"slices"
 )
 
 // A sample that leaves the estimate uncertain is doubled, round by
@@ -236,7 +235,9 @@ func (wc *workCount) scale() {
 // WorkCount is a per-thread launch's counted work, for a launch bound
 // again from the same inputs (SetWorkCount), which then need not count
 // it again: a sweep binds each row twice, once to refuse it and estimate
-// its time, and once, a batch of rows at a time, to simulate it.
+// its time, and once, a batch of rows at a time, to simulate it. Its
+// per-reference counts are shared: nothing writes them once counted
+// (RefInstructions hands out copies).
 type WorkCount struct {
 	w  ptWork
 	ok bool
@@ -248,9 +249,7 @@ func (l *Launch) WorkCount() WorkCount {
 	if l.pt == nil {
 		return WorkCount{}
 	}
-	w := *l.threadWork()
-	w.refs = slices.Clone(w.refs)
-	return WorkCount{w: w, ok: true}
+	return WorkCount{w: *l.threadWork(), ok: true}
 }
 
 // SetWorkCount gives l, not yet counted, the count c of a launch bound
@@ -260,8 +259,5 @@ func (l *Launch) SetWorkCount(c WorkCount) {
 	if l.pt == nil || !c.ok || len(c.w.refs) != len(l.Refs) {
 		return
 	}
-	l.pt.once.Do(func() {
-		l.pt.work = c.w
-		l.pt.work.refs = slices.Clone(c.w.refs)
-	})
+	l.pt.once.Do(func() { l.pt.work = c.w })
 }
