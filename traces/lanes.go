@@ -249,6 +249,21 @@ func (ln *lanes) binaryLanes(o xop, a, b *[WarpSize]int64, mask uint32) {
 		if o.kind == kernel.ExprLe {
 			notLanes(a)
 		}
+	case kernel.ExprEq, kernel.ExprNe:
+		for i := range a {
+			a[i] = b2i(a[i] == b[i])
+		}
+		if o.kind == kernel.ExprNe {
+			notLanes(a)
+		}
+	case kernel.ExprAnd:
+		for i := range a {
+			a[i] = b2i(a[i] != 0 && b[i] != 0)
+		}
+	case kernel.ExprOr:
+		for i := range a {
+			a[i] = b2i(a[i] != 0 || b[i] != 0)
+		}
 	default:
 		for i := range a {
 			v, why := binary(o, a[i], b[i])

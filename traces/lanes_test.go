@@ -14,7 +14,7 @@ import (
 func TestBinaryLanesMatchBinary(t *testing.T) {
 	edges := []int64{math.MinInt64, math.MinInt64 + 1, -2, -1, 0, 1, 2, math.MaxInt64 - 1, math.MaxInt64}
 	rng := rand.New(rand.NewPCG(5, 6))
-	ops := []kernel.ExprKind{kernel.ExprAdd, kernel.ExprSub, kernel.ExprMul, kernel.ExprLt, kernel.ExprLe, kernel.ExprGt, kernel.ExprGe}
+	ops := []kernel.ExprKind{kernel.ExprAdd, kernel.ExprSub, kernel.ExprMul, kernel.ExprLt, kernel.ExprLe, kernel.ExprGt, kernel.ExprGe, kernel.ExprEq, kernel.ExprNe, kernel.ExprAnd, kernel.ExprOr}
 	for _, op := range ops {
 		for round := range 20 {
 			var a, b [WarpSize]int64
