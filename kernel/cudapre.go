@@ -174,12 +174,6 @@ func (ps *parser) constValue(e *Expr) int64 {
 
 // constOp applies e's operator to its arguments' values v.
 func constOp(e *Expr, v []int64) (int64, bool) {
-	b2i := func(b bool) int64 {
-		if b {
-			return 1
-		}
-		return 0
-	}
 	switch e.Kind {
 	case ExprNeg:
 		return -v[0], v[0] != math.MinInt64
@@ -227,32 +221,5 @@ func constOp(e *Expr, v []int64) (int64, bool) {
 		}
 		return a >> b, true
 	}
-	return constCompare(e.Kind, a, b, b2i), true
-}
-
-// constCompare applies a comparison, logical or bitwise operator.
-func constCompare(k ExprKind, a, b int64, b2i func(bool) int64) int64 {
-	switch k {
-	case ExprLt:
-		return b2i(a < b)
-	case ExprLe:
-		return b2i(a <= b)
-	case ExprGt:
-		return b2i(a > b)
-	case ExprGe:
-		return b2i(a >= b)
-	case ExprEq:
-		return b2i(a == b)
-	case ExprNe:
-		return b2i(a != b)
-	case ExprAnd:
-		return b2i(a != 0 && b != 0)
-	case ExprOr:
-		return b2i(a != 0 || b != 0)
-	case ExprBitAnd:
-		return a & b
-	case ExprBitOr:
-		return a | b
-	}
-	return a ^ b
+	return e.Kind.Logic(a, b)
 }

@@ -196,6 +196,46 @@ type Expr struct {
 	Line, Col int
 }
 
+// Logic applies k to a and b as C does on integers where k is a
+// comparison (<, <=, >, >=, ==, !=), a logical operator (&&, ||), which
+// give 1 or 0, or a bitwise operator (&, |, ^); ok is false for any other
+// kind. The #define evaluator and the lane programs (traces) both apply it.
+func (k ExprKind) Logic(a, b int64) (v int64, ok bool) {
+	switch k {
+	case ExprLt:
+		return b2i(a < b), true
+	case ExprLe:
+		return b2i(a <= b), true
+	case ExprGt:
+		return b2i(a > b), true
+	case ExprGe:
+		return b2i(a >= b), true
+	case ExprEq:
+		return b2i(a == b), true
+	case ExprNe:
+		return b2i(a != b), true
+	case ExprAnd:
+		return b2i(a != 0 && b != 0), true
+	case ExprOr:
+		return b2i(a != 0 || b != 0), true
+	case ExprBitAnd:
+		return a & b, true
+	case ExprBitOr:
+		return a | b, true
+	case ExprBitXor:
+		return a ^ b, true
+	}
+	return 0, false
+}
+
+// b2i is C's value of a truth: 1 or 0.
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 var binOps = map[ExprKind]string{ExprAdd: "+", ExprSub: "-", ExprMul: "*", ExprDiv: "/", ExprMod: "%",
 	ExprLt: "<", ExprLe: "<=", ExprGt: ">", ExprGe: ">=", ExprEq: "==", ExprNe: "!=", ExprAnd: "&&", ExprOr: "||",
 	ExprShl: "<<", ExprShr: ">>", ExprBitAnd: "&", ExprBitOr: "|", ExprBitXor: "^"}

@@ -308,28 +308,6 @@ func binary(o xop, a, b int64) (int64, string) {
 			return a << b, ""
 		}
 		return a >> b, ""
-	case kernel.ExprLt:
-		return b2i(a < b), ""
-	case kernel.ExprLe:
-		return b2i(a <= b), ""
-	case kernel.ExprGt:
-		return b2i(a > b), ""
-	case kernel.ExprGe:
-		return b2i(a >= b), ""
-	case kernel.ExprEq:
-		return b2i(a == b), ""
-	case kernel.ExprNe:
-		return b2i(a != b), ""
-	case kernel.ExprAnd:
-		return b2i(a != 0 && b != 0), ""
-	case kernel.ExprOr:
-		return b2i(a != 0 || b != 0), ""
-	case kernel.ExprBitAnd:
-		return a & b, ""
-	case kernel.ExprBitOr:
-		return a | b, ""
-	case kernel.ExprBitXor:
-		return a ^ b, ""
 	case kernel.ExprCall:
 		if o.arg == callMin {
 			return min(a, b), ""
@@ -338,6 +316,9 @@ func binary(o xop, a, b int64) (int64, string) {
 			return typedCall(o, a, b)
 		}
 		return max(a, b), ""
+	}
+	if v, ok := o.kind.Logic(a, b); ok {
+		return v, ""
 	}
 	panic(fmt.Sprintf("traces: operator %d in an integer expression", o.kind))
 }
