@@ -1,12 +1,14 @@
 package sim
 
+import "slices"
+
 // An L2 slice whose MSHR table is full keeps the accesses that find no
 // entry in a queue, and every fill of the slice lets them try again in
 // order. Most would only wait again: once one finds the whole table
 // waiting on DRAM, the others can go on only if their line has been
 // given an entry, filled or written since they last tried. The slice
 // keeps those lines and leaves the others untried (see blockedFor), and
-// stops a try at once when no access waits for any of them.
+// stops a try once no access ahead waits for any of them (touchedAhead).
 
 // waitQueue is a slice's queue of accesses waiting for an MSHR entry, in
 // arrival order: buf[head:tail]. A try takes them in order and puts back
@@ -128,23 +130,31 @@ func (sl *slice) blockedFor(line uint64) bool {
 	return sl.noneBefore == never && !sl.touched.has(line)
 }
 
-// touchedWaits says that some access waits for a touched line.
-func (sl *slice) touchedWaits() bool {
+// touchedAhead is how many accesses waiting for an MSHR entry are to
+// touched lines (each waiting access counts once under its line), or -1
+// when every line counts as touched. A try that finds the table waiting
+// counts them down as it passes them: those it put back before then are
+// counted too, so it may walk on past the last one, never stop short.
+func (sl *slice) touchedAhead() int64 {
 	if sl.touched.all {
-		return true
+		return -1
 	}
-	for _, l := range sl.touched.lines {
-		if sl.waiting[l] > 0 {
-			return true
+	var n int64
+	for k, l := range sl.touched.lines {
+		if !slices.Contains(sl.touched.lines[:k], l) { // a line touched twice
+			n += int64(sl.waiting[l])
 		}
 	}
-	return false
+	return n
 }
 
 // retry tries the accesses waiting for an MSHR entry of slice sl again at
 // f, in order. Once the table is found waiting on DRAM, only those to
-// touched lines are tried, and none at all, the try stopping there, when
-// no access waits for a touched line. Nothing a try calls reaches a slice
+// touched lines are tried, and the try stops where none of them is left
+// ahead. The accesses past that point would all wait again, even where a
+// merge tried before them has cleared noneBefore (setFill): the table
+// stays full of entries waiting on DRAM, and their lines were given no
+// entry, fill or write. Nothing a try calls reaches a slice
 // but through read (deliver wakes warps by events), so no access joins
 // the queue behind the tries, and every read while the queue is tried is
 // one of its accesses tried again.
@@ -153,15 +163,20 @@ func (c *l2) retry(sl *slice, f int64) {
 	start, end := q.head, q.tail
 	q.trying, q.out = true, start
 	looked := c.tryAll
+	ahead := int64(-1) // accesses to touched lines ahead, once looked
 	i := start
 	for ; i < end; i++ {
 		if !looked && sl.noneBefore == never {
 			looked = true
-			if !sl.touchedWaits() {
-				break
-			}
+			ahead = sl.touchedAhead()
+		}
+		if ahead == 0 {
+			break
 		}
 		w := q.buf[i]
+		if ahead > 0 && sl.touched.has(w.line) {
+			ahead--
+		}
 		if !c.tryAll && sl.blockedFor(w.line) {
 			q.add(w)
 			c.untried++
