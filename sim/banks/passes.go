@@ -17,14 +17,27 @@ func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
 		if _, ok := g.oneWordPerBank(mask, addr, width, 0); ok {
 			return 1 // the common case, without an iterator or the tally
 		}
+		return g.wordDegree(mask, addr)
 	}
 	reads := g.reads(mask, addr, width, 0, words)
-	if words > 1 && oneRowPerBank(reads) {
+	if oneRowPerBank(reads) {
 		return 1
 	}
 	var t tally
 	for bank, row := range reads {
 		t.add(bank, row)
+	}
+	return t.maxRows()
+}
+
+// wordDegree is degree's tally for lanes that read one word each, in a
+// plain loop: an access no wider than a word has its word's bank and row
+// at any of its bytes.
+func (g *geometry) wordDegree(mask uint32, addr *[32]uint64) int {
+	var t tally
+	for m := mask; m != 0; m &= m - 1 {
+		a := addr[bits.TrailingZeros32(m)]
+		t.add(g.bank(a), a>>g.rowShift)
 	}
 	return t.maxRows()
 }
@@ -39,8 +52,9 @@ func (g *geometry) oneRow(mask uint32, addr *[32]uint64) bool {
 	a0 := addr[bits.TrailingZeros32(mask)]
 	var diff uint64
 	if mask == 1<<32-1 {
-		for _, a := range addr {
-			diff |= a ^ a0
+		for i := 0; i < 32; i += 4 { // four lanes a step
+			q := (*[4]uint64)(addr[i : i+4])
+			diff |= (q[0] ^ a0) | (q[1] ^ a0) | (q[2] ^ a0) | (q[3] ^ a0)
 		}
 	} else {
 		for m := mask; m != 0; m &= m - 1 {
