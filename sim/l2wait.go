@@ -154,10 +154,10 @@ func (sl *slice) touchedAhead() int64 {
 // ahead. The accesses past that point would all wait again, even where a
 // merge tried before them has cleared noneBefore (setFill): the table
 // stays full of entries waiting on DRAM, and their lines were given no
-// entry, fill or write. Nothing a try calls reaches a slice
-// but through read (deliver wakes warps by events), so no access joins
-// the queue behind the tries, and every read while the queue is tried is
-// one of its accesses tried again.
+// entry, fill or write. Nothing a try calls reaches a slice but through
+// read (deliver wakes warps by events), so no access joins the queue
+// behind the tries, and every read while the queue is tried is one of its
+// accesses tried again.
 func (c *l2) retry(sl *slice, f int64) {
 	q := &sl.waitq
 	start, end := q.head, q.tail

@@ -220,7 +220,7 @@ func (ln *lanes) vector(p *xprog, mask uint32, out *[WarpSize]int64) {
 
 // binaryLanes applies a binary operator lane by lane: a = a op b. The
 // operators no lane can get wrong (arithmetic but division and shifts,
-// comparisons) run without binary's check.
+// comparisons, && and ||) run without binary's check.
 func (ln *lanes) binaryLanes(o xop, a, b *[WarpSize]int64, mask uint32) {
 	switch o.kind {
 	case kernel.ExprAdd:
