@@ -14,9 +14,6 @@ func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
 	}
 	words := max(1, width>>g.wordShift)
 	if words == 1 {
-		if _, ok := g.oneWordPerBank(mask, addr, width, 0); ok {
-			return 1 // the common case, without an iterator or the tally
-		}
 		return g.wordDegree(mask, addr)
 	}
 	reads := g.reads(mask, addr, width, 0, words)
@@ -30,10 +27,38 @@ func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
 	return t.maxRows()
 }
 
-// wordDegree is degree's tally for lanes that read one word each, in a
-// plain loop: an access no wider than a word has its word's bank and row
-// at any of its bytes.
+// wordDegree is degree for lanes that read one word each: an access no
+// wider than a word has its word's bank and row at any of its bytes. One
+// pass keeps up to two rows a bank, which settles the common cases, no
+// conflict and two-way conflicts (a tile's two half-rows), without the
+// tally; a third row in any bank tallies them all.
 func (g *geometry) wordDegree(mask uint32, addr *[32]uint64) int {
+	var first, second [32]uint64
+	var one, two uint32 // banks read in one row, in a second
+	for m := mask; m != 0; m &= m - 1 {
+		a := addr[bits.TrailingZeros32(m)]
+		b, r := g.bank(a), a>>g.rowShift
+		switch bit := uint32(1) << b; {
+		case one&bit == 0:
+			one |= bit
+			first[b] = r
+		case first[b] == r:
+		case two&bit == 0:
+			two |= bit
+			second[b] = r
+		case second[b] != r:
+			return g.tallyWords(mask, addr)
+		}
+	}
+	if two != 0 {
+		return 2
+	}
+	return 1
+}
+
+// tallyWords is degree's tally for lanes that read one word each, in a
+// plain loop.
+func (g *geometry) tallyWords(mask uint32, addr *[32]uint64) int {
 	var t tally
 	for m := mask; m != 0; m &= m - 1 {
 		a := addr[bits.TrailingZeros32(m)]
