@@ -62,11 +62,7 @@ func (c *workCap) launch(src traces.Source, opts Options) {
 // projects says whether the projection may scale by n's count of warp
 // instructions: exact, or an estimate within projectSpread.
 func projects(n traces.Counted) bool {
-	if n.ExactWork() {
-		return true
-	}
-	s, ok := n.(interface{ CountSpread() float64 })
-	return ok && s.CountSpread() <= projectSpread
+	return n.ExactWork() || n.CountSpread() <= projectSpread
 }
 
 // WorkError says a run stopped for more work than Options.MaxWork.

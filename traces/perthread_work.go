@@ -6,15 +6,15 @@ package traces
 // at most ptSampleBlocks, else ptSampleBlocks blocks spread evenly from
 // the first to the last, scaled to the grid (then an estimate, not
 // exact). Where the sample's blocks differ (trip counts read from index
-// data, a thread's row of a power-law matrix) the count goes on in
-// rounds that double the sample (perthread_count.go). Counting forms the
-// addresses of the references whose values the kernel reads (index data steering control flow), and checks those
-// of the others in each warp's first ptChecked instructions (all of
-// most launches' sample; up to 36 ms more on the shipped examples' own
-// sizes, docs/design.md): it stops at the first error
-// a warp meets (Launch.Err), where it went on to its budget, minutes,
-// when a long loop followed an access outside its array, and the launch
-// was refused for its cap instead.
+// data, a thread's row of a power-law matrix) the count goes on in rounds
+// that double the sample (perthread_count.go). Counting forms the
+// addresses of the references whose values the kernel reads (index data
+// steering control flow), and checks those of the others in each warp's
+// first ptChecked instructions (all of most launches' sample; up to 36 ms
+// more on the shipped examples' own sizes, docs/design.md): it stops at
+// the first error a warp meets (Launch.Err), where it went on to its
+// budget, minutes, when a long loop followed an access outside its array,
+// and the launch was refused for its cap instead.
 
 // ptSampleBlocks is the number of blocks a larger grid's count begins with.
 const ptSampleBlocks = 16

@@ -57,8 +57,11 @@ type Counted interface {
 	WarpInstructions() float64
 	RefInstructions() []float64
 	// ExactWork reports whether the counts are exact rather than upper
-	// bounds.
+	// bounds or estimates.
 	ExactWork() bool
+	// CountSpread is the relative standard error of WarpInstructions: 0
+	// when exact, +Inf for an upper bound, and an estimate's own.
+	CountSpread() float64
 }
 
 var _ Counted = (*Launch)(nil)

@@ -72,7 +72,7 @@ func (g *geometry) tallyWords(mask uint32, addr *[32]uint64) int {
 // a few in one row, as a tiled kernel's shared tiles mostly are. Every
 // word a lane reads is then in that row too, as a row holds a whole
 // aligned access of any width. It compares the addresses alone, a few
-// instructions a lane, where oneWordPerBank finds each lane's bank.
+// instructions a lane, where wordDegree finds each lane's bank.
 func (g *geometry) oneRow(mask uint32, addr *[32]uint64) bool {
 	a0 := addr[bits.TrailingZeros32(mask)]
 	var diff uint64

@@ -169,6 +169,9 @@ func (k *Kernel) RefInstructions() []float64 {
 // ExactWork is true: a trace's counts are exact.
 func (k *Kernel) ExactWork() bool { return true }
 
+// CountSpread is 0: a trace's counts are exact.
+func (k *Kernel) CountSpread() float64 { return 0 }
+
 var _ traces.Counted = (*Kernel)(nil)
 
 // spanOf is warp w of block b, and false when the trace does not have it.
