@@ -2,6 +2,7 @@ package traces
 
 import (
 	"fmt"
+	"math/bits"
 
 	"gpumemsim/kernel"
 )
@@ -40,6 +41,7 @@ type lanes struct {
 	owed  []int64
 	uregs []int64
 	vst   [][WarpSize]int64
+	vops  []operand
 	sst   []int64
 	// why is guardedLane's stack of reasons, beside sst.
 	why []string
@@ -58,6 +60,7 @@ func (ln *lanes) fail(why string, lane int) { ln.bad, ln.badLane = why, lane }
 
 func (ln *lanes) reserve(depth, locals, slots int) {
 	ln.vst = grow(ln.vst, depth)
+	ln.vops = grow(ln.vops, depth)
 	ln.sst = grow(ln.sst, depth)
 	ln.why = grow(ln.why, depth)
 	ln.vregs = grow(ln.vregs, locals)
@@ -154,123 +157,334 @@ func (ln *lanes) read(o xop) int64 {
 // vector evaluates a program for every lane into out; only lanes in
 // mask may report an invalid operation.
 func (ln *lanes) vector(p *xprog, mask uint32, out *[WarpSize]int64) {
+	if v := ln.vectorAt(p, mask, out); v != out {
+		*out = *v
+	}
+}
+
+// operand is a value on vectorAt's stack: uniform (p nil) with value u,
+// or the lanes at p, which are the slot's own array of vst or lanes read
+// in place (a thread index, a settled varying local, an index array's
+// values), never written.
+type operand struct {
+	p *[WarpSize]int64
+	u int64
+}
+
+// vectorAt evaluates a program for every lane and returns where the
+// lanes are: spare, an array of the stack, or a thread index, local or
+// index array's values read in place, valid until the next evaluation.
+// A value the same in every lane (a constant, a block index, a uniform
+// local, and what operators make of those alone) stays one number on
+// the stack, an operator's immediate, rather than 32 copies of it.
+func (ln *lanes) vectorAt(p *xprog, mask uint32, spare *[WarpSize]int64) *[WarpSize]int64 {
 	n := 0
-	st := ln.vst
+	st, ops := ln.vst, ln.vops
 	for _, o := range p.ops {
 		switch o.kind {
 		case kernel.ExprConst:
-			fill(&st[n], o.val)
+			ops[n] = operand{u: o.val}
 			n++
 		case kernel.ExprSpecial:
 			if o.arg <= int32(kernel.ThreadIdxZ) {
-				st[n] = ln.tid[o.arg]
+				ops[n] = operand{p: &ln.tid[o.arg]}
 			} else {
-				fill(&st[n], ln.bid[o.arg-int32(kernel.BlockIdxX)])
+				ops[n] = operand{u: ln.bid[o.arg-int32(kernel.BlockIdxX)]}
 			}
 			n++
 		case kernel.ExprScalar:
 			if ln.vary[o.arg] {
-				st[n] = *ln.vreg(o.arg)
+				ops[n] = operand{p: ln.vreg(o.arg)}
 			} else {
-				fill(&st[n], ln.uregs[o.arg])
+				ops[n] = operand{u: ln.uregs[o.arg]}
 			}
 			n++
 		case kernel.ExprLoad:
-			st[n] = ln.vals[o.arg]
+			ops[n] = operand{p: &ln.vals[o.arg]}
 			n++
-		case kernel.ExprNeg:
-			a := &st[n-1]
-			for i := range a {
-				a[i] = -a[i]
-			}
-		case kernel.ExprNot:
-			a := &st[n-1]
-			for i := range a {
-				a[i] = b2i(a[i] == 0)
-			}
+		case kernel.ExprNeg, kernel.ExprNot:
+			unaryLanes(o, &ops[n-1], &st[n-1])
 		case kernel.ExprCond:
-			c, a, b := &st[n-3], &st[n-2], &st[n-1]
-			for i := range c {
-				if c[i] != 0 {
-					c[i] = a[i]
-				} else {
-					c[i] = b[i]
-				}
-			}
+			condLanes(ops[n-3:n], st[n-3:n])
 			n -= 2
 		case kernel.ExprCall:
 			if o.arg == callAbs {
-				a := &st[n-1]
-				for i := range a {
-					a[i] = abs64(a[i])
-				}
+				unaryLanes(o, &ops[n-1], &st[n-1])
 				continue
 			}
 			fallthrough
 		default:
-			ln.binaryLanes(o, &st[n-2], &st[n-1], mask)
+			ln.binaryOperands(o, &ops[n-2], ops[n-1], &st[n-2], &st[n-1], mask)
 			n--
 		case exprGuarded: // last, so that the cases above keep their lines
-			ln.guardedVector(p, mask, out)
-			return
+			ln.guardedVector(p, mask, spare)
+			return spare
 		}
 	}
-	*out = st[0]
+	if ops[0].p == nil {
+		fill(spare, ops[0].u)
+		return spare
+	}
+	return ops[0].p
 }
 
-// binaryLanes applies a binary operator lane by lane: a = a op b. The
-// operators no lane can get wrong (arithmetic but division and shifts,
-// comparisons, && and ||) run without binary's check.
-func (ln *lanes) binaryLanes(o xop, a, b *[WarpSize]int64, mask uint32) {
+// unaryLanes applies -, ! or abs to x, whose slot's array is s.
+func unaryLanes(o xop, x *operand, s *[WarpSize]int64) {
+	a := x.p
+	if a == nil {
+		switch o.kind {
+		case kernel.ExprNeg:
+			x.u = -x.u
+		case kernel.ExprNot:
+			x.u = b2i(x.u == 0)
+		default:
+			x.u = abs64(x.u)
+		}
+		return
+	}
 	switch o.kind {
-	case kernel.ExprAdd:
-		for i := range a {
-			a[i] += b[i]
+	case kernel.ExprNeg:
+		for i := range s {
+			s[i] = -a[i]
 		}
-	case kernel.ExprSub:
-		for i := range a {
-			a[i] -= b[i]
-		}
-	case kernel.ExprMul:
-		for i := range a {
-			a[i] *= b[i]
-		}
-	case kernel.ExprLt, kernel.ExprGe:
-		for i := range a {
-			a[i] = b2i(a[i] < b[i])
-		}
-		if o.kind == kernel.ExprGe {
-			notLanes(a)
-		}
-	case kernel.ExprGt, kernel.ExprLe:
-		for i := range a {
-			a[i] = b2i(a[i] > b[i])
-		}
-		if o.kind == kernel.ExprLe {
-			notLanes(a)
-		}
-	case kernel.ExprEq, kernel.ExprNe:
-		for i := range a {
-			a[i] = b2i(a[i] == b[i])
-		}
-		if o.kind == kernel.ExprNe {
-			notLanes(a)
-		}
-	case kernel.ExprAnd:
-		for i := range a {
-			a[i] = b2i(a[i] != 0 && b[i] != 0)
-		}
-	case kernel.ExprOr:
-		for i := range a {
-			a[i] = b2i(a[i] != 0 || b[i] != 0)
+	case kernel.ExprNot:
+		for i := range s {
+			s[i] = b2i(a[i] == 0)
 		}
 	default:
-		for i := range a {
+		for i := range s {
+			s[i] = abs64(a[i])
+		}
+	}
+	x.p = s
+}
+
+// condLanes applies c ? a : b to the stack's top three operands x, whose
+// slots' arrays are s, leaving the value in x[0]. A uniform condition
+// picks an operand whole; the one it picks keeps its lanes in x[0]'s
+// array, as a slot's operand only ever points into its own.
+func condLanes(x []operand, s [][WarpSize]int64) {
+	c, a, b := x[0], x[1], x[2]
+	if c.p == nil {
+		pick, from := b, &s[2]
+		if c.u != 0 {
+			pick, from = a, &s[1]
+		}
+		if pick.p == from {
+			s[0] = *from
+			pick.p = &s[0]
+		}
+		x[0] = pick
+		return
+	}
+	if a.p == nil {
+		fill(&s[1], a.u)
+		a.p = &s[1]
+	}
+	if b.p == nil {
+		fill(&s[2], b.u)
+		b.p = &s[2]
+	}
+	out, cv, av, bv := &s[0], c.p, a.p, b.p
+	for i := range out {
+		if cv[i] != 0 {
+			out[i] = av[i]
+		} else {
+			out[i] = bv[i]
+		}
+	}
+	x[0].p = out
+}
+
+// binaryOperands applies a binary operator to the stack's operands a and
+// b, whose slots' arrays are sa and sb, leaving the value in a. Two
+// uniform operands make a uniform value: an operation that goes wrong
+// goes wrong in every lane, so in the first active one. A uniform right
+// operand, or left one of an operator that commutes, is an immediate.
+func (ln *lanes) binaryOperands(o xop, a *operand, b operand, sa, sb *[WarpSize]int64, mask uint32) {
+	switch {
+	case a.p == nil && b.p == nil:
+		v, why := binary(o, a.u, b.u)
+		if why != "" && mask != 0 && ln.bad == "" {
+			ln.fail(why, bits.TrailingZeros32(mask))
+		}
+		a.u = v
+		return
+	case b.p == nil:
+		if immLanes(o.kind, o.arg, sa, a.p, b.u) {
+			a.p = sa
+			return
+		}
+		fill(sb, b.u)
+		b.p = sb
+	case a.p == nil:
+		if k, ok := swapped(o.kind); ok && immLanes(k, o.arg, sa, b.p, a.u) {
+			a.p = sa
+			return
+		}
+		fill(sa, a.u)
+		a.p = sa
+	}
+	ln.lanesInto(o, sa, a.p, b.p, mask)
+	a.p = sa
+}
+
+// swapped is the operator that gives a op b from b and a, where there
+// is one among those immLanes runs.
+func swapped(k kernel.ExprKind) (kernel.ExprKind, bool) {
+	switch k {
+	case kernel.ExprAdd, kernel.ExprMul, kernel.ExprEq, kernel.ExprNe,
+		kernel.ExprAnd, kernel.ExprOr, kernel.ExprCall:
+		return k, true
+	case kernel.ExprLt:
+		return kernel.ExprGt, true
+	case kernel.ExprGt:
+		return kernel.ExprLt, true
+	case kernel.ExprLe:
+		return kernel.ExprGe, true
+	case kernel.ExprGe:
+		return kernel.ExprLe, true
+	}
+	return k, false
+}
+
+// immLanes sets out to a op u lane by lane for the operators no lane can
+// get wrong, min and max (a call of fn callMin or callMax); it reports
+// false, doing nothing, for the others.
+func immLanes(k kernel.ExprKind, fn int32, out, a *[WarpSize]int64, u int64) bool {
+	switch k {
+	case kernel.ExprAdd:
+		for i := range out {
+			out[i] = a[i] + u
+		}
+	case kernel.ExprSub:
+		for i := range out {
+			out[i] = a[i] - u
+		}
+	case kernel.ExprMul:
+		for i := range out {
+			out[i] = a[i] * u
+		}
+	case kernel.ExprLt, kernel.ExprGe:
+		for i := range out {
+			out[i] = b2i(a[i] < u)
+		}
+		if k == kernel.ExprGe {
+			notLanes(out)
+		}
+	case kernel.ExprGt, kernel.ExprLe:
+		for i := range out {
+			out[i] = b2i(a[i] > u)
+		}
+		if k == kernel.ExprLe {
+			notLanes(out)
+		}
+	case kernel.ExprEq, kernel.ExprNe:
+		for i := range out {
+			out[i] = b2i(a[i] == u)
+		}
+		if k == kernel.ExprNe {
+			notLanes(out)
+		}
+	case kernel.ExprAnd:
+		for i := range out {
+			out[i] = b2i(a[i] != 0 && u != 0)
+		}
+	case kernel.ExprOr:
+		for i := range out {
+			out[i] = b2i(a[i] != 0 || u != 0)
+		}
+	case kernel.ExprCall:
+		switch fn {
+		case callMin:
+			for i := range out {
+				out[i] = min(a[i], u)
+			}
+		case callMax:
+			for i := range out {
+				out[i] = max(a[i], u)
+			}
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// binaryLanes applies a binary operator lane by lane in place: a = a op b.
+func (ln *lanes) binaryLanes(o xop, a, b *[WarpSize]int64, mask uint32) {
+	ln.lanesInto(o, a, a, b, mask)
+}
+
+// lanesInto sets out to a op b lane by lane; out may be a or b. The
+// operators no lane can get wrong (arithmetic but division and shifts,
+// comparisons, && and ||, min and max) run without binary's check.
+func (ln *lanes) lanesInto(o xop, out, a, b *[WarpSize]int64, mask uint32) {
+	switch o.kind {
+	case kernel.ExprAdd:
+		for i := range out {
+			out[i] = a[i] + b[i]
+		}
+	case kernel.ExprSub:
+		for i := range out {
+			out[i] = a[i] - b[i]
+		}
+	case kernel.ExprMul:
+		for i := range out {
+			out[i] = a[i] * b[i]
+		}
+	case kernel.ExprLt, kernel.ExprGe:
+		for i := range out {
+			out[i] = b2i(a[i] < b[i])
+		}
+		if o.kind == kernel.ExprGe {
+			notLanes(out)
+		}
+	case kernel.ExprGt, kernel.ExprLe:
+		for i := range out {
+			out[i] = b2i(a[i] > b[i])
+		}
+		if o.kind == kernel.ExprLe {
+			notLanes(out)
+		}
+	case kernel.ExprEq, kernel.ExprNe:
+		for i := range out {
+			out[i] = b2i(a[i] == b[i])
+		}
+		if o.kind == kernel.ExprNe {
+			notLanes(out)
+		}
+	case kernel.ExprAnd:
+		for i := range out {
+			out[i] = b2i(a[i] != 0 && b[i] != 0)
+		}
+	case kernel.ExprOr:
+		for i := range out {
+			out[i] = b2i(a[i] != 0 || b[i] != 0)
+		}
+	case kernel.ExprCall:
+		switch o.arg {
+		case callMin:
+			for i := range out {
+				out[i] = min(a[i], b[i])
+			}
+			return
+		case callMax:
+			for i := range out {
+				out[i] = max(a[i], b[i])
+			}
+			return
+		}
+		fallthrough
+	default:
+		for i := range out {
 			v, why := binary(o, a[i], b[i])
 			if why != "" && mask&(1<<i) != 0 && ln.bad == "" {
 				ln.fail(why, i)
 			}
-			a[i] = v
+			out[i] = v
 		}
 	}
 }

@@ -444,7 +444,8 @@ func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, d, lim int64) bool {
 
 // laneValues is s's value in every lane, v+d: a thread index or varying
 // local read in place (d what the local owes, lanes.owed), other
-// programs evaluated into c.sub.
+// programs evaluated (vectorAt: into c.sub or an array of the lanes,
+// valid until the next evaluation).
 func (c *ThreadCursor) laneValues(s *ptSub) (v *[WarpSize]int64, d int64) {
 	switch s.reads {
 	case readsTid:
@@ -452,8 +453,7 @@ func (c *ThreadCursor) laneValues(s *ptSub) (v *[WarpSize]int64, d int64) {
 	case readsVreg:
 		return &c.ln.vregs[s.reg], c.ln.owed[s.reg]
 	}
-	c.ln.vector(s.x, c.mask, &c.sub)
-	return &c.sub, 0
+	return c.ln.vectorAt(s.x, c.mask, &c.sub), 0
 }
 
 // elementsByLane is elements one active lane at a time: it reports the
