@@ -358,12 +358,14 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 
 // ptSub is a subscript as addresses takes it: its extent, the bytes a
 // unit of it moves the address (elements, for a remapped array), and
-// for a varying one that only reads a thread index or a local, which.
+// for a varying one that only reads a thread index or a local, plus or
+// minus a constant, which and the constant.
 type ptSub struct {
 	x            *xprog
 	limit, scale int64
 	reads        uint8 // readsTid, readsVreg, or 0: evaluate x
 	reg          int32
+	off          int64 // what x adds to the value read in place
 }
 
 // Where a varying subscript's lanes are read in place (ptSub.reads).
@@ -392,15 +394,35 @@ func (pr *ptRef) planAddresses() {
 	}
 }
 
+// subPlan plans a subscript. A varying one that reads one value plus or
+// minus a constant (x, ty + 1, k - 2) reads it in place: the read is of
+// a thread index or varying local, as the program varies and a constant
+// does not, and with no step of C's types between them the value is the
+// 64-bit sum.
 func subPlan(x *xprog, limit, scale int64) ptSub {
 	s := ptSub{x: x, limit: limit, scale: scale}
-	if len(x.ops) == 1 && x.varying { // a varying program of one read is of a thread index or varying local
-		switch o := x.ops[0]; o.kind {
-		case kernel.ExprSpecial:
-			s.reads, s.reg = readsTid, o.arg
-		case kernel.ExprScalar:
-			s.reads, s.reg = readsVreg, o.arg
-		}
+	if !x.varying {
+		return s
+	}
+	read := x.ops[0]
+	switch ops := x.ops; {
+	case len(ops) == 1:
+	case len(ops) == 3 && ops[1].kind == kernel.ExprConst && ops[2].kind == kernel.ExprAdd:
+		s.off = ops[1].val
+	case len(ops) == 3 && ops[1].kind == kernel.ExprConst && ops[2].kind == kernel.ExprSub:
+		s.off = -ops[1].val
+	case len(ops) == 3 && ops[0].kind == kernel.ExprConst && ops[2].kind == kernel.ExprAdd:
+		s.off, read = ops[0].val, ops[1]
+	default:
+		return s
+	}
+	switch read.kind {
+	case kernel.ExprSpecial:
+		s.reads, s.reg = readsTid, read.arg
+	case kernel.ExprScalar:
+		s.reads, s.reg = readsVreg, read.arg
+	default:
+		s.off = 0
 	}
 	return s
 }
@@ -443,15 +465,15 @@ func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, d, lim int64) bool {
 }
 
 // laneValues is s's value in every lane, v+d: a thread index or varying
-// local read in place (d what the local owes, lanes.owed), other
-// programs evaluated (vectorAt: into c.sub or an array of the lanes,
-// valid until the next evaluation).
+// local read in place (d the subscript's constant plus what the local
+// owes, lanes.owed), other programs evaluated (vectorAt: into c.sub or
+// an array of the lanes, valid until the next evaluation).
 func (c *ThreadCursor) laneValues(s *ptSub) (v *[WarpSize]int64, d int64) {
 	switch s.reads {
 	case readsTid:
-		return &c.ln.tid[s.reg], 0
+		return &c.ln.tid[s.reg], s.off
 	case readsVreg:
-		return &c.ln.vregs[s.reg], c.ln.owed[s.reg]
+		return &c.ln.vregs[s.reg], c.ln.owed[s.reg] + s.off
 	}
 	return c.ln.vectorAt(s.x, c.mask, &c.sub), 0
 }

@@ -13,8 +13,9 @@ import (
 // elementCases are subscripts of every kind the fast address path tells
 // apart: uniform, affine in the lane, not affine (squares, wrapping
 // halves of a warp), two varying subscripts, a flat index into a 2-D
-// array, varying locals, and lane masks with holes whose inactive lanes
-// hold subscripts outside the array.
+// array, varying locals, lane masks with holes whose inactive lanes
+// hold subscripts outside the array, and a thread index or local plus or
+// minus a constant, read in place (subPlan).
 var elementCases = []struct{ name, body string }{
 	{"uniform", "C[blockIdx.y][blockIdx.x + 1] = A[3][P - 1];"},
 	{"affine", "C[threadIdx.y][threadIdx.x] = A[threadIdx.y * 2][blockIdx.x];"},
@@ -24,6 +25,7 @@ var elementCases = []struct{ name, body string }{
 	{"holes", "if (threadIdx.x % 3 != 1)\n  C[threadIdx.y][threadIdx.x] = B[threadIdx.x][threadIdx.y];"},
 	{"inactive-outside", "if (threadIdx.x > 0 && threadIdx.x < P)\n  C[threadIdx.x - 1][P - threadIdx.x] = A[0][threadIdx.x];"},
 	{"tail", "if (threadIdx.x + threadIdx.y * blockDim.x < 70)\n  C[threadIdx.y][threadIdx.x] = A[N - 1 - threadIdx.y][threadIdx.x];"},
+	{"offsets", "int i = threadIdx.x + 2;\nfor (int k = 3; k < 6; k++) {\n  i += 1;\n  C[i + 20][threadIdx.y + 1] = A[1 + threadIdx.y][k - 3] + B[i - 2][threadIdx.x];\n}"},
 }
 
 // TestElementsMatchByLane streams each case, on blocks whose warps are
