@@ -73,15 +73,23 @@ func (c *ThreadCursor) Reset(b, w int) {
 	ln.bid = [3]int64{int64(b % g.X), int64(b / g.X % g.Y), int64(b / (g.X * g.Y))}
 	bx, by := l.Block.X, l.Block.Y
 	threads := l.Block.Threads()
+	// Lane i is thread w·32 + i, counted in x, then y, then z: the first
+	// lane's index is divided out, the others step from it.
 	c.mask = 0
+	t := w * WarpSize
+	x, y, z := t%bx, t/bx%by, t/(bx*by)
 	for i := range WarpSize {
-		t := w*WarpSize + i
-		if t >= threads {
+		if t+i >= threads {
 			ln.tid[0][i], ln.tid[1][i], ln.tid[2][i] = 0, 0, 0
 			continue
 		}
 		c.mask |= 1 << i
-		ln.tid[0][i], ln.tid[1][i], ln.tid[2][i] = int64(t%bx), int64(t/bx%by), int64(t/(bx*by))
+		ln.tid[0][i], ln.tid[1][i], ln.tid[2][i] = int64(x), int64(y), int64(z)
+		if x++; x == bx {
+			if x, y = 0, y+1; y == by {
+				y, z = 0, z+1
+			}
+		}
 	}
 }
 
@@ -227,9 +235,8 @@ func (c *ThreadCursor) lanesWhere(x *xprog) uint32 {
 		}
 		return 0
 	}
-	c.ln.vector(x, c.mask, &c.sub)
 	var m uint32
-	for i, v := range c.sub {
+	for i, v := range c.ln.vectorAt(x, c.mask, &c.sub) {
 		if v != 0 {
 			m |= 1 << i
 		}
