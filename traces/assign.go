@@ -88,8 +88,7 @@ func (c *ThreadCursor) assignLanes(op *tcode, reg *[WarpSize]int64) bool {
 	}
 	full := c.mask == fullMask
 	if op.x != nil && op.x.varying {
-		v := &c.sub
-		c.ln.vector(op.x, c.mask, v)
+		v := c.ln.vectorAt(op.x, c.mask, &c.sub) // may be reg: each lane reads its own
 		if !full {
 			for m := c.mask; m != 0; m &= m - 1 {
 				i := bits.TrailingZeros32(m)
