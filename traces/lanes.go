@@ -261,8 +261,8 @@ func unaryLanes(o xop, x *operand, s *[WarpSize]int64) {
 
 // condLanes applies c ? a : b to the stack's top three operands x, whose
 // slots' arrays are s, leaving the value in x[0]. A uniform condition
-// picks an operand whole; the one it picks keeps its lanes in x[0]'s
-// array, as a slot's operand only ever points into its own.
+// picks an operand whole; one whose lanes are in its own slot's array is
+// copied to x[0]'s, as an operand points into no other slot's array.
 func condLanes(x []operand, s [][WarpSize]int64) {
 	c, a, b := x[0], x[1], x[2]
 	if c.p == nil {
@@ -356,39 +356,39 @@ func immLanes(k kernel.ExprKind, fn int32, out, a *[WarpSize]int64, u int64) boo
 	switch k {
 	case kernel.ExprAdd:
 		for i := 0; i < WarpSize; i += 4 {
-			o, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-			o[0], o[1], o[2], o[3] = x[0]+u, x[1]+u, x[2]+u, x[3]+u
+			r, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
+			r[0], r[1], r[2], r[3] = x[0]+u, x[1]+u, x[2]+u, x[3]+u
 		}
 	case kernel.ExprSub:
 		for i := 0; i < WarpSize; i += 4 {
-			o, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-			o[0], o[1], o[2], o[3] = x[0]-u, x[1]-u, x[2]-u, x[3]-u
+			r, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
+			r[0], r[1], r[2], r[3] = x[0]-u, x[1]-u, x[2]-u, x[3]-u
 		}
 	case kernel.ExprMul:
 		for i := 0; i < WarpSize; i += 4 {
-			o, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-			o[0], o[1], o[2], o[3] = x[0]*u, x[1]*u, x[2]*u, x[3]*u
+			r, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
+			r[0], r[1], r[2], r[3] = x[0]*u, x[1]*u, x[2]*u, x[3]*u
 		}
 	case kernel.ExprLt, kernel.ExprGe:
 		for i := 0; i < WarpSize; i += 4 {
-			o, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-			o[0], o[1], o[2], o[3] = b2i(x[0] < u), b2i(x[1] < u), b2i(x[2] < u), b2i(x[3] < u)
+			r, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
+			r[0], r[1], r[2], r[3] = b2i(x[0] < u), b2i(x[1] < u), b2i(x[2] < u), b2i(x[3] < u)
 		}
 		if k == kernel.ExprGe {
 			notLanes(out)
 		}
 	case kernel.ExprGt, kernel.ExprLe:
 		for i := 0; i < WarpSize; i += 4 {
-			o, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-			o[0], o[1], o[2], o[3] = b2i(x[0] > u), b2i(x[1] > u), b2i(x[2] > u), b2i(x[3] > u)
+			r, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
+			r[0], r[1], r[2], r[3] = b2i(x[0] > u), b2i(x[1] > u), b2i(x[2] > u), b2i(x[3] > u)
 		}
 		if k == kernel.ExprLe {
 			notLanes(out)
 		}
 	case kernel.ExprEq, kernel.ExprNe:
 		for i := 0; i < WarpSize; i += 4 {
-			o, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-			o[0], o[1], o[2], o[3] = b2i(x[0] == u), b2i(x[1] == u), b2i(x[2] == u), b2i(x[3] == u)
+			r, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
+			r[0], r[1], r[2], r[3] = b2i(x[0] == u), b2i(x[1] == u), b2i(x[2] == u), b2i(x[3] == u)
 		}
 		if k == kernel.ExprNe {
 			notLanes(out)
@@ -432,18 +432,18 @@ func (ln *lanes) lanesInto(o xop, out, a, b *[WarpSize]int64, mask uint32) {
 	switch o.kind {
 	case kernel.ExprAdd:
 		for i := 0; i < WarpSize; i += 4 {
-			o, x, y := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4]), (*[4]int64)(b[i:i+4])
-			o[0], o[1], o[2], o[3] = x[0]+y[0], x[1]+y[1], x[2]+y[2], x[3]+y[3]
+			r, x, y := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4]), (*[4]int64)(b[i:i+4])
+			r[0], r[1], r[2], r[3] = x[0]+y[0], x[1]+y[1], x[2]+y[2], x[3]+y[3]
 		}
 	case kernel.ExprSub:
 		for i := 0; i < WarpSize; i += 4 {
-			o, x, y := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4]), (*[4]int64)(b[i:i+4])
-			o[0], o[1], o[2], o[3] = x[0]-y[0], x[1]-y[1], x[2]-y[2], x[3]-y[3]
+			r, x, y := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4]), (*[4]int64)(b[i:i+4])
+			r[0], r[1], r[2], r[3] = x[0]-y[0], x[1]-y[1], x[2]-y[2], x[3]-y[3]
 		}
 	case kernel.ExprMul:
 		for i := 0; i < WarpSize; i += 4 {
-			o, x, y := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4]), (*[4]int64)(b[i:i+4])
-			o[0], o[1], o[2], o[3] = x[0]*y[0], x[1]*y[1], x[2]*y[2], x[3]*y[3]
+			r, x, y := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4]), (*[4]int64)(b[i:i+4])
+			r[0], r[1], r[2], r[3] = x[0]*y[0], x[1]*y[1], x[2]*y[2], x[3]*y[3]
 		}
 	case kernel.ExprLt, kernel.ExprGe:
 		for i := range out {
