@@ -21,6 +21,7 @@ func (l *Launch) compileThreads(env map[string]int64, dev *arch.Device) (*thread
 	}
 	pc := &ptCompiler{l: l, dev: dev, pt: &threadProg{vary: vary}, xc: &xcompiler{env: env, dims: l.dimConsts(l.grid), vary: vary, prog: p}}
 	pc.xc.localRanges()
+	pc.xc.aliases = threadAliases(p)
 	if err := pc.refs(); err != nil {
 		return nil, err
 	}
@@ -337,6 +338,33 @@ func varyingLocals(p *kernel.Program, loads bool) []bool {
 		walk(p.Body, false)
 	}
 	return vary
+}
+
+// threadAliases is, per local of p, the thread index it holds wherever
+// it is read (kernel.ThreadIdxX to ThreadIdxZ), or -1: a local assigned
+// once, by its declaration among the body's top-level statements, a
+// thread index and nothing else (int tx = threadIdx.x). C's scope puts
+// every read of it after the declaration, which every lane still running
+// has executed; the compiler reads the thread index in its place where
+// the local's type holds every index of the block (xcompiler.emit).
+func threadAliases(p *kernel.Program) []int32 {
+	assigns := make([]int, len(p.Locals))
+	for _, s := range p.Stmts {
+		if s.Local != nil {
+			assigns[s.Local.Index]++
+		}
+	}
+	alias := slices.Repeat([]int32{-1}, len(p.Locals))
+	for _, n := range p.Body {
+		s, ok := n.(*kernel.Stmt)
+		if !ok || s.Local == nil || !s.Local.Int || !s.Decl || s.Assign != "=" || assigns[s.Local.Index] != 1 {
+			continue
+		}
+		if v := s.Value; v.Kind == kernel.ExprSpecial && kernel.Special(v.Index) <= kernel.ThreadIdxZ {
+			alias[s.Local.Index] = int32(v.Index)
+		}
+	}
+	return alias
 }
 
 // exprVaries reports whether e may differ between the lanes of a warp;

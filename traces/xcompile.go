@@ -51,6 +51,9 @@ type xcompiler struct {
 	locals []cval
 	// dry compiles for the type and range alone, taking no slot.
 	dry bool
+	// aliases are, per local, the thread index it holds wherever it is
+	// read, or -1 (threadAliases); nil: none.
+	aliases []int32
 }
 
 // compile compiles an integer expression; an error names its position.
@@ -144,8 +147,14 @@ func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (cval, error) {
 			return cval{}, exprError(e, "%s is not an integer local", e.Name)
 		}
 		p.varying = p.varying || xc.vary[e.Index]
+		v := xc.local(e.Index)
+		if a := xc.alias(e.Index, v.t); a >= 0 {
+			// The same value, read where the lanes keep it already.
+			p.ops = append(p.ops, xop{kind: kernel.ExprSpecial, arg: a})
+			return v, nil
+		}
 		p.ops = append(p.ops, xop{kind: kernel.ExprScalar, arg: int32(e.Index)})
-		return xc.local(e.Index), nil
+		return v, nil
 	case kernel.ExprCall:
 		return xc.call(p, e)
 	case kernel.ExprLoad:
@@ -372,6 +381,20 @@ func (xc *xcompiler) special(p *xprog, s kernel.Special) cval {
 	}
 	p.ops = append(p.ops, xop{kind: kernel.ExprSpecial, arg: int32(s)})
 	return cval{kernel.UInt, crange{0, max(extent-1, 0)}}
+}
+
+// alias is the thread index local i holds wherever it is read, or -1
+// where it holds none or t, its type, cannot hold every index of the
+// block (a char of a block 512 wide).
+func (xc *xcompiler) alias(i int, t kernel.IntType) int32 {
+	if i >= len(xc.aliases) || xc.aliases[i] < 0 {
+		return -1
+	}
+	a := xc.aliases[i]
+	if last := xc.dims[a] - 1; t.Convert(last) != last {
+		return -1
+	}
+	return a
 }
 
 // paramType is the declared type of an integer parameter of the kernel's
