@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 
+	"gpumemsim/arch"
 	"gpumemsim/kernel"
 )
 
@@ -71,26 +72,32 @@ func (c *ThreadCursor) Reset(b, w int) {
 	ln.bad = ""
 	g := l.grid
 	ln.bid = [3]int64{int64(b % g.X), int64(b / g.X % g.Y), int64(b / (g.X * g.Y))}
-	bx, by := l.Block.X, l.Block.Y
-	threads := l.Block.Threads()
-	// Lane i is thread w·32 + i, counted in x, then y, then z: the first
-	// lane's index is divided out, the others step from it.
-	c.mask = 0
+	c.mask = threadIndices(&ln.tid, l.Block, w)
+}
+
+// threadIndices sets tid to the thread indices of the lanes of warp w of
+// a block, 0 past its last thread, and returns the lanes it has. Lane i
+// is thread w·32 + i, counted in x, then y, then z: the first lane's
+// index is divided out, the others step from it.
+func threadIndices(tid *[3][WarpSize]int64, block arch.Dim3, w int) (mask uint32) {
+	bx, by := block.X, block.Y
+	threads := block.Threads()
 	t := w * WarpSize
 	x, y, z := t%bx, t/bx%by, t/(bx*by)
 	for i := range WarpSize {
 		if t+i >= threads {
-			ln.tid[0][i], ln.tid[1][i], ln.tid[2][i] = 0, 0, 0
+			tid[0][i], tid[1][i], tid[2][i] = 0, 0, 0
 			continue
 		}
-		c.mask |= 1 << i
-		ln.tid[0][i], ln.tid[1][i], ln.tid[2][i] = int64(x), int64(y), int64(z)
+		mask |= 1 << i
+		tid[0][i], tid[1][i], tid[2][i] = int64(x), int64(y), int64(z)
 		if x++; x == bx {
 			if x, y = 0, y+1; y == by {
 				y, z = 0, z+1
 			}
 		}
 	}
+	return mask
 }
 
 // NextTo fills dst with the warp's next instruction, the lane addresses
@@ -340,6 +347,13 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 			base += uint64(v * s.scale)
 			continue
 		}
+		if pr.tids != nil && pr.tids[c.warp].inside {
+			// The varying subscripts are thread indices: their sum is
+			// this warp's in every block.
+			addTids(addr, base, &pr.tids[c.warp].add)
+			first = false
+			break
+		}
 		v, d := c.laneValues(s)
 		var hi uint64
 		if first {
@@ -361,6 +375,63 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 		}
 	}
 	return true
+}
+
+// addTids sets each lane of out to base plus its lane of add.
+func addTids(out *[WarpSize]uint64, base uint64, add *[WarpSize]uint64) {
+	for i := 0; i < WarpSize; i += 4 {
+		r, a := (*[4]uint64)(out[i:i+4]), (*[4]uint64)(add[i:i+4])
+		r[0], r[1], r[2], r[3] = base+a[0], base+a[1], base+a[2], base+a[3]
+	}
+}
+
+// tidWarp is, for one warp of a block, what a reference's varying
+// subscripts add to its address where each is a thread index read in
+// place (ptRef.tids), and whether every lane of each lies inside its
+// extent, as addresses would find it.
+type tidWarp struct {
+	add    [WarpSize]uint64
+	inside bool
+}
+
+// planTids sets pr.tids where pr has varying subscripts and each is a
+// thread index plus a constant (t[ty + 1][tx + 1]): what they add to the
+// address is the same for a warp of a block in every block and at every
+// access, so it is formed once per warp of a block, as addresses would
+// form it. Wrapping arithmetic makes the sum the one addresses' passes
+// add up. Otherwise pr.tids is nil.
+func (pr *ptRef) planTids() {
+	pr.tids = nil
+	varying := 0
+	for _, s := range pr.plan {
+		switch {
+		case !s.x.varying:
+		case s.reads != readsTid:
+			return
+		default:
+			varying++
+		}
+	}
+	if varying == 0 {
+		return
+	}
+	var tid [3][WarpSize]int64
+	pr.tids = make([]tidWarp, (pr.block.Threads()+WarpSize-1)/WarpSize)
+	for w := range pr.tids {
+		threadIndices(&tid, pr.block, w)
+		tw := &pr.tids[w]
+		tw.inside = true
+		for _, s := range pr.plan {
+			if !s.x.varying {
+				continue
+			}
+			for i, v := range tid[s.reg] {
+				x := v + s.off
+				tw.add[i] += uint64(x * s.scale)
+				tw.inside = tw.inside && uint64(x) < uint64(s.limit)
+			}
+		}
+	}
 }
 
 // ptSub is a subscript as addresses takes it: its extent, the bytes a
@@ -399,6 +470,7 @@ func (pr *ptRef) planAddresses() {
 			}
 		}
 	}
+	pr.planTids()
 }
 
 // subPlan plans a subscript. A varying one that reads one value plus or
