@@ -8,8 +8,9 @@ import (
 
 // TestThreadAliases: a local declared at the top of the body from a
 // thread index and never assigned again is read as that thread index;
-// one assigned again, declared inside an if, declared from something
-// else, or of a type that cannot hold every index of the block is not.
+// one assigned again (by a statement or a for's step), declared inside
+// an if, declared from something else, or of a type that cannot hold
+// every index of the block is not.
 func TestThreadAliases(t *testing.T) {
 	body := `
 int tx = threadIdx.x, ty = threadIdx.y;
@@ -18,6 +19,9 @@ j += 3;
 int d = blockDim.x;
 int t1 = threadIdx.x + 1;
 unsigned char c = threadIdx.x;
+int i2 = threadIdx.x;
+for (int k = 0; k < 2; i2++)
+  k++;
 if (tx < 2) {
   int n = threadIdx.x;
   C[n][ty] = 0;
