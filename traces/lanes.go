@@ -318,7 +318,7 @@ func (ln *lanes) binaryOperands(o xop, a *operand, b operand, sa, sb *[WarpSize]
 		fill(sb, b.u)
 		b.p = sb
 	case a.p == nil:
-		if k, ok := swapped(o.kind); ok && immLanes(k, o.arg, sa, b.p, a.u) {
+		if k, ok := swapped(o); ok && immLanes(k, o.arg, sa, b.p, a.u) {
 			a.p = sa
 			return
 		}
@@ -330,22 +330,18 @@ func (ln *lanes) binaryOperands(o xop, a *operand, b operand, sa, sb *[WarpSize]
 }
 
 // swapped is the operator that gives a op b from b and a, where there
-// is one among those immLanes runs.
-func swapped(k kernel.ExprKind) (kernel.ExprKind, bool) {
-	switch k {
-	case kernel.ExprAdd, kernel.ExprMul, kernel.ExprEq, kernel.ExprNe,
-		kernel.ExprAnd, kernel.ExprOr, kernel.ExprCall:
-		return k, true
-	case kernel.ExprLt:
-		return kernel.ExprGt, true
-	case kernel.ExprGt:
-		return kernel.ExprLt, true
-	case kernel.ExprLe:
-		return kernel.ExprGe, true
-	case kernel.ExprGe:
-		return kernel.ExprLe, true
+// is one among those immLanes runs: o itself where it commutes, min and
+// max among the calls, a comparison mirrored as a canonical loop's bound
+// is (trip.go).
+func swapped(o xop) (kernel.ExprKind, bool) {
+	switch o.kind {
+	case kernel.ExprAdd, kernel.ExprMul, kernel.ExprEq, kernel.ExprNe, kernel.ExprAnd, kernel.ExprOr:
+		return o.kind, true
+	case kernel.ExprCall:
+		return o.kind, o.arg == callMin || o.arg == callMax
 	}
-	return k, false
+	k, ok := mirrored[o.kind]
+	return k, ok
 }
 
 // immLanes sets out to a op u lane by lane for the operators no lane can
