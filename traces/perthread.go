@@ -99,13 +99,11 @@ type ptRef struct {
 	// remap is the array's remap, applied to the element index.
 	remap remapping
 	// plan and origin are the subscripts as the cursor forms addresses
-	// from them (planAddresses); tids, per warp of a block, what the
-	// varying ones add where each is a thread index (planTids), and block
-	// the launch's block, which sets them.
+	// from them (planAddresses); tids, per warp of the launch's block,
+	// what the varying ones add where each is a thread index (planTids).
 	plan   []ptSub
 	origin uint64
 	tids   []tidWarp
-	block  arch.Dim3
 }
 
 // sharedAlign is where each __shared__ array starts in a block's shared

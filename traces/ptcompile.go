@@ -63,7 +63,7 @@ func (pc *ptCompiler) refs() error {
 			return at(kernel.Pos{Line: r.Line, Col: r.Col}, fmt.Errorf("%s: unknown array %s", r.Text, r.Array.Name))
 		}
 		pr := ptRef{base: ba.Base + uint64(offset), size: ba.ElemSize(), width: r.Width(), text: r.Text, array: ba.Name, pos: kernel.Pos{Line: r.Line, Col: r.Col}, slot: -1,
-			remap: remapOf(ba), block: l.Block}
+			remap: remapOf(ba)}
 		index := r.Index
 		if x := kernel.GatherIndex(r); x != nil {
 			index = x.Args // V[COL[e]] reads V'[e], the element of COL's index space
@@ -89,7 +89,7 @@ func (pc *ptCompiler) refs() error {
 		if r.Fetch == kernel.FetchTex2D {
 			pr.texWidth = ba.Dims[1]
 		}
-		pr.planAddresses()
+		pr.planAddresses(l.Block)
 		sp, err := refSpace(l.Kernel, r, ba.Space, pc.dev)
 		if err != nil {
 			return err

@@ -400,7 +400,7 @@ type tidWarp struct {
 // access, so it is formed once per warp of a block, as addresses would
 // form it. Wrapping arithmetic makes the sum the one addresses' passes
 // add up. Otherwise pr.tids is nil.
-func (pr *ptRef) planTids() {
+func (pr *ptRef) planTids(block arch.Dim3) {
 	pr.tids = nil
 	varying := 0
 	for _, s := range pr.plan {
@@ -416,9 +416,9 @@ func (pr *ptRef) planTids() {
 		return
 	}
 	var tid [3][WarpSize]int64
-	pr.tids = make([]tidWarp, (pr.block.Threads()+WarpSize-1)/WarpSize)
+	pr.tids = make([]tidWarp, (block.Threads()+WarpSize-1)/WarpSize)
 	for w := range pr.tids {
-		threadIndices(&tid, pr.block, w)
+		threadIndices(&tid, block, w)
 		tw := &pr.tids[w]
 		tw.inside = true
 		for _, s := range pr.plan {
@@ -456,8 +456,9 @@ const (
 // so that the varying ones start from their sum, origin (pr.base, or 0
 // for the element index of a remapped array). Wrapping arithmetic makes
 // base + Σ v·(stride·size) the address the element index Σ v·stride
-// gives, however its terms are grouped.
-func (pr *ptRef) planAddresses() {
+// gives, however its terms are grouped. block is the launch's, whose
+// warps planTids tabulates.
+func (pr *ptRef) planAddresses(block arch.Dim3) {
 	scale, origin := pr.size, pr.base
 	if pr.remap.kind != kernel.RemapNone {
 		scale, origin = 1, 0
@@ -470,7 +471,7 @@ func (pr *ptRef) planAddresses() {
 			}
 		}
 	}
-	pr.planTids()
+	pr.planTids(block)
 }
 
 // subPlan plans a subscript. A varying one that reads one value plus or

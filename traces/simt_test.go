@@ -42,7 +42,7 @@ func TestElementsMatchByLane(t *testing.T) {
 				l := threadKernel(t, "[N, P]", tc.body, block, nil)
 				for r := range l.pt.refs {
 					l.pt.refs[r].remap = remapping{kind: remap, height: 64, width: 32}
-					l.pt.refs[r].planAddresses()
+					l.pt.refs[r].planAddresses(l.Block)
 				}
 				name := fmt.Sprintf("%s %s remap %d", tc.name, block, remap)
 				if n := compareByLane(t, name, l); n == 0 {
