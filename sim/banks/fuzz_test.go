@@ -369,3 +369,121 @@ func TestHalfWarpShortcuts(t *testing.T) {
 		}
 	}
 }
+
+// TestStrideBrokenAtOneLane: warps at a constant stride of words, the
+// tile columns and reduction trees that take the stride rule, from
+// starts at each quarter of a Kepler row and near the top of the address
+// space, with one lane moved off the stride (by an access, or by a whole
+// row into the same bank): the two lanes the stride is taken from, the
+// last, and some between; negative strides and strides so large that
+// lanes share an address too; full warps, runs of lanes from lane 0 and
+// from others, masks with holes, and masks whose first two lanes are
+// not neighbours. The oracle plays the passes out, so
+// a stride rule applied to lanes that are not strided, or a degree off
+// for some stride, start or mask, disagrees with it.
+func TestStrideBrokenAtOneLane(t *testing.T) {
+	var steps []int64
+	for _, words := range []int64{2, 3, 4, 8, 12, 16, 24, 32, 33, 64, 96, 128} {
+		steps = append(steps, words, -words)
+	}
+	huge := []int64{1 << 57, 1 << 58, 1 << 59, 1 << 60, 1 << 62, -1 << 63}
+	starts := []uint64{1 << 16, 1<<16 + 4, 1<<16 + 64, 1<<16 + 128, 1<<16 + 132, 1<<16 + 252, 1<<64 - 256}
+	masks := []uint32{all, 0xFFFF, 0xFF, 0x3, 0xFFFF0000, 0x0FF00000, 0xC0000000, 0xF0F0F0F3, 0x80018003,
+		0xAAAAAAAA, 0x88888888, 0x22222224, 0x80000101}
+	for i, mask := range masks {
+		for j, start := range starts {
+			if i > 0 && j%2 == 1 {
+				continue // the partial masks from every other start
+			}
+			for _, width := range []int{1, 2, 4, 8} {
+				for _, step := range steps {
+					if err := strideBroken(width, mask, start, step*int64(width)); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for _, step := range huge {
+					if err := strideBroken(width, mask, start, step); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// strideBroken checks the lanes in mask at a stride of step bytes from
+// start, and each of some of the lanes moved off the stride, against the
+// oracle on every rule of 32 banks (CC 1.x's half-warps never take the
+// stride rule).
+func strideBroken(width int, mask uint32, start uint64, step int64) error {
+	var addr [32]uint64
+	for l := range addr {
+		addr[l] = start + uint64(step*int64(l))
+	}
+	check := func(addr *[32]uint64) error {
+		for _, r := range rules[1:] {
+			got, want := Transactions(r, width, mask, addr), oracle(r, width, mask, addr)
+			if got != want {
+				return fmt.Errorf("Transactions(%v, width=%d, active=%#08x, addr=%#x) = %d; the oracle wants %d",
+					r, width, mask, *addr, got, want)
+			}
+		}
+		return nil
+	}
+	if err := check(&addr); err != nil {
+		return fmt.Errorf("stride %d B from %#x: %v", step, start, err)
+	}
+	first := bits.TrailingZeros32(mask)
+	second := bits.TrailingZeros32(mask & (mask - 1))
+	for _, l := range []int{first, second, second + 1, 7, 16, 30, 31} {
+		for _, by := range []uint64{uint64(width), 128, 256} {
+			moved := addr
+			moved[l%32] += by
+			if err := check(&moved); err != nil {
+				return fmt.Errorf("stride %d B from %#x, lane %d moved by %d B: %v", step, start, l%32, by, err)
+			}
+		}
+	}
+	return nil
+}
+
+// TestStrideDegreeTaken: the stride rule is a shortcut, and where it
+// declines the tally gives the same count, so the oracle alone cannot
+// tell whether it is taken. Lanes at a stride of whole words must take
+// it, under every mask of two lanes or more, the first lanes not
+// neighbours included, and give the oracle's degree; lanes off the stride must not,
+// nor may a lone lane fail.
+func TestStrideDegreeTaken(t *testing.T) {
+	masks := []uint32{all, 0xFFFF0000, 0xAAAAAAAA, 0x88888888, 0x22222224, 0x80000101, 0x3, 0x5, 0x10}
+	for _, r := range rules[1:] {
+		g := &geometries[r]
+		for _, words := range []int64{2, 3, 4, 8, 16, 32, 64, 96, -32, -16, -12} {
+			step := words << g.wordShift
+			for _, mask := range masks {
+				for _, start := range []uint64{1 << 16, 1<<16 + 128, 1<<16 + 132} {
+					var addr [32]uint64
+					for l := range addr {
+						addr[l] = start + uint64(step*int64(l))
+					}
+					d, ok := g.strideDegree(mask, &addr)
+					if !ok && mask&(mask-1) != 0 {
+						t.Fatalf("%v: stride of %d words from %#x, active %#08x: the stride rule declined", r, words, start, mask)
+					}
+					if want := oracle(r, 4, mask, &addr); ok && d != want {
+						t.Fatalf("%v: stride of %d words from %#x, active %#08x: degree %d; the oracle wants %d", r, words, start, mask, d, want)
+					}
+					if bits.OnesCount32(mask) < 3 {
+						continue
+					}
+					for _, l := range []int{bits.TrailingZeros32(mask & (mask - 1)), 31 - bits.LeadingZeros32(mask)} {
+						moved := addr
+						moved[l] += 4 // the second active lane, the last
+						if _, ok := g.strideDegree(mask, &moved); ok {
+							t.Fatalf("%v: stride of %d words from %#x, active %#08x, lane %d moved: the stride rule taken", r, words, start, mask, l)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -57,14 +57,102 @@ func (g *geometry) wordDegree(mask uint32, addr *[32]uint64) int {
 }
 
 // tallyWords is degree's tally for lanes that read one word each, in a
-// plain loop.
+// plain loop; lanes at a constant stride of whole words, such as a
+// tile's column, take the stride rule instead.
 func (g *geometry) tallyWords(mask uint32, addr *[32]uint64) int {
+	if d, ok := g.strideDegree(mask, addr); ok {
+		return d
+	}
 	var t tally
 	for m := mask; m != 0; m &= m - 1 {
 		a := addr[bits.TrailingZeros32(m)]
 		t.add(g.bank(a), a>>g.rowShift)
 	}
 	return t.maxRows()
+}
+
+// strideDegree is the conflict degree of the lanes in mask when each
+// reads the word a constant number of words past the lane before's, a
+// tile's column or a stride loop, and whether they do (lanes not in mask
+// aside). The words are then all distinct, and by the guide's stride rule
+// (PG42 F.4.3.1) lanes at a stride of s words fall into the 32 banks
+// gcd(32, s) to a bank: lanes l and l + 32/gcd(32, s) share one. Where a
+// bank row holds one word of each bank (CC 2.x, 3.x's 64-bit mode, 5.x),
+// each lane of a bank reads a row of its own, and the degree is the most
+// active lanes in one bank. The tally would walk a bank's list of rows
+// for each lane, 496 steps for a column's 32 rows in one bank.
+func (g *geometry) strideDegree(mask uint32, addr *[32]uint64) (int, bool) {
+	const logBanks = 5 // every rule but CC 1.x's, which never asks
+	first, rest := bits.TrailingZeros32(mask), mask&(mask-1)
+	if rest == 0 {
+		return 0, false
+	}
+	// The stride from the first two lanes; the loop below checks it.
+	s := addr[bits.TrailingZeros32(rest)] - addr[first]
+	if gap := bits.TrailingZeros32(rest) - first; gap > 1 {
+		s = uint64(int64(s) / int64(gap))
+	}
+	// Whole words apart, and distinct: lanes i and j share an address
+	// when (i−j)·s wraps to 0, and i−j has at most 4 trailing zeros.
+	tz := uint(bits.TrailingZeros64(s))
+	if tz < g.wordShift || tz >= 60 {
+		return 0, false
+	}
+	base := addr[first] - uint64(first)*s // lane 0's, on the stride
+	var diff uint64
+	for m := rest; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		diff |= addr[l] ^ (base + uint64(l)*s)
+	}
+	if diff != 0 {
+		return 0, false
+	}
+	share := min(tz-g.wordShift, logBanks)
+	// The lanes of one bank are 32/gcd(32, s) apart and their words 32·m
+	// apart: rows of their own where m is ±2 or more even in Kepler's
+	// 32-bit mode, whose 64-bit banks hold words i and i + 32 in a row.
+	m := int64(s) >> (g.wordShift + share)
+	if g.rowShift == g.wordShift+logBanks || m < -1 || m > 1 {
+		return busiestBank(mask, 32>>share), true
+	}
+	return pairedRows(mask, addr, g.rowShift, 32>>share), true
+}
+
+// busiestBank is the most lanes of mask in one bank when lanes l and
+// l + period share a bank: the most of mask's bits in one class of
+// lanes modulo period (a power of two up to 32).
+func busiestBank(mask uint32, period int) int {
+	every := uint64(1<<32-1) / (1<<period - 1) // bits 0, period, 2·period, …
+	most := 0
+	for r := range period {
+		most = max(most, bits.OnesCount32(mask&uint32(every<<r)))
+	}
+	return most
+}
+
+// pairedRows is strideDegree in Kepler's 32-bit mode where the lanes of
+// a bank read words 32 apart (m = ±1), lanes l and l + period sharing a
+// bank, so that two of them may share a row. A bank's words rise (or
+// fall) with its lanes, so the lanes that read one row are neighbours
+// among the bank's active lanes, and each change of row is one more row
+// for the bank to serve. (That holds at any stride; busiestBank is the
+// shortcut where no two share a row.)
+func pairedRows(mask uint32, addr *[32]uint64, rowShift uint, period int) int {
+	var last [32]uint64 // the row of each bank's latest lane, by lane modulo period
+	var rows [32]uint8
+	var seen uint32
+	most := uint8(0)
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		c, row := l&(period-1), addr[l]>>rowShift
+		if bit := uint32(1) << c; seen&bit == 0 || last[c] != row {
+			seen |= bit
+			last[c] = row
+			rows[c]++
+			most = max(most, rows[c])
+		}
+	}
+	return int(most)
 }
 
 // oneRow reports whether the lanes in mask (not empty) all address
