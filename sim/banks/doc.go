@@ -87,6 +87,12 @@
 // 32-bit stride 3 reads 64-bit words 1 and 33 in bank 1 (2-way), though
 // PG42 F.5.3.1 says that mode causes "as many or fewer" conflicts than
 // CC 2.x for 32-bit accesses; we follow the mapping, not the summary.
+// Transactions takes the rule as a shortcut where the active lanes of a
+// request are at a constant stride of whole words and some bank is asked
+// for three rows or more (a tile's column): the most active lanes in one
+// bank, where a row holds one word of each bank; in Kepler's 32-bit mode,
+// where it holds two, the rows each bank's lanes reach in turn. Other
+// requests are counted row by row.
 //
 // # Stores
 //
