@@ -89,7 +89,7 @@ func (pc *ptCompiler) refs() error {
 		if r.Fetch == kernel.FetchTex2D {
 			pr.texWidth = ba.Dims[1]
 		}
-		pr.planAddresses(l.Block)
+		pr.planAddresses(l.Block, pc.pt.vary)
 		sp, err := refSpace(l.Kernel, r, ba.Space, pc.dev)
 		if err != nil {
 			return err

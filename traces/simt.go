@@ -347,12 +347,19 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 			base += uint64(v * s.scale)
 			continue
 		}
-		if pr.tids != nil && pr.tids[c.warp].inside {
+		if pr.tids != nil && first {
 			// The varying subscripts are thread indices: their sum is
-			// this warp's in every block.
-			addTids(addr, base, &pr.tids[c.warp].add)
-			first = false
-			break
+			// this warp's in every block, but for uniform values.
+			tw := &pr.tids[c.warp]
+			b, ok := base, tw.inside
+			if ok && len(tw.spans) > 0 {
+				b, ok = c.tidBase(pr, tw, base, i)
+			}
+			if ok {
+				addTids(addr, b, &tw.add)
+				first = false
+				break
+			}
 		}
 		v, d := c.laneValues(s)
 		var hi uint64
@@ -387,22 +394,26 @@ func addTids(out *[WarpSize]uint64, base uint64, add *[WarpSize]uint64) {
 
 // tidWarp is, for one warp of a block, what a reference's varying
 // subscripts add to its address where each is a thread index read in
-// place (ptRef.tids), and whether every lane of each lies inside its
-// extent, as addresses would find it.
+// place (ptRef.tids), but for their uniform values; whether every lane
+// of those without one lies inside its extent, as addresses would find
+// it; and for each with one, in plan order, the least and greatest of
+// its lanes without it.
 type tidWarp struct {
 	add    [WarpSize]uint64
 	inside bool
+	spans  [][2]int64
 }
 
 // planTids sets pr.tids where pr has varying subscripts and each is a
-// thread index plus a constant (t[ty + 1][tx + 1]): what they add to the
-// address is the same for a warp of a block in every block and at every
+// thread index plus a constant (t[ty + 1][tx + 1]) or a uniform value
+// (tile[ty + j][tx]): what they add to the address, but for the uniform
+// values, is the same for a warp of a block in every block and at every
 // access, so it is formed once per warp of a block, as addresses would
 // form it. Wrapping arithmetic makes the sum the one addresses' passes
 // add up. Otherwise pr.tids is nil.
 func (pr *ptRef) planTids(block arch.Dim3) {
 	pr.tids = nil
-	varying := 0
+	varying, spans := 0, 0
 	for _, s := range pr.plan {
 		switch {
 		case !s.x.varying:
@@ -410,6 +421,9 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 			return
 		default:
 			varying++
+			if s.sign != 0 {
+				spans++
+			}
 		}
 	}
 	if varying == 0 {
@@ -420,30 +434,69 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 	for w := range pr.tids {
 		threadIndices(&tid, block, w)
 		tw := &pr.tids[w]
-		tw.inside = true
+		tw.inside, tw.spans = true, make([][2]int64, 0, spans)
 		for _, s := range pr.plan {
 			if !s.x.varying {
 				continue
 			}
+			lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 			for i, v := range tid[s.reg] {
 				x := v + s.off
 				tw.add[i] += uint64(x * s.scale)
-				tw.inside = tw.inside && uint64(x) < uint64(s.limit)
+				lo, hi = min(lo, x), max(hi, x)
+			}
+			if s.sign != 0 {
+				tw.spans = append(tw.spans, [2]int64{lo, hi})
+			} else {
+				tw.inside = tw.inside && uint64(lo) < uint64(s.limit) && uint64(hi) < uint64(s.limit)
 			}
 		}
 	}
 }
 
+// tidBase is the address pr's varying subscripts, from plan[i] on, start
+// from where the warp's table applies (tw.inside) and they have uniform
+// values (tw.spans): base plus those values, scaled; false where a lane
+// of a subscript with one lies outside its extent, which addresses then
+// finds lane by lane.
+func (c *ThreadCursor) tidBase(pr *ptRef, tw *tidWarp, base uint64, i int) (uint64, bool) {
+	k := 0
+	for _, s := range pr.plan[i:] {
+		if s.sign == 0 {
+			continue
+		}
+		u := s.sign * c.ln.read(s.uni)
+		if span := tw.spans[k]; uint64(span[0]+u) >= uint64(s.limit) || uint64(span[1]+u) >= uint64(s.limit) {
+			return 0, false
+		}
+		base += uint64(u * s.scale)
+		k++
+	}
+	return base, true
+}
+
 // ptSub is a subscript as addresses takes it: its extent, the bytes a
 // unit of it moves the address (elements, for a remapped array), and
 // for a varying one that only reads a thread index or a local, plus or
-// minus a constant, which and the constant.
+// minus a constant or a uniform value (ty + 1, tid + s, index - bx),
+// which, the constant, and the uniform value's read and sign.
 type ptSub struct {
 	x            *xprog
 	limit, scale int64
 	reads        uint8 // readsTid, readsVreg, or 0: evaluate x
 	reg          int32
-	off          int64 // what x adds to the value read in place
+	off          int64 // what x adds to the value read in place, but for uni
+	uni          xop   // a uniform value x adds (sign 1) or subtracts (−1)
+	sign         int64 // 0: none
+}
+
+// addend is what s adds to the value it reads in place: its constant,
+// and its uniform value as the warp's lanes hold it now.
+func (s *ptSub) addend(ln *lanes) int64 {
+	if s.sign == 0 {
+		return s.off
+	}
+	return s.off + s.sign*ln.read(s.uni)
 }
 
 // Where a varying subscript's lanes are read in place (ptSub.reads).
@@ -457,8 +510,8 @@ const (
 // for the element index of a remapped array). Wrapping arithmetic makes
 // base + Σ v·(stride·size) the address the element index Σ v·stride
 // gives, however its terms are grouped. block is the launch's, whose
-// warps planTids tabulates.
-func (pr *ptRef) planAddresses(block arch.Dim3) {
+// warps planTids tabulates; vary says which locals are varying.
+func (pr *ptRef) planAddresses(block arch.Dim3, vary []bool) {
 	scale, origin := pr.size, pr.base
 	if pr.remap.kind != kernel.RemapNone {
 		scale, origin = 1, 0
@@ -467,7 +520,7 @@ func (pr *ptRef) planAddresses(block arch.Dim3) {
 	for _, varying := range []bool{false, true} {
 		for d, x := range pr.subs {
 			if x.varying == varying {
-				pr.plan = append(pr.plan, subPlan(x, pr.limits[d], pr.strides[d]*scale))
+				pr.plan = append(pr.plan, subPlan(x, pr.limits[d], pr.strides[d]*scale, vary))
 			}
 		}
 	}
@@ -475,36 +528,57 @@ func (pr *ptRef) planAddresses(block arch.Dim3) {
 }
 
 // subPlan plans a subscript. A varying one that reads one value plus or
-// minus a constant (x, ty + 1, k - 2) reads it in place: the read is of
-// a thread index or varying local, as the program varies and a constant
-// does not, and with no step of C's types between them the value is the
-// 64-bit sum.
-func subPlan(x *xprog, limit, scale int64) ptSub {
+// minus a constant or a uniform read (x, ty + 1, k - 2, tid + s) reads
+// it in place: the read is of a thread index or varying local, as the
+// program varies and the other operand does not, and with no step of
+// C's types between them the value is the 64-bit sum. vary says which
+// locals are varying.
+func subPlan(x *xprog, limit, scale int64, vary []bool) ptSub {
 	s := ptSub{x: x, limit: limit, scale: scale}
 	if !x.varying {
 		return s
 	}
-	read := x.ops[0]
-	switch ops := x.ops; {
+	read, ops := x.ops[0], x.ops
+	switch {
 	case len(ops) == 1:
-	case len(ops) == 3 && ops[1].kind == kernel.ExprConst && ops[2].kind == kernel.ExprAdd:
-		s.off = ops[1].val
-	case len(ops) == 3 && ops[1].kind == kernel.ExprConst && ops[2].kind == kernel.ExprSub:
-		s.off = -ops[1].val
-	case len(ops) == 3 && ops[0].kind == kernel.ExprConst && ops[2].kind == kernel.ExprAdd:
-		s.off, read = ops[0].val, ops[1]
-	default:
+	case len(ops) != 3 || ops[2].kind != kernel.ExprAdd && ops[2].kind != kernel.ExprSub:
 		return s
-	}
-	switch read.kind {
-	case kernel.ExprSpecial:
-		s.reads, s.reg = readsTid, read.arg
-	case kernel.ExprScalar:
-		s.reads, s.reg = readsVreg, read.arg
+	case ops[2].kind == kernel.ExprAdd && uniformRead(ops[0], vary):
+		s.off, s.uni, s.sign, read = ops[0].val, ops[0], 1, ops[1] // 1 + i, s + tid
+	case ops[2].kind == kernel.ExprAdd:
+		s.off, s.uni, s.sign = ops[1].val, ops[1], 1
 	default:
+		s.off, s.uni, s.sign = -ops[1].val, ops[1], -1
+	}
+	if s.sign != 0 && s.uni.kind == kernel.ExprConst {
+		s.uni, s.sign = xop{}, 0 // the constant alone, in off
+	} else if s.sign != 0 {
 		s.off = 0
 	}
-	return s
+	switch {
+	case s.sign != 0 && !uniformRead(s.uni, vary):
+	case read.kind == kernel.ExprSpecial && read.arg < int32(kernel.BlockIdxX):
+		s.reads, s.reg = readsTid, read.arg
+		return s
+	case read.kind == kernel.ExprScalar: // varying, as x is and the other operand is not
+		s.reads, s.reg = readsVreg, read.arg
+		return s
+	}
+	return ptSub{x: x, limit: limit, scale: scale}
+}
+
+// uniformRead says o reads one value every lane agrees on: a constant, a
+// block index or a uniform local.
+func uniformRead(o xop, vary []bool) bool {
+	switch o.kind {
+	case kernel.ExprConst:
+		return true
+	case kernel.ExprSpecial:
+		return o.arg >= int32(kernel.BlockIdxX)
+	case kernel.ExprScalar:
+		return int(o.arg) < len(vary) && !vary[o.arg]
+	}
+	return false
 }
 
 // setScaled sets each lane of out to base + (v+d)·st and returns the
@@ -551,9 +625,9 @@ func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, d, lim int64) bool {
 func (c *ThreadCursor) laneValues(s *ptSub) (v *[WarpSize]int64, d int64) {
 	switch s.reads {
 	case readsTid:
-		return &c.ln.tid[s.reg], s.off
+		return &c.ln.tid[s.reg], s.addend(&c.ln)
 	case readsVreg:
-		return &c.ln.vregs[s.reg], c.ln.owed[s.reg] + s.off
+		return &c.ln.vregs[s.reg], c.ln.owed[s.reg] + s.addend(&c.ln)
 	}
 	return c.ln.vectorAt(s.x, c.mask, &c.sub), 0
 }

@@ -25,6 +25,7 @@ var elementCases = []struct{ name, body string }{
 	{"holes", "if (threadIdx.x % 3 != 1)\n  C[threadIdx.y][threadIdx.x] = B[threadIdx.x][threadIdx.y];"},
 	{"inactive-outside", "if (threadIdx.x > 0 && threadIdx.x < P)\n  C[threadIdx.x - 1][P - threadIdx.x] = A[0][threadIdx.x];"},
 	{"tail", "if (threadIdx.x + threadIdx.y * blockDim.x < 70)\n  C[threadIdx.y][threadIdx.x] = A[N - 1 - threadIdx.y][threadIdx.x];"},
+	{"uniform-addends", "int k = N - 40;\nfor (int j = 0; j < 3; j++) {\n  int i = threadIdx.x + j;\n  C[threadIdx.y + j][threadIdx.x] = A[j + threadIdx.y][i - j] + B[threadIdx.x + blockIdx.x][threadIdx.y + blockIdx.y] + A[i + k][threadIdx.y + j] + A[threadIdx.y + i][threadIdx.x] + B[threadIdx.x + threadIdx.y][threadIdx.y];\n}\nint ty = threadIdx.y;\nfor (int m = -2; m < 1; m++)\n  B[ty - m][threadIdx.x] = 0;"},
 	{"offsets", "int i = threadIdx.x + 2;\nfor (int k = 3; k < 6; k++) {\n  i += 1;\n  C[i + 20][threadIdx.y + 1] = A[1 + threadIdx.y][k - 3] + B[i - 2][threadIdx.x];\n}"},
 }
 
@@ -42,7 +43,7 @@ func TestElementsMatchByLane(t *testing.T) {
 				l := threadKernel(t, "[N, P]", tc.body, block, nil)
 				for r := range l.pt.refs {
 					l.pt.refs[r].remap = remapping{kind: remap, height: 64, width: 32}
-					l.pt.refs[r].planAddresses(l.Block)
+					l.pt.refs[r].planAddresses(l.Block, l.pt.vary)
 				}
 				name := fmt.Sprintf("%s %s remap %d", tc.name, block, remap)
 				if n := compareByLane(t, name, l); n == 0 {
@@ -120,6 +121,23 @@ func TestElementsOutsideFirstLane(t *testing.T) {
 		// Outside only in the second subscript's high lanes: 31 - 32 + 3.
 		{"A[threadIdx.x][threadIdx.x + 3] = 0;",
 			"thread (29,0,0) of block (0,0,0) has subscript 2 32, outside [0, 32) of A"},
+		// A uniform local in place of the constant, outside in the last
+		// lane alone: 31 + 1.
+		{"for (int j = 1; j < 2; j++)\n  A[threadIdx.x][threadIdx.x + j] = 0;",
+			"thread (31,0,0) of block (0,0,0) has subscript 2 32, outside [0, 32) of A"},
+		// A uniform local added to the first subscript: 31 + 33.
+		{"for (int j = 33; j < 34; j++)\n  A[j + threadIdx.x][0] = 0;",
+			"thread (31,0,0) of block (0,0,0) has subscript 1 64, outside [0, 64) of A"},
+		// Two uniform addends, only the second subscript outside: each
+		// subscript's own lanes decide.
+		{"for (int m = 3; m < 4; m++)\n  A[threadIdx.y + m][threadIdx.x + m] = 0;",
+			"thread (29,0,0) of block (0,0,0) has subscript 2 32, outside [0, 32) of A"},
+		// One subtracted, below 0 in the first lane alone: 0 - 1.
+		{"int t = threadIdx.x;\nfor (int j = 1; j < 2; j++)\n  A[0][t - j] = 0;",
+			"thread (0,0,0) of block (0,0,0) has subscript 2 -1, outside [0, 32) of A"},
+		// A varying local less a uniform one, outside from lane 1 on.
+		{"int i = threadIdx.x * 40;\nfor (int j = 5; j < 6; j++)\n  A[i - j][0] = 0;",
+			"thread (0,0,0) of block (0,0,0) has subscript 1 -5, outside [0, 64) of A"},
 	} {
 		l := threadKernel(t, "[N, P]", tc.body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
 		for range l.Stream() {
