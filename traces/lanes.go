@@ -551,6 +551,58 @@ func fill[T int64 | uint64](v *[WarpSize]T, x T) {
 	}
 }
 
+// compared is the lanes where c holds, its lanes read in place (a
+// varying local settled first, as vectorAt reads it): a bit each, lane i
+// bit i. A comparison never goes wrong.
+func (ln *lanes) compared(c *laneCmp) uint32 {
+	var x *[WarpSize]int64
+	switch r := c.read; r.kind {
+	case kernel.ExprSpecial:
+		x = &ln.tid[r.arg]
+	case kernel.ExprScalar:
+		x = ln.vreg(r.arg)
+	default:
+		x = &ln.vals[r.arg]
+	}
+	return cmpMask(c.kind, x, ln.read(c.uni))
+}
+
+// cmpMask is the lanes where x[i] k u holds, k a comparison; <=, >= and
+// != as the lanes where >, < and == do not. The loops go four lanes a
+// step, each lane's bit at a constant shift.
+func cmpMask(k kernel.ExprKind, x *[WarpSize]int64, u int64) uint32 {
+	var m uint32
+	switch k {
+	case kernel.ExprLt, kernel.ExprGe:
+		for i := 0; i < WarpSize; i += 4 {
+			q := (*[4]int64)(x[i : i+4])
+			m |= (b2u(q[0] < u) | b2u(q[1] < u)<<1 | b2u(q[2] < u)<<2 | b2u(q[3] < u)<<3) << i
+		}
+	case kernel.ExprGt, kernel.ExprLe:
+		for i := 0; i < WarpSize; i += 4 {
+			q := (*[4]int64)(x[i : i+4])
+			m |= (b2u(q[0] > u) | b2u(q[1] > u)<<1 | b2u(q[2] > u)<<2 | b2u(q[3] > u)<<3) << i
+		}
+	default:
+		for i := 0; i < WarpSize; i += 4 {
+			q := (*[4]int64)(x[i : i+4])
+			m |= (b2u(q[0] == u) | b2u(q[1] == u)<<1 | b2u(q[2] == u)<<2 | b2u(q[3] == u)<<3) << i
+		}
+	}
+	if k == kernel.ExprGe || k == kernel.ExprLe || k == kernel.ExprNe {
+		return ^m
+	}
+	return m
+}
+
+// b2u is b as a bit.
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func b2i(b bool) int64 {
 	if b {
 		return 1

@@ -3,6 +3,7 @@ package traces
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gpumemsim/kernel"
@@ -202,4 +203,78 @@ func laneByLane(ln *lanes, ops []xop, mask uint32) (vals [WarpSize]int64, badOp,
 		vals[i] = st[0]
 	}
 	return vals, badOp, badLane
+}
+
+// TestComparedMatchesLaneByLane: a branch's condition that compares
+// lanes read in place with a uniform value, either way round, is taken
+// as a mask without the lane stack (laneCmp); each of the six
+// comparisons of every lane read against every uniform read must give
+// the lanes the plain stack machine finds true, on lanes with the
+// extremes of int64 and with a varying local still owing an addend.
+// Programs that are not such a comparison (two lane reads, two uniform
+// reads, an operator that does not compare) must not be taken as one.
+func TestComparedMatchesLaneByLane(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	edges := []int64{math.MinInt64, -65, -2, -1, 0, 1, 2, 3, 31, 64, math.MaxInt64}
+	laneReads := []xop{
+		{kind: kernel.ExprSpecial, arg: int32(kernel.ThreadIdxX)},
+		{kind: kernel.ExprSpecial, arg: int32(kernel.ThreadIdxY)},
+		{kind: kernel.ExprScalar, arg: 1},
+		{kind: kernel.ExprScalar, arg: 2},
+		{kind: kernel.ExprLoad, arg: 0},
+	}
+	uniReads := []xop{
+		{kind: kernel.ExprConst, val: 3},
+		{kind: kernel.ExprConst, val: math.MinInt64},
+		{kind: kernel.ExprSpecial, arg: int32(kernel.BlockIdxX)},
+		{kind: kernel.ExprScalar, arg: 0},
+	}
+	kinds := []kernel.ExprKind{kernel.ExprLt, kernel.ExprLe, kernel.ExprGt, kernel.ExprGe, kernel.ExprEq, kernel.ExprNe}
+	reads := append(slices.Clone(laneReads), uniReads...)
+	taken := 0
+	for round := range 3000 {
+		var ln lanes
+		ln.vary = []bool{false, true, true}
+		ln.uregs = []int64{edges[rng.IntN(len(edges))], 0, 0}
+		ln.bid = [3]int64{rng.Int64N(5), 2, 0}
+		ln.owed = []int64{0, 0, rng.Int64N(3) - 1}
+		ln.vregs = make([][WarpSize]int64, 3)
+		ln.vals = make([][WarpSize]int64, 1)
+		for i := range WarpSize {
+			ln.tid[0][i], ln.tid[1][i] = int64(i%8), int64(i/8)
+			ln.vregs[1][i] = rng.Int64N(9) - 4
+			ln.vregs[2][i] = edges[rng.IntN(len(edges))]
+			ln.vals[0][i] = rng.Int64N(70) - 3
+		}
+		a, b := reads[rng.IntN(len(reads))], reads[rng.IntN(len(reads))]
+		k := kinds[rng.IntN(len(kinds))]
+		if round%10 == 0 {
+			k = kernel.ExprSub
+		}
+		ops := []xop{a, b, {kind: k}}
+		p := &xprog{ops: ops}
+		(&xcompiler{vary: ln.vary}).finish(p)
+		isLane := func(o xop) bool { return slices.Contains(laneReads, o) }
+		want := k != kernel.ExprSub && isLane(a) != isLane(b)
+		if (p.cmp.kind != 0) != want {
+			t.Fatalf("round %d, %v: taken as a comparison of lanes with a uniform value: %v; want %v", round, ops, p.cmp.kind != 0, want)
+		}
+		if !want {
+			continue
+		}
+		taken++
+		values, _, _ := laneByLane(&ln, ops, fullMask)
+		var wantMask uint32
+		for i, v := range values {
+			if v != 0 {
+				wantMask |= 1 << i
+			}
+		}
+		if got := ln.compared(&p.cmp); got != wantMask {
+			t.Fatalf("round %d, %v: lanes %#08x; lane by lane %#08x", round, ops, got, wantMask)
+		}
+	}
+	if taken < 1000 {
+		t.Fatalf("only %d of 3000 programs compared lanes with a uniform value", taken)
+	}
 }

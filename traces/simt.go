@@ -242,6 +242,9 @@ func (c *ThreadCursor) lanesWhere(x *xprog) uint32 {
 		}
 		return 0
 	}
+	if x.cmp.kind != 0 {
+		return c.ln.compared(&x.cmp) & c.mask
+	}
 	var m uint32
 	for i, v := range c.ln.vectorAt(x, c.mask, &c.sub) {
 		if v != 0 {

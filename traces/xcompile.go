@@ -30,6 +30,54 @@ type xprog struct {
 	// typed counts the steps C's types added: conversions, sign flips,
 	// unsigned operators (ctypes.go).
 	typed int
+	// cmp is the program as a comparison of a lane read in place with a
+	// uniform read (tid < s, i >= N), where it is one.
+	cmp laneCmp
+}
+
+// laneCmp is a comparison of lanes read in place (a thread index, a
+// varying local, an index array's values) with a uniform read (a
+// constant, a block index, a uniform local), as lanesWhere takes a
+// branch's condition: read kind uni. kind is 0 where the program is not
+// one.
+type laneCmp struct {
+	read, uni xop
+	kind      kernel.ExprKind
+}
+
+// comparisonOf is p as a laneCmp, where its code is a lane read and a
+// uniform read, in either order, and a comparison; vary says which
+// locals are varying.
+func comparisonOf(p *xprog, vary []bool) laneCmp {
+	if len(p.ops) != 3 {
+		return laneCmp{}
+	}
+	a, b, k := p.ops[0], p.ops[1], p.ops[2].kind
+	if _, ok := mirrored[k]; !ok && k != kernel.ExprEq {
+		return laneCmp{}
+	}
+	switch {
+	case laneRead(a, vary) && uniformRead(b, vary):
+		return laneCmp{read: a, uni: b, kind: k}
+	case uniformRead(a, vary) && laneRead(b, vary):
+		if k != kernel.ExprEq {
+			k = mirrored[k]
+		}
+		return laneCmp{read: b, uni: a, kind: k}
+	}
+	return laneCmp{}
+}
+
+// laneRead says o reads lanes in place: a thread index, a varying local
+// or an index array's values.
+func laneRead(o xop, vary []bool) bool {
+	switch o.kind {
+	case kernel.ExprSpecial:
+		return o.arg <= int32(kernel.ThreadIdxZ)
+	case kernel.ExprScalar:
+		return int(o.arg) < len(vary) && vary[o.arg]
+	}
+	return o.kind == kernel.ExprLoad
 }
 
 // xcompiler compiles the expressions of one launch.
@@ -73,8 +121,9 @@ func (xc *xcompiler) compileTyped(e *kernel.Expr) (*xprog, cval, error) {
 	return p, v, err
 }
 
-// finish sets what a program's code says of it: the stack it needs, and
-// whether it is two reads and an operator.
+// finish sets what a program's code says of it: the stack it needs,
+// whether it is two reads and an operator, and whether a comparison of
+// lanes with a uniform value.
 func (xc *xcompiler) finish(p *xprog) {
 	n := 0
 	p.depth = 0
@@ -90,6 +139,7 @@ func (xc *xcompiler) finish(p *xprog) {
 		p.depth = max(p.depth, n)
 	}
 	p.pair = len(p.ops) == 3 && isRead(p.ops[0]) && isRead(p.ops[1]) && isBinary(p.ops[2])
+	p.cmp = comparisonOf(p, xc.vary)
 }
 
 // compileAs compiles e as the value of an assignment to a local of type
