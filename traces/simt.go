@@ -424,7 +424,7 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 			return
 		default:
 			varying++
-			if s.sign != 0 {
+			if len(s.unis) > 0 {
 				spans++
 			}
 		}
@@ -448,7 +448,7 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 				tw.add[i] += uint64(x * s.scale)
 				lo, hi = min(lo, x), max(hi, x)
 			}
-			if s.sign != 0 {
+			if len(s.unis) > 0 {
 				tw.spans = append(tw.spans, [2]int64{lo, hi})
 			} else {
 				tw.inside = tw.inside && uint64(lo) < uint64(s.limit) && uint64(hi) < uint64(s.limit)
@@ -465,10 +465,10 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 func (c *ThreadCursor) tidBase(pr *ptRef, tw *tidWarp, base uint64, i int) (uint64, bool) {
 	k := 0
 	for _, s := range pr.plan[i:] {
-		if s.sign == 0 {
+		if len(s.unis) == 0 {
 			continue
 		}
-		u := s.sign * c.ln.read(s.uni)
+		u := s.uniforms(&c.ln)
 		if span := tw.spans[k]; uint64(span[0]+u) >= uint64(s.limit) || uint64(span[1]+u) >= uint64(s.limit) {
 			return 0, false
 		}
@@ -481,25 +481,40 @@ func (c *ThreadCursor) tidBase(pr *ptRef, tw *tidWarp, base uint64, i int) (uint
 // ptSub is a subscript as addresses takes it: its extent, the bytes a
 // unit of it moves the address (elements, for a remapped array), and
 // for a varying one that only reads a thread index or a local, plus or
-// minus a constant or a uniform value (ty + 1, tid + s, index - bx),
-// which, the constant, and the uniform value's read and sign.
+// minus constants and uniform values (ty + 1, tid + s, iy + R + k),
+// which, the constants' sum, and the uniform values' reads and signs.
 type ptSub struct {
 	x            *xprog
 	limit, scale int64
 	reads        uint8 // readsTid, readsVreg, or 0: evaluate x
 	reg          int32
-	off          int64 // what x adds to the value read in place, but for uni
-	uni          xop   // a uniform value x adds (sign 1) or subtracts (−1)
-	sign         int64 // 0: none
+	off          int64     // the constants x adds to the value read in place
+	unis         []uniTerm // the uniform values it adds or subtracts
 }
 
-// addend is what s adds to the value it reads in place: its constant,
-// and its uniform value as the warp's lanes hold it now.
+// uniTerm is a uniform value a subscript adds (sign 1) or subtracts (−1).
+type uniTerm struct {
+	read xop
+	sign int64
+}
+
+// uniforms is what s's uniform values add, as the warp's lanes hold them
+// now.
+func (s *ptSub) uniforms(ln *lanes) int64 {
+	var u int64
+	for _, t := range s.unis {
+		u += t.sign * ln.read(t.read)
+	}
+	return u
+}
+
+// addend is what s adds to the value it reads in place: its constants
+// and its uniform values.
 func (s *ptSub) addend(ln *lanes) int64 {
-	if s.sign == 0 {
+	if len(s.unis) == 0 {
 		return s.off
 	}
-	return s.off + s.sign*ln.read(s.uni)
+	return s.off + s.uniforms(ln)
 }
 
 // Where a varying subscript's lanes are read in place (ptSub.reads).
@@ -531,43 +546,55 @@ func (pr *ptRef) planAddresses(block arch.Dim3, vary []bool) {
 }
 
 // subPlan plans a subscript. A varying one that reads one value plus or
-// minus a constant or a uniform read (x, ty + 1, k - 2, tid + s) reads
-// it in place: the read is of a thread index or varying local, as the
-// program varies and the other operand does not, and with no step of
-// C's types between them the value is the 64-bit sum. vary says which
-// locals are varying.
+// minus constants and uniform reads (x, ty + 1, k - 2, tid + s,
+// iy + R + k, 1 + i) reads it in place: the read is of a thread index or
+// varying local, as the program varies and the other operands do not,
+// and with no step of C's types between them the value is the 64-bit
+// sum, however its terms are grouped. vary says which locals are
+// varying.
 func subPlan(x *xprog, limit, scale int64, vary []bool) ptSub {
 	s := ptSub{x: x, limit: limit, scale: scale}
 	if !x.varying {
 		return s
 	}
-	read, ops := x.ops[0], x.ops
-	switch {
-	case len(ops) == 1:
-	case len(ops) != 3 || ops[2].kind != kernel.ExprAdd && ops[2].kind != kernel.ExprSub:
-		return s
-	case ops[2].kind == kernel.ExprAdd && uniformRead(ops[0], vary):
-		s.off, s.uni, s.sign, read = ops[0].val, ops[0], 1, ops[1] // 1 + i, s + tid
-	case ops[2].kind == kernel.ExprAdd:
-		s.off, s.uni, s.sign = ops[1].val, ops[1], 1
-	default:
-		s.off, s.uni, s.sign = -ops[1].val, ops[1], -1
+	ops := x.ops
+	read, terms := ops[0], ops[1:]
+	if len(ops) >= 3 && uniformRead(ops[0], vary) && ops[2].kind == kernel.ExprAdd {
+		s.term(ops[0], 1) // 1 + i, s + tid
+		read, terms = ops[1], ops[3:]
 	}
-	if s.sign != 0 && s.uni.kind == kernel.ExprConst {
-		s.uni, s.sign = xop{}, 0 // the constant alone, in off
-	} else if s.sign != 0 {
-		s.off = 0
+	for ; len(terms) >= 2; terms = terms[2:] {
+		switch t, k := terms[0], terms[1].kind; {
+		case !uniformRead(t, vary):
+			return ptSub{x: x, limit: limit, scale: scale}
+		case k == kernel.ExprAdd:
+			s.term(t, 1)
+		case k == kernel.ExprSub:
+			s.term(t, -1)
+		default:
+			return ptSub{x: x, limit: limit, scale: scale}
+		}
 	}
 	switch {
-	case s.sign != 0 && !uniformRead(s.uni, vary):
+	case len(terms) != 0:
 	case read.kind == kernel.ExprSpecial && read.arg < int32(kernel.BlockIdxX):
 		s.reads, s.reg = readsTid, read.arg
 		return s
-	case read.kind == kernel.ExprScalar: // varying, as x is and the other operand is not
+	case read.kind == kernel.ExprScalar: // varying, as x is and the other operands are not
 		s.reads, s.reg = readsVreg, read.arg
 		return s
 	}
 	return ptSub{x: x, limit: limit, scale: scale}
+}
+
+// term adds the uniform read t to s, sign 1, or subtracts it, −1: a
+// constant to off.
+func (s *ptSub) term(t xop, sign int64) {
+	if t.kind == kernel.ExprConst {
+		s.off += sign * t.val
+		return
+	}
+	s.unis = append(s.unis, uniTerm{read: t, sign: sign})
 }
 
 // uniformRead says o reads one value every lane agrees on: a constant, a

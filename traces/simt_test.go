@@ -3,6 +3,7 @@ package traces
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ var elementCases = []struct{ name, body string }{
 	{"holes", "if (threadIdx.x % 3 != 1)\n  C[threadIdx.y][threadIdx.x] = B[threadIdx.x][threadIdx.y];"},
 	{"inactive-outside", "if (threadIdx.x > 0 && threadIdx.x < P)\n  C[threadIdx.x - 1][P - threadIdx.x] = A[0][threadIdx.x];"},
 	{"tail", "if (threadIdx.x + threadIdx.y * blockDim.x < 70)\n  C[threadIdx.y][threadIdx.x] = A[N - 1 - threadIdx.y][threadIdx.x];"},
-	{"uniform-addends", "int k = N - 40;\nfor (int j = 0; j < 3; j++) {\n  int i = threadIdx.x + j;\n  C[threadIdx.y + j][threadIdx.x] = A[j + threadIdx.y][i - j] + B[threadIdx.x + blockIdx.x][threadIdx.y + blockIdx.y] + A[i + k][threadIdx.y + j] + A[threadIdx.y + i][threadIdx.x] + B[threadIdx.x + threadIdx.y][threadIdx.y];\n}\nint ty = threadIdx.y;\nfor (int m = -2; m < 1; m++)\n  B[ty - m][threadIdx.x] = 0;"},
+	{"uniform-addends", "int k = N - 40;\nfor (int j = 0; j < 3; j++) {\n  int i = threadIdx.x + j;\n  C[threadIdx.y + j][threadIdx.x] = A[j + threadIdx.y][i - j] + B[threadIdx.x + blockIdx.x][threadIdx.y + blockIdx.y] + A[i + k][threadIdx.y + j] + A[threadIdx.y + i][threadIdx.x] + B[threadIdx.x + threadIdx.y][threadIdx.y] + A[i + 2 + k - j][threadIdx.y + 1 + j + blockIdx.x] + A[abs(i - 40)][threadIdx.x];\n}\nint ty = threadIdx.y;\nfor (int m = -2; m < 1; m++)\n  B[ty - m][threadIdx.x] = 0;"},
 	{"offsets", "int i = threadIdx.x + 2;\nfor (int k = 3; k < 6; k++) {\n  i += 1;\n  C[i + 20][threadIdx.y + 1] = A[1 + threadIdx.y][k - 3] + B[i - 2][threadIdx.x];\n}"},
 }
 
@@ -132,6 +133,9 @@ func TestElementsOutsideFirstLane(t *testing.T) {
 		// subscript's own lanes decide.
 		{"for (int m = 3; m < 4; m++)\n  A[threadIdx.y + m][threadIdx.x + m] = 0;",
 			"thread (29,0,0) of block (0,0,0) has subscript 2 32, outside [0, 32) of A"},
+		// Constants and uniform locals together: 31 + 20 - 2 + 16 - 1.
+		{"int k = 16;\nfor (int j = 1; j < 2; j++)\n  A[threadIdx.x + 20 - 2 + k - j][0] = 0;",
+			"thread (31,0,0) of block (0,0,0) has subscript 1 64, outside [0, 64) of A"},
 		// One subtracted, below 0 in the first lane alone: 0 - 1.
 		{"int t = threadIdx.x;\nfor (int j = 1; j < 2; j++)\n  A[0][t - j] = 0;",
 			"thread (0,0,0) of block (0,0,0) has subscript 2 -1, outside [0, 32) of A"},
@@ -380,6 +384,57 @@ func TestBadOperatorPlaced(t *testing.T) {
 		}
 		if err := l.Err(); err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("%s:\nErr() = %v\nwant %s...", tc.body, err, tc.want)
+		}
+	}
+}
+
+// TestSubPlanReadsInPlace: which subscripts addresses reads in place, a
+// thread index or varying local and what it adds, worked out by hand;
+// the others are evaluated on the lane stack. A subscript planned as
+// evaluated gives the same addresses, so TestElementsMatchByLane cannot
+// tell; this can.
+func TestSubPlanReadsInPlace(t *testing.T) {
+	body := `int k = N - 40;
+for (int j = 0; j < 3; j++) {
+  int i = threadIdx.x + j;
+  C[1 + threadIdx.x][i - 2] = A[k + i][threadIdx.y + 3 - j + k] + B[i + 2 + k - j][abs(i - 40)];
+  C[threadIdx.x * 2][i + i] = A[j - threadIdx.x][i + j * 2];
+}`
+	type want struct {
+		reads uint8
+		reg   int32
+		off   int64
+		unis  []uniTerm
+	}
+	const k, j, i = 0, 1, 2 // the locals' slots, in order of declaration
+	uni := func(slot int32, sign int64) uniTerm {
+		return uniTerm{read: xop{kind: kernel.ExprScalar, arg: slot}, sign: sign}
+	}
+	evaluated := want{}
+	wants := map[string][]want{
+		"C[1+threadIdx.x][i-2]":     {{readsTid, 0, 1, nil}, {readsVreg, i, -2, nil}},
+		"A[k+i][threadIdx.y+3-j+k]": {{readsVreg, i, 0, []uniTerm{uni(k, 1)}}, {readsTid, 1, 3, []uniTerm{uni(j, -1), uni(k, 1)}}},
+		"B[i+2+k-j][abs(i-40)]":     {{readsVreg, i, 2, []uniTerm{uni(k, 1), uni(j, -1)}}, evaluated},
+		"C[threadIdx.x*2][i+i]":     {evaluated, evaluated},
+		"A[j-threadIdx.x][i+j*2]":   {evaluated, evaluated},
+	}
+	l := threadKernel(t, "[N, P]", body, arch.Dim3{X: 32, Y: 2, Z: 1}, nil)
+	for _, pr := range l.pt.refs {
+		w, ok := wants[pr.text]
+		if !ok {
+			t.Fatalf("no expectation for %s", pr.text)
+		}
+		for d, x := range pr.subs {
+			var got ptSub
+			for _, s := range pr.plan {
+				if s.x == x {
+					got = s
+				}
+			}
+			if got.reads != w[d].reads || got.reads != 0 && (got.reg != w[d].reg || got.off != w[d].off || !slices.Equal(got.unis, w[d].unis)) {
+				t.Errorf("%s, subscript %d: reads %d of %d, adds %d and %v; want reads %d of %d, adds %d and %v",
+					pr.text, d+1, got.reads, got.reg, got.off, got.unis, w[d].reads, w[d].reg, w[d].off, w[d].unis)
+			}
 		}
 	}
 }
