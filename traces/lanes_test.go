@@ -66,21 +66,8 @@ func TestScalarOneOperand(t *testing.T) {
 // uniform condition or operand settle whole.
 func TestVectorMatchesLaneByLane(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	edges := []int64{math.MinInt64, -65, -2, -1, 0, 1, 2, 3, 31, 64, math.MaxInt64}
 	for round := range 4000 {
-		var ln lanes
-		ln.vary = []bool{false, true, true}
-		ln.uregs = []int64{edges[rng.IntN(len(edges))], 0, 0}
-		ln.bid = [3]int64{rng.Int64N(5), 2, 0}
-		ln.owed = []int64{0, 0, rng.Int64N(3) - 1}
-		ln.vregs = make([][WarpSize]int64, 3)
-		ln.vals = make([][WarpSize]int64, 1)
-		for i := range WarpSize {
-			ln.tid[0][i], ln.tid[1][i] = int64(i%8), int64(i/8)
-			ln.vregs[1][i] = rng.Int64N(9) - 4
-			ln.vregs[2][i] = edges[rng.IntN(len(edges))]
-			ln.vals[0][i] = rng.Int64N(70) - 3
-		}
+		ln := randomLanes(rng)
 		var ops []xop
 		randomProgram(rng, &ops, 4)
 		p := &xprog{ops: ops}
@@ -90,7 +77,7 @@ func TestVectorMatchesLaneByLane(t *testing.T) {
 			mask = fullMask
 		}
 
-		want, badOp, badLane := laneByLane(&ln, ops, mask)
+		want, badOp, badLane := laneByLane(ln, ops, mask)
 		ln.reserve(p.depth, 3, 1)
 		var got [WarpSize]int64
 		ln.vector(p, mask, &got)
@@ -106,6 +93,27 @@ func TestVectorMatchesLaneByLane(t *testing.T) {
 			t.Fatalf("round %d, %v: failed %q in lane %d; lane by lane step %d went wrong in lane %d", round, ops, ln.bad, ln.badLane, badOp, badLane)
 		}
 	}
+}
+
+// randomLanes is a warp's lanes for random programs to read: thread
+// indices x and y, a block index, a uniform local (slot 0) at an extreme
+// of int64 or near 0, varying locals of small values (1) and of extremes
+// still owing an addend (2), and an index array's values.
+func randomLanes(rng *rand.Rand) *lanes {
+	edges := []int64{math.MinInt64, -65, -2, -1, 0, 1, 2, 3, 31, 64, math.MaxInt64}
+	ln := &lanes{vary: []bool{false, true, true}}
+	ln.uregs = []int64{edges[rng.IntN(len(edges))], 0, 0}
+	ln.bid = [3]int64{rng.Int64N(5), 2, 0}
+	ln.owed = []int64{0, 0, rng.Int64N(3) - 1}
+	ln.vregs = make([][WarpSize]int64, 3)
+	ln.vals = make([][WarpSize]int64, 1)
+	for i := range WarpSize {
+		ln.tid[0][i], ln.tid[1][i] = int64(i%8), int64(i/8)
+		ln.vregs[1][i] = rng.Int64N(9) - 4
+		ln.vregs[2][i] = edges[rng.IntN(len(edges))]
+		ln.vals[0][i] = rng.Int64N(70) - 3
+	}
+	return ln
 }
 
 // randomProgram appends the postfix code of a random expression of at
@@ -215,7 +223,6 @@ func laneByLane(ln *lanes, ops []xop, mask uint32) (vals [WarpSize]int64, badOp,
 // reads, an operator that does not compare) must not be taken as one.
 func TestComparedMatchesLaneByLane(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	edges := []int64{math.MinInt64, -65, -2, -1, 0, 1, 2, 3, 31, 64, math.MaxInt64}
 	laneReads := []xop{
 		{kind: kernel.ExprSpecial, arg: int32(kernel.ThreadIdxX)},
 		{kind: kernel.ExprSpecial, arg: int32(kernel.ThreadIdxY)},
@@ -233,19 +240,7 @@ func TestComparedMatchesLaneByLane(t *testing.T) {
 	reads := append(slices.Clone(laneReads), uniReads...)
 	taken := 0
 	for round := range 3000 {
-		var ln lanes
-		ln.vary = []bool{false, true, true}
-		ln.uregs = []int64{edges[rng.IntN(len(edges))], 0, 0}
-		ln.bid = [3]int64{rng.Int64N(5), 2, 0}
-		ln.owed = []int64{0, 0, rng.Int64N(3) - 1}
-		ln.vregs = make([][WarpSize]int64, 3)
-		ln.vals = make([][WarpSize]int64, 1)
-		for i := range WarpSize {
-			ln.tid[0][i], ln.tid[1][i] = int64(i%8), int64(i/8)
-			ln.vregs[1][i] = rng.Int64N(9) - 4
-			ln.vregs[2][i] = edges[rng.IntN(len(edges))]
-			ln.vals[0][i] = rng.Int64N(70) - 3
-		}
+		ln := randomLanes(rng)
 		a, b := reads[rng.IntN(len(reads))], reads[rng.IntN(len(reads))]
 		k := kinds[rng.IntN(len(kinds))]
 		if round%10 == 0 {
@@ -263,7 +258,7 @@ func TestComparedMatchesLaneByLane(t *testing.T) {
 			continue
 		}
 		taken++
-		values, _, _ := laneByLane(&ln, ops, fullMask)
+		values, _, _ := laneByLane(ln, ops, fullMask)
 		var wantMask uint32
 		for i, v := range values {
 			if v != 0 {
