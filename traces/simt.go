@@ -464,7 +464,8 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 // finds lane by lane.
 func (c *ThreadCursor) tidBase(pr *ptRef, tw *tidWarp, base uint64, i int) (uint64, bool) {
 	k := 0
-	for _, s := range pr.plan[i:] {
+	for j := i; j < len(pr.plan); j++ {
+		s := &pr.plan[j]
 		if len(s.unis) == 0 {
 			continue
 		}
@@ -595,20 +596,6 @@ func (s *ptSub) term(t xop, sign int64) {
 		return
 	}
 	s.unis = append(s.unis, uniTerm{read: t, sign: sign})
-}
-
-// uniformRead says o reads one value every lane agrees on: a constant, a
-// block index or a uniform local.
-func uniformRead(o xop, vary []bool) bool {
-	switch o.kind {
-	case kernel.ExprConst:
-		return true
-	case kernel.ExprSpecial:
-		return o.arg >= int32(kernel.BlockIdxX)
-	case kernel.ExprScalar:
-		return int(o.arg) < len(vary) && !vary[o.arg]
-	}
-	return false
 }
 
 // setScaled sets each lane of out to base + (v+d)·st and returns the

@@ -80,6 +80,20 @@ func laneRead(o xop, vary []bool) bool {
 	return o.kind == kernel.ExprLoad
 }
 
+// uniformRead says o reads one value every lane agrees on: a constant, a
+// block index or a uniform local.
+func uniformRead(o xop, vary []bool) bool {
+	switch o.kind {
+	case kernel.ExprConst:
+		return true
+	case kernel.ExprSpecial:
+		return o.arg >= int32(kernel.BlockIdxX)
+	case kernel.ExprScalar:
+		return int(o.arg) < len(vary) && !vary[o.arg]
+	}
+	return false
+}
+
 // xcompiler compiles the expressions of one launch.
 type xcompiler struct {
 	env map[string]int64
