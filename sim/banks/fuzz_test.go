@@ -487,3 +487,48 @@ func TestStrideDegreeTaken(t *testing.T) {
 		}
 	}
 }
+
+// TestHalfRunsMatchOracle: full warps whose half-warps each read 16
+// consecutive words, a 16-wide tile's two rows, from starts in one row,
+// in the rows before and after, in the same banks and in other banks,
+// running past a row's end or not, near the top of the address space
+// and across it;
+// and the same with one lane moved (by an access, a word, a row). The
+// rule's shortcut must be taken on the runs, and every count must be
+// the oracle's.
+func TestHalfRunsMatchOracle(t *testing.T) {
+	starts := []uint64{0, 4, 60, 64, 72, 120, 124, 128, 136, 188, 192, 248, 252, 256, 1 << 20, 1<<64 - 64, 1<<64 - 32}
+	for _, r := range rules[1:] {
+		g := &geometries[r]
+		word := uint64(1) << g.wordShift
+		for _, width := range []int{1, 2, 4, 8} {
+			if uint64(width) > word {
+				continue
+			}
+			for _, a := range starts {
+				for _, b := range starts {
+					a, b := a/4*word, b/4*word // the same words, in Kepler's 64-bit mode too
+					var addr [32]uint64
+					for i := range 16 {
+						addr[i], addr[16+i] = a+uint64(i)*word, b+uint64(i)*word
+					}
+					if d, ok := g.halfRuns(&addr); !ok || d != oracle(r, 4, all, &addr) {
+						t.Fatalf("%v: halves from %#x and %#x: taken as two runs %v, degree %d; the oracle wants %d", r, a, b, ok, d, oracle(r, 4, all, &addr))
+					}
+					if got, want := Transactions(r, width, all, &addr), oracle(r, width, all, &addr); got != want {
+						t.Fatalf("%v, width %d: halves from %#x and %#x: %d; the oracle wants %d", r, width, a, b, got, want)
+					}
+					for _, l := range []int{1, 9, 15, 16, 17, 31} {
+						for _, by := range []uint64{uint64(width), word, 1 << g.rowShift} {
+							moved := addr
+							moved[l] += by
+							if got, want := Transactions(r, width, all, &moved), oracle(r, width, all, &moved); got != want {
+								t.Fatalf("%v, width %d: halves from %#x and %#x, lane %d moved by %d: %d; the oracle wants %d", r, width, a, b, l, by, got, want)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

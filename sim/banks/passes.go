@@ -33,6 +33,11 @@ func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
 // conflict and two-way conflicts (a tile's two half-rows), without the
 // tally; a third row in any bank tallies them all.
 func (g *geometry) wordDegree(mask uint32, addr *[32]uint64) int {
+	if mask == 1<<32-1 {
+		if d, ok := g.halfRuns(addr); ok {
+			return d
+		}
+	}
 	var first, second [32]uint64
 	var one, two uint32 // banks read in one row, in a second
 	for m := mask; m != 0; m &= m - 1 {
@@ -54,6 +59,56 @@ func (g *geometry) wordDegree(mask uint32, addr *[32]uint64) int {
 		return 2
 	}
 	return 1
+}
+
+// halfRuns is the conflict degree of a full warp whose half-warps each
+// read 16 consecutive words, a 16-wide tile's two rows that do not fit
+// one row of the banks (stencil-shared's t[ty + 1][tx + 1] in a tile 18
+// wide), and whether they do. A half's words are in 16 distinct banks,
+// in one row or running on into the next, so a bank is asked for two
+// words at most, one of each half: the degree is 2 where some bank's two
+// words are in different rows, else 1.
+func (g *geometry) halfRuns(addr *[32]uint64) (int, bool) {
+	word := uint64(1) << g.wordShift
+	a, b := addr[0], addr[16]
+	if addr[1]-a != word || addr[17]-b != word { // the common misses, at once
+		return 0, false
+	}
+	var diff uint64
+	for i := 2; i < 16; i++ {
+		o := uint64(i) << g.wordShift
+		diff |= (addr[i] ^ (a + o)) | (addr[16+i] ^ (b + o))
+	}
+	if diff != 0 {
+		return 0, false
+	}
+	pa, pb := g.run16(a), g.run16(b)
+	for _, p := range pa {
+		for _, q := range pb {
+			if p.banks&q.banks != 0 && p.row != q.row {
+				return 2, true
+			}
+		}
+	}
+	return 1, true
+}
+
+// rowPart is the banks some consecutive words of one row are in, and the
+// row.
+type rowPart struct {
+	banks uint32
+	row   uint64
+}
+
+// run16 is the 16 consecutive words from address a as the parts in a's
+// row and in the next (no banks where all 16 are in a's row).
+func (g *geometry) run16(a uint64) [2]rowPart {
+	w := a >> g.wordShift
+	perRow := uint64(1) << (g.rowShift - g.wordShift)
+	first := min(16, perRow-w%perRow) // the words in a's row
+	all := bits.RotateLeft32(1<<16-1, int(w%32))
+	head := bits.RotateLeft32(1<<first-1, int(w%32))
+	return [2]rowPart{{head, a >> g.rowShift}, {all &^ head, (a + first<<g.wordShift) >> g.rowShift}}
 }
 
 // tallyWords is degree's tally for lanes that read one word each, in a
