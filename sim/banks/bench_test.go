@@ -17,6 +17,7 @@ func BenchmarkTransactions(b *testing.B) {
 		{"stride2", 4, stride(0, 8)},
 		{"column", 4, stride(0, 4*32)},
 		{"padded", 4, stride(0, 4*33)},
+		{"tile18", 4, func(l int) uint64 { return 4 * uint64(l/16*18+l%16) }}, // two rows of an 18-wide tile
 		{"pairs", 4, func(l int) uint64 { return 4 * uint64(l/2) }},
 		{"char", 1, stride(0, 1)},
 		{"double", 8, stride(0, 8)},

@@ -154,6 +154,9 @@ func (g *geometry) strideDegree(mask uint32, addr *[32]uint64) (int, bool) {
 		return 0, false
 	}
 	base := addr[first] - uint64(first)*s // lane 0's, on the stride
+	if last := 31 - bits.LeadingZeros32(mask); addr[last] != base+uint64(last)*s {
+		return 0, false // most lanes off a stride show it in the last
+	}
 	var diff uint64
 	for m := rest; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
