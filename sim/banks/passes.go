@@ -31,7 +31,8 @@ func (g *geometry) degree(width int, mask uint32, addr *[32]uint64) int {
 // wider than a word has its word's bank and row at any of its bytes. One
 // pass keeps up to two rows a bank, which settles the common cases, no
 // conflict and two-way conflicts (a tile's two half-rows), without the
-// tally; a third row in any bank tallies them all.
+// tally; a third row in any bank tallies them all. A full warp of two
+// runs of 16 words (halfRuns) is counted from the runs, before any pass.
 func (g *geometry) wordDegree(mask uint32, addr *[32]uint64) int {
 	if mask == 1<<32-1 {
 		if d, ok := g.halfRuns(addr); ok {
@@ -101,7 +102,8 @@ type rowPart struct {
 }
 
 // run16 is the 16 consecutive words from address a as the parts in a's
-// row and in the next (no banks where all 16 are in a's row).
+// row and in the next (no banks where all 16 are in a's row), of 32
+// banks, as every rule but CC 1.x's has.
 func (g *geometry) run16(a uint64) [2]rowPart {
 	w := a >> g.wordShift
 	perRow := uint64(1) << (g.rowShift - g.wordShift)
