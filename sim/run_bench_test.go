@@ -62,6 +62,14 @@ func BenchmarkRun(b *testing.B) {
 		// takes 15 times the time run estimates (cmd/gpumemsim/rates.go),
 		// the widest miss of the estimate.
 		{"kmeans-rodinia-row/g80", "g80", "kmeans-rodinia-row", "", "", map[string]int64{"np": 8192, "bpd": 6, "nf": 16}},
+		// Shared tiles read in ways that conflict: a 32 × 32 tile down
+		// its columns (32-way on CC 2.x, the stride rule), and an 18-wide
+		// tile's two rows a warp (two-way where they share banks).
+		{"transpose-shared/fermi", "fermi", "transpose-shared", "", "", map[string]int64{"N": 1024}},
+		{"stencil-shared/fermi", "fermi", "stencil-shared", "", "", map[string]int64{"N": 1024}},
+		// A reduction tree: tid < s and sdata[tid + s], uniform values
+		// against and beside the thread index.
+		{"reduce-sequential/fermi", "fermi", "reduce-sequential", "", "", map[string]int64{"N": 1 << 20}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			dev, l := bind(b, bc.device, bc.kernel, bc.mapping, bc.block, bc.params)
