@@ -178,19 +178,23 @@ func (c *ThreadCursor) tidBase(pr *ptRef, tw *tidWarp, base uint64, i int) (uint
 
 // ptSub is a subscript as addresses takes it: its extent, the bytes a
 // unit of it moves the address (elements, for a remapped array), and
-// for a varying one that only reads a thread index or a local, plus or
-// minus constants and uniform values (ty + 1, tid + s, iy + R + k),
-// which, the constants' sum, and the uniform values' reads and signs.
+// for a varying one linear in lanes read in place (subPlan): for one
+// thread index or local plus or minus constants and uniform values
+// (ty + 1, tid + s, iy + R + k), which, the constants' sum, and the
+// uniform values' reads and signs; for others (y * N + x), their lane
+// reads as lin, with the uniform part's constants and reads.
 type ptSub struct {
 	x            *xprog
 	limit, scale int64
-	reads        uint8 // readsTid, readsVreg, or 0: evaluate x
+	reads        uint8 // readsTid, readsVreg, readsLinear, or 0: evaluate x
 	reg          int32
 	off          int64     // the constants x adds to the value read in place
 	unis         []uniTerm // the uniform values it adds or subtracts
+	lin          []linTerm // readsLinear's lane reads
 }
 
-// uniTerm is a uniform value a subscript adds (sign 1) or subtracts (−1).
+// uniTerm is a uniform value a subscript adds times sign: 1, −1, or the
+// constant it is multiplied by (k + 2 * j).
 type uniTerm struct {
 	read xop
 	sign int64
@@ -219,6 +223,7 @@ func (s *ptSub) addend(ln *lanes) int64 {
 const (
 	readsTid uint8 = iota + 1
 	readsVreg
+	readsLinear // several, or one times a coefficient: lin, plus off and unis
 )
 
 // planAddresses sets pr's plan: its subscripts, the uniform ones first,
@@ -243,56 +248,28 @@ func (pr *ptRef) planAddresses(block arch.Dim3, vary []bool) {
 	pr.planTids(block)
 }
 
-// subPlan plans a subscript. A varying one that reads one value plus or
-// minus constants and uniform reads (x, ty + 1, k - 2, tid + s,
-// iy + R + k, 1 + i) reads it in place: the read is of a thread index or
-// varying local, as the program varies and the other operands do not,
-// and with no step of C's types between them the value is the 64-bit
-// sum, however its terms are grouped. vary says which locals are
-// varying.
+// subPlan plans a subscript. A varying one that is linear in lanes read
+// in place (linearOf) reads them there: where it is one lane read plus
+// or minus constants and uniform values (x, ty + 1, k - 2, tid + s,
+// iy + R + k, 1 + i), as readsTid or readsVreg with its addend, and
+// otherwise as readsLinear (y * N + x, (y + j) * width + x). vary says
+// which locals are varying.
 func subPlan(x *xprog, limit, scale int64, vary []bool) ptSub {
 	s := ptSub{x: x, limit: limit, scale: scale}
 	if !x.varying {
 		return s
 	}
-	ops := x.ops
-	read, terms := ops[0], ops[1:]
-	if len(ops) >= 3 && uniformRead(ops[0], vary) && ops[2].kind == kernel.ExprAdd {
-		s.term(ops[0], 1) // 1 + i, s + tid
-		read, terms = ops[1], ops[3:]
+	f, ok := linearOf(x, vary)
+	switch t := f.terms; {
+	case !ok:
+	case len(t) == 1 && t[0].k == 1 && t[0].coef == one:
+		// A coefficient of one is a constant: the term has no uniform
+		// values of its own (linForm.times), the form's are its addend.
+		s.reads, s.reg, s.off, s.unis = t[0].reads, t[0].reg, t[0].off+f.off, f.unis
+	default:
+		s.reads, s.lin, s.off, s.unis = readsLinear, t, f.off, f.unis
 	}
-	for ; len(terms) >= 2; terms = terms[2:] {
-		switch t, k := terms[0], terms[1].kind; {
-		case !uniformRead(t, vary):
-			return ptSub{x: x, limit: limit, scale: scale}
-		case k == kernel.ExprAdd:
-			s.term(t, 1)
-		case k == kernel.ExprSub:
-			s.term(t, -1)
-		default:
-			return ptSub{x: x, limit: limit, scale: scale}
-		}
-	}
-	switch {
-	case len(terms) != 0:
-	case read.kind == kernel.ExprSpecial && read.arg < int32(kernel.BlockIdxX):
-		s.reads, s.reg = readsTid, read.arg
-		return s
-	case read.kind == kernel.ExprScalar: // varying, as x is and the other operands are not
-		s.reads, s.reg = readsVreg, read.arg
-		return s
-	}
-	return ptSub{x: x, limit: limit, scale: scale}
-}
-
-// term adds the uniform read t to s, sign 1, or subtracts it, −1: a
-// constant to off.
-func (s *ptSub) term(t xop, sign int64) {
-	if t.kind == kernel.ExprConst {
-		s.off += sign * t.val
-		return
-	}
-	s.unis = append(s.unis, uniTerm{read: t, sign: sign})
+	return s
 }
 
 // setScaled sets each lane of out to base + (v+d)·st and returns the
@@ -342,6 +319,8 @@ func (c *ThreadCursor) laneValues(s *ptSub) (v *[WarpSize]int64, d int64) {
 		return &c.ln.tid[s.reg], s.addend(&c.ln)
 	case readsVreg:
 		return &c.ln.vregs[s.reg], c.ln.owed[s.reg] + s.addend(&c.ln)
+	case readsLinear:
+		return &c.sub, c.linear(s)
 	}
 	return c.ln.vectorAt(s.x, c.mask, &c.sub), 0
 }

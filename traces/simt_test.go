@@ -16,7 +16,8 @@ import (
 // halves of a warp), two varying subscripts, a flat index into a 2-D
 // array, varying locals, lane masks with holes whose inactive lanes
 // hold subscripts outside the array, and a thread index or local plus or
-// minus a constant, read in place (subPlan).
+// minus a constant, read in place (subPlan), and sums of them times
+// constants or uniform values (linearOf).
 var elementCases = []struct{ name, body string }{
 	{"uniform", "C[blockIdx.y][blockIdx.x + 1] = A[3][P - 1];"},
 	{"affine", "C[threadIdx.y][threadIdx.x] = A[threadIdx.y * 2][blockIdx.x];"},
@@ -27,6 +28,7 @@ var elementCases = []struct{ name, body string }{
 	{"inactive-outside", "if (threadIdx.x > 0 && threadIdx.x < P)\n  C[threadIdx.x - 1][P - threadIdx.x] = A[0][threadIdx.x];"},
 	{"tail", "if (threadIdx.x + threadIdx.y * blockDim.x < 70)\n  C[threadIdx.y][threadIdx.x] = A[N - 1 - threadIdx.y][threadIdx.x];"},
 	{"uniform-addends", "int k = N - 40;\nfor (int j = 0; j < 3; j++) {\n  int i = threadIdx.x + j;\n  C[threadIdx.y + j][threadIdx.x] = A[j + threadIdx.y][i - j] + B[threadIdx.x + blockIdx.x][threadIdx.y + blockIdx.y] + A[i + k][threadIdx.y + j] + A[threadIdx.y + i][threadIdx.x] + B[threadIdx.x + threadIdx.y][threadIdx.y] + A[i + 2 + k - j][threadIdx.y + 1 + j + blockIdx.x] + A[abs(i - 40)][threadIdx.x];\n}\nint ty = threadIdx.y;\nfor (int m = -2; m < 1; m++)\n  B[ty - m][threadIdx.x] = 0;"},
+	{"linear", "int k = N - 62;\nint tx = threadIdx.x, ty = threadIdx.y;\nfor (int j = 0; j < 3; j++) {\n  int i = tx + j;\n  C[ty * k + i - j][2 * tx - i + j] = A[ty * P + i - j] + B[k * (ty + j) - j][31 - (i - j)];\n  C[(j - i) * k + 2 * tx + ty][(5 - i) * k + 2 * i - 10 + ty] = B[i * -k + 2 * tx + 2 * j + 1][(2 * i + 1) * k - 4 * tx - 4 * j];\n  i += 1;\n  B[(i + 2 * j) * 2 - 6 * j - 2][-(-tx)] = A[(i - j - 1) * k + ty * P + 4] + B[(i - j - 1) * k + ty - ty][(i - j - 1) * (k + 1) - 2 * tx];\n  C[0][0] = C[blockIdx.y * ty + i - j - 1][tx];\n}"},
 	{"offsets", "int i = threadIdx.x + 2;\nfor (int k = 3; k < 6; k++) {\n  i += 1;\n  C[i + 20][threadIdx.y + 1] = A[1 + threadIdx.y][k - 3] + B[i - 2][threadIdx.x];\n}"},
 }
 
@@ -139,6 +141,16 @@ func TestElementsOutsideFirstLane(t *testing.T) {
 		// One subtracted, below 0 in the first lane alone: 0 - 1.
 		{"int t = threadIdx.x;\nfor (int j = 1; j < 2; j++)\n  A[0][t - j] = 0;",
 			"thread (0,0,0) of block (0,0,0) has subscript 2 -1, outside [0, 32) of A"},
+		// Linear in the lanes: 2·tx + tx, outside from lane 22 (66).
+		{"int tx = threadIdx.x;\nA[tx * 2 + tx][1] = 0;",
+			"thread (22,0,0) of block (0,0,0) has subscript 1 66, outside [0, 64) of A"},
+		// A uniform coefficient (k = 3) on a local that owes 2:
+		// (tx + 2 - 2)·3 - 2·tx + 9 = tx + 9, outside from lane 23 (32).
+		{"int k = N - 61;\nint tx = threadIdx.x;\nint i = tx;\ni += 2;\nA[1][(i - 2) * k - 2 * tx + 9] = 0;",
+			"thread (23,0,0) of block (0,0,0) has subscript 2 32, outside [0, 32) of A"},
+		// A lane read negated: 5 - tx, below 0 from lane 6 (-1).
+		{"int tx = threadIdx.x;\nfor (int j = 5; j < 6; j++)\n  A[j - tx][0] = 0;",
+			"thread (6,0,0) of block (0,0,0) has subscript 1 -1, outside [0, 64) of A"},
 		// A varying local less a uniform one, outside from lane 1 on.
 		{"int i = threadIdx.x * 40;\nfor (int j = 5; j < 6; j++)\n  A[i - j][0] = 0;",
 			"thread (0,0,0) of block (0,0,0) has subscript 1 -5, outside [0, 64) of A"},
@@ -399,24 +411,42 @@ for (int j = 0; j < 3; j++) {
   int i = threadIdx.x + j;
   C[1 + threadIdx.x][i - 2] = A[k + i][threadIdx.y + 3 - j + k] + B[i + 2 + k - j][abs(i - 40)];
   C[threadIdx.x * 2][i + i] = A[j - threadIdx.x][i + j * 2];
+  B[(i + j) * k + threadIdx.x][k - (i - j)] = A[(2 * i + 1) * k][k * (j - i)];
 }`
 	type want struct {
 		reads uint8
 		reg   int32
 		off   int64
 		unis  []uniTerm
+		lin   []linTerm
 	}
 	const k, j, i = 0, 1, 2 // the locals' slots, in order of declaration
 	uni := func(slot int32, sign int64) uniTerm {
 		return uniTerm{read: xop{kind: kernel.ExprScalar, arg: slot}, sign: sign}
 	}
+	lin := func(reads uint8, reg int32, k int64) linTerm {
+		return linTerm{reads: reads, reg: reg, k: k, coef: one}
+	}
+	withCoef := func(t linTerm, slot int32, unis []uniTerm) linTerm {
+		t.coef, t.unis = xop{kind: kernel.ExprScalar, arg: slot}, unis
+		return t
+	}
+	linear := func(off int64, unis []uniTerm, terms ...linTerm) want {
+		return want{readsLinear, 0, off, unis, terms}
+	}
 	evaluated := want{}
 	wants := map[string][]want{
-		"C[1+threadIdx.x][i-2]":     {{readsTid, 0, 1, nil}, {readsVreg, i, -2, nil}},
-		"A[k+i][threadIdx.y+3-j+k]": {{readsVreg, i, 0, []uniTerm{uni(k, 1)}}, {readsTid, 1, 3, []uniTerm{uni(j, -1), uni(k, 1)}}},
-		"B[i+2+k-j][abs(i-40)]":     {{readsVreg, i, 2, []uniTerm{uni(k, 1), uni(j, -1)}}, evaluated},
-		"C[threadIdx.x*2][i+i]":     {evaluated, evaluated},
-		"A[j-threadIdx.x][i+j*2]":   {evaluated, evaluated},
+		"C[1+threadIdx.x][i-2]":     {{readsTid, 0, 1, nil, nil}, {readsVreg, i, -2, nil, nil}},
+		"A[k+i][threadIdx.y+3-j+k]": {{readsVreg, i, 0, []uniTerm{uni(k, 1)}, nil}, {readsTid, 1, 3, []uniTerm{uni(j, -1), uni(k, 1)}, nil}},
+		"B[i+2+k-j][abs(i-40)]":     {{readsVreg, i, 2, []uniTerm{uni(k, 1), uni(j, -1)}, nil}, evaluated},
+		"C[threadIdx.x*2][i+i]":     {linear(0, nil, lin(readsTid, 0, 2)), linear(0, nil, lin(readsVreg, i, 1), lin(readsVreg, i, 1))},
+		// j - threadIdx.x is unsigned, a step of C's types.
+		"A[j-threadIdx.x][i+j*2]": {evaluated, {readsVreg, i, 0, []uniTerm{uni(j, 2)}, nil}},
+		// 2·i + 1 times a uniform value is not a lane read plus an
+		// addend, times a coefficient.
+		"A[(2*i+1)*k][k*(j-i)]": {evaluated, linear(0, nil, withCoef(lin(readsVreg, i, -1), k, []uniTerm{uni(j, -1)}))},
+		"B[(i+j)*k+threadIdx.x][k-(i-j)]": {linear(0, nil, withCoef(lin(readsVreg, i, 1), k, []uniTerm{uni(j, 1)}), lin(readsTid, 0, 1)),
+			linear(0, []uniTerm{uni(k, 1), uni(j, 1)}, lin(readsVreg, i, -1))},
 	}
 	l := threadKernel(t, "[N, P]", body, arch.Dim3{X: 32, Y: 2, Z: 1}, nil)
 	for _, pr := range l.pt.refs {
@@ -431,10 +461,17 @@ for (int j = 0; j < 3; j++) {
 					got = s
 				}
 			}
-			if got.reads != w[d].reads || got.reads != 0 && (got.reg != w[d].reg || got.off != w[d].off || !slices.Equal(got.unis, w[d].unis)) {
-				t.Errorf("%s, subscript %d: reads %d of %d, adds %d and %v; want reads %d of %d, adds %d and %v",
-					pr.text, d+1, got.reads, got.reg, got.off, got.unis, w[d].reads, w[d].reg, w[d].off, w[d].unis)
+			if got.reads != w[d].reads || got.reads != 0 && (got.reg != w[d].reg || got.off != w[d].off || !slices.Equal(got.unis, w[d].unis) || !sameTerms(got.lin, w[d].lin)) {
+				t.Errorf("%s, subscript %d: reads %d of %d, adds %d and %v, terms %+v; want reads %d of %d, adds %d and %v, terms %+v",
+					pr.text, d+1, got.reads, got.reg, got.off, got.unis, got.lin, w[d].reads, w[d].reg, w[d].off, w[d].unis, w[d].lin)
 			}
 		}
 	}
+}
+
+// sameTerms says two linear subscripts' lane reads are the same.
+func sameTerms(a, b []linTerm) bool {
+	return slices.EqualFunc(a, b, func(x, y linTerm) bool {
+		return x.reads == y.reads && x.reg == y.reg && x.off == y.off && x.k == y.k && x.coef == y.coef && slices.Equal(x.unis, y.unis)
+	})
 }
