@@ -179,13 +179,20 @@ func (c *ThreadCursor) trips(t *tripLoop) {
 		ln.bad = bad
 		return
 	}
-	var most int64
-	for m := c.mask; m != 0; m &= m - 1 {
+	// Lanes that start where the lane before them did, against the same
+	// bound (all of them, where both are uniform), run as many
+	// iterations: each distinct pair is counted once, in lane order.
+	var most, lastV, lastB int64
+	for m, fresh := c.mask, true; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros32(m)
 		v := ln.uregs[t.v]
 		if ln.vary[t.v] {
 			v = ln.vregs[t.v][i] + ln.owed[t.v]
 		}
+		if !fresh && v == lastV && c.sub[i] == lastB {
+			continue
+		}
+		fresh, lastV, lastB = false, v, c.sub[i]
 		n, why := tripCount(v, c.sub[i], step, t.cmp)
 		if why != "" {
 			c.failHere(c.tripError(t, i, fmt.Sprintf("%s (from %d by %d against %d)", why, v, step, c.sub[i]),

@@ -50,6 +50,13 @@ func TestTripErrors(t *testing.T) {
 	for _, tc := range []struct{ typ, cols, body, want string }{
 		{"i32", "3 3 3 3 3 3 3 3", "for (int j = 0; j != COL[i]; j += 2) V[0] = 0;", "k.yaml:8:5: the loop in thread (0,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 0 by 2 against 3); hint:"},
 		{"i64", "9223372036854775807 0 0 0 0 0 0 0", "for (long j = 0; j <= COL[i]; j++) V[0] = 0;", "k.yaml:8:5: the loop in thread (0,0,0) of block (0,0,0) runs a trip count that overflows 64 bits"},
+		// Lanes 1 and 2 start and end as lane 0 does; lane 3 is the
+		// first that never ends.
+		{"i32", "4 4 4 3 3 3 3 3", "for (int j = 0; j != COL[i]; j += 2) V[0] = 0;", "k.yaml:8:5: the loop in thread (3,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 0 by 2 against 3); hint:"},
+		// Lane 1 starts as lane 0 does, against another bound.
+		{"i32", "3 0 3 3 3 3 3 3", "for (int j = 1; j != COL[i]; j += 2) V[0] = 0;", "k.yaml:8:5: the loop in thread (1,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 1 by 2 against 0); hint:"},
+		// One bound, lanes 4 to 7 starting at 1.
+		{"i32", "0 0 0 0 0 0 0 0", "for (int j = i / 4; j != 2; j += 2) V[0] = 0;", "k.yaml:8:5: the loop in thread (4,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 1 by 2 against 2); hint:"},
 		{"i32", thousands, "for (int j = 0; j < COL[i]; j++) V[0] = 0;", "k.yaml:8:5: the loop in warp 0 of block (0,0,0) runs 1000 iterations in a lane, at least 2000 warp instructions, more than the 97 this warp may still issue; hint:"},
 	} {
 		l, err := indexKernel(t, tc.typ, "", tc.cols, tc.body)
