@@ -106,7 +106,8 @@ type tidWarp struct {
 
 // planTids sets pr.tids where pr has varying subscripts and each is a
 // thread index plus a constant (t[ty + 1][tx + 1]) or a uniform value
-// (tile[ty + j][tx]): what they add to the address, but for the uniform
+// (tile[ty + j][tx]), or thread indices times constants plus those
+// (A[a + P * ty + tx]): what they add to the address, but for the uniform
 // values, is the same for a warp of a block in every block and at every
 // access, so it is formed once per warp of a block, as addresses would
 // form it. Wrapping arithmetic makes the sum the one addresses' passes
@@ -117,7 +118,7 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 	for _, s := range pr.plan {
 		switch {
 		case !s.x.varying:
-		case s.reads != readsTid:
+		case s.reads != readsTid && !tidsOnly(s.lin):
 			return
 		default:
 			varying++
@@ -140,8 +141,8 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 				continue
 			}
 			lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-			for i, v := range tid[s.reg] {
-				x := v + s.off
+			for i := range WarpSize {
+				x := s.off + tidLane(&s, &tid, i)
 				tw.add[i] += uint64(x * s.scale)
 				lo, hi = min(lo, x), max(hi, x)
 			}
@@ -152,6 +153,32 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 			}
 		}
 	}
+}
+
+// tidsOnly says a linear subscript's lanes are thread indices, each
+// times a constant (a + P * ty + tx): what they add is the same for a
+// warp of a block at every access.
+func tidsOnly(lin []linTerm) bool {
+	for _, t := range lin {
+		if t.reads != readsTid || t.coef != one || len(t.unis) > 0 {
+			return false
+		}
+	}
+	return len(lin) > 0
+}
+
+// tidLane is lane i's value of s's lanes, thread indices read in place
+// (tid, as threadIndices sets them) and their constants, without s's
+// own addend.
+func tidLane(s *ptSub, tid *[3][WarpSize]int64, i int) int64 {
+	if s.reads == readsTid {
+		return tid[s.reg][i]
+	}
+	var x int64
+	for _, t := range s.lin {
+		x += t.k * (tid[t.reg][i] + t.off)
+	}
+	return x
 }
 
 // tidBase is the address pr's varying subscripts, from plan[i] on, start
