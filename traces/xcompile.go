@@ -139,6 +139,7 @@ func (xc *xcompiler) compileTyped(e *kernel.Expr) (*xprog, cval, error) {
 // whether it is two reads and an operator, and whether a comparison of
 // lanes with a uniform value.
 func (xc *xcompiler) finish(p *xprog) {
+	p.ops = folded(p.ops)
 	n := 0
 	p.depth = 0
 	for _, o := range p.ops {
@@ -154,6 +155,38 @@ func (xc *xcompiler) finish(p *xprog) {
 	}
 	p.pair = len(p.ops) == 3 && isRead(p.ops[0]) && isRead(p.ops[1]) && isBinary(p.ops[2])
 	p.cmp = comparisonOf(p, xc.vary)
+}
+
+// folded is ops with each operator whose operands are constants, and
+// which cannot go wrong, replaced by its value (BS - 1, min(16, 16), the
+// conversions of a constant), in place: a comparison with a constant
+// expression becomes a comparison with one constant (laneCmp), a sum of
+// them one addend, and the lane stack runs fewer steps. Postfix code
+// keeps an operator's operands on top of the stack, so two constants
+// that end the code so far are the operands of a binary operator that
+// follows them.
+func folded(ops []xop) []xop {
+	out := ops[:0]
+	for _, o := range ops {
+		n := len(out)
+		switch {
+		case n < 1 || out[n-1].kind != kernel.ExprConst:
+		case o.kind == kernel.ExprNeg || o.kind == kernel.ExprNot || o.kind == kernel.ExprCall && o.arg == callAbs:
+			x := operand{u: out[n-1].val}
+			unaryLanes(o, &x, nil)
+			out[n-1].val = x.u
+			continue
+		case n < 2 || out[n-2].kind != kernel.ExprConst || !isBinary(o) || o.kind == exprGuarded:
+		default:
+			if v, why := binary(o, out[n-2].val, out[n-1].val); why == "" {
+				out[n-2].val = v
+				out = out[:n-1]
+				continue
+			}
+		}
+		out = append(out, o)
+	}
+	return out
 }
 
 // compileAs compiles e as the value of an assignment to a local of type
