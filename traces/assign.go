@@ -88,7 +88,17 @@ func (c *ThreadCursor) assignLanes(op *tcode, reg *[WarpSize]int64) bool {
 	}
 	full := c.mask == fullMask
 	if op.x != nil && op.x.varying {
-		v := c.ln.vectorAt(op.x, c.mask, &c.sub) // may be reg: each lane reads its own
+		var v *[WarpSize]int64
+		switch {
+		case op.plan != nil && full:
+			c.lanesOf(reg, op.plan) // may read reg: each lane reads its own
+			return true
+		case op.plan != nil:
+			c.lanesOf(&c.sub, op.plan)
+			v = &c.sub
+		default:
+			v = c.ln.vectorAt(op.x, c.mask, &c.sub) // may be reg: each lane reads its own
+		}
 		if !full {
 			for m := c.mask; m != 0; m &= m - 1 {
 				i := bits.TrailingZeros32(m)

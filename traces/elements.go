@@ -347,7 +347,8 @@ func (c *ThreadCursor) laneValues(s *ptSub) (v *[WarpSize]int64, d int64) {
 	case readsVreg:
 		return &c.ln.vregs[s.reg], c.ln.owed[s.reg] + s.addend(&c.ln)
 	case readsLinear:
-		return &c.sub, c.linear(s)
+		c.linear(&c.sub, s)
+		return &c.sub, 0
 	}
 	return c.ln.vectorAt(s.x, c.mask, &c.sub), 0
 }

@@ -152,27 +152,37 @@ func (f *linForm) times(u linForm) bool {
 	return true
 }
 
-// linear sets c.sub to the lanes of s's terms times their coefficients
-// and returns what the rest of s adds to every lane: its uniform part
-// and each term's addend (its constants, uniform values and, for a
-// varying local, what it owes) times its coefficient.
-func (c *ThreadCursor) linear(s *ptSub) int64 {
+// linear sets out to s's value in every lane: its terms' lanes times
+// their coefficients, plus what the rest of s adds to every lane (its
+// uniform part, and each term's addend, its constants, uniform values
+// and, for a varying local, what it owes, times its coefficient). out
+// may be one of the lanes the terms read: each lane reads its own
+// before it is written.
+func (c *ThreadCursor) linear(out *[WarpSize]int64, s *ptSub) {
 	d := s.addend(&c.ln)
 	p, m, e := c.termLanes(&s.lin[0])
 	d += e
 	if len(s.lin) == 1 {
-		mulLanes(&c.sub, p, m)
-		return d
+		mulLanes(out, p, m, d)
+		return
 	}
 	q, n, e := c.termLanes(&s.lin[1])
-	d += e
-	mulAddLanes(&c.sub, p, m, q, n)
+	mulAddLanes(out, p, m, q, n, d+e)
 	for i := 2; i < len(s.lin); i++ {
 		q, n, e := c.termLanes(&s.lin[i])
-		d += e
-		addMulLanes(&c.sub, q, n)
+		addMulLanes(out, q, n, e)
 	}
-	return d
+}
+
+// lanesOf sets out to the value in every lane of s, a subscript or
+// value read in place (s.reads is not 0).
+func (c *ThreadCursor) lanesOf(out *[WarpSize]int64, s *ptSub) {
+	if s.reads == readsLinear {
+		c.linear(out, s)
+		return
+	}
+	v, d := c.laneValues(s)
+	mulLanes(out, v, 1, d)
 }
 
 // termLanes is term t as the warp's lanes hold it now: the lanes it reads
@@ -189,27 +199,27 @@ func (c *ThreadCursor) termLanes(t *linTerm) (p *[WarpSize]int64, m, e int64) {
 	return &c.ln.vregs[t.reg], m, (e + c.ln.owed[t.reg]) * m
 }
 
-// mulLanes sets each lane of out to a·m, four lanes a step.
-func mulLanes(out, a *[WarpSize]int64, m int64) {
+// mulLanes sets each lane of out to a·m + d, four lanes a step.
+func mulLanes(out, a *[WarpSize]int64, m, d int64) {
 	for i := 0; i < WarpSize; i += 4 {
 		o, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-		o[0], o[1], o[2], o[3] = x[0]*m, x[1]*m, x[2]*m, x[3]*m
+		o[0], o[1], o[2], o[3] = x[0]*m+d, x[1]*m+d, x[2]*m+d, x[3]*m+d
 	}
 }
 
-// mulAddLanes sets each lane of out to a·m + b·n, four lanes a step.
-func mulAddLanes(out, a *[WarpSize]int64, m int64, b *[WarpSize]int64, n int64) {
+// mulAddLanes sets each lane of out to a·m + b·n + d, four lanes a step.
+func mulAddLanes(out, a *[WarpSize]int64, m int64, b *[WarpSize]int64, n, d int64) {
 	for i := 0; i < WarpSize; i += 4 {
 		o, x, y := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4]), (*[4]int64)(b[i:i+4])
-		o[0], o[1] = x[0]*m+y[0]*n, x[1]*m+y[1]*n
-		o[2], o[3] = x[2]*m+y[2]*n, x[3]*m+y[3]*n
+		o[0], o[1] = x[0]*m+y[0]*n+d, x[1]*m+y[1]*n+d
+		o[2], o[3] = x[2]*m+y[2]*n+d, x[3]*m+y[3]*n+d
 	}
 }
 
-// addMulLanes adds a·m to each lane of out, four lanes a step.
-func addMulLanes(out, a *[WarpSize]int64, m int64) {
+// addMulLanes adds a·m + d to each lane of out, four lanes a step.
+func addMulLanes(out, a *[WarpSize]int64, m, d int64) {
 	for i := 0; i < WarpSize; i += 4 {
 		o, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-		o[0], o[1], o[2], o[3] = o[0]+x[0]*m, o[1]+x[1]*m, o[2]+x[2]*m, o[3]+x[3]*m
+		o[0], o[1], o[2], o[3] = o[0]+x[0]*m+d, o[1]+x[1]*m+d, o[2]+x[2]*m+d, o[3]+x[3]*m+d
 	}
 }

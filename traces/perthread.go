@@ -72,6 +72,9 @@ type tcode struct {
 	x     *xprog
 	// trip is a tTest's loop when it is canonical (trip.go).
 	trip *tripLoop
+	// plan is a tAssign's varying value (=) where its lanes are read in
+	// place (subPlan), else nil.
+	plan *ptSub
 }
 
 // ptRef is how a reference's lane addresses are computed.

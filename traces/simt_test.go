@@ -28,7 +28,7 @@ var elementCases = []struct{ name, body string }{
 	{"inactive-outside", "if (threadIdx.x > 0 && threadIdx.x < P)\n  C[threadIdx.x - 1][P - threadIdx.x] = A[0][threadIdx.x];"},
 	{"tail", "if (threadIdx.x + threadIdx.y * blockDim.x < 70)\n  C[threadIdx.y][threadIdx.x] = A[N - 1 - threadIdx.y][threadIdx.x];"},
 	{"uniform-addends", "int k = N - 40;\nfor (int j = 0; j < 3; j++) {\n  int i = threadIdx.x + j;\n  C[threadIdx.y + j][threadIdx.x] = A[j + threadIdx.y][i - j] + B[threadIdx.x + blockIdx.x][threadIdx.y + blockIdx.y] + A[i + k][threadIdx.y + j] + A[threadIdx.y + i][threadIdx.x] + B[threadIdx.x + threadIdx.y][threadIdx.y] + A[i + 2 + k - j][threadIdx.y + 1 + j + blockIdx.x] + A[abs(i - 40)][threadIdx.x];\n}\nint ty = threadIdx.y;\nfor (int m = -2; m < 1; m++)\n  B[ty - m][threadIdx.x] = 0;"},
-	{"linear", "int k = N - 62;\nint tx = threadIdx.x, ty = threadIdx.y;\nfor (int j = 0; j < 3; j++) {\n  int i = tx + j;\n  C[ty * k + i - j][2 * tx - i + j] = A[ty * P + i - j] + B[k * (ty + j) - j][31 - (i - j)];\n  C[(j - i) * k + 2 * tx + ty][(5 - i) * k + 2 * i - 10 + ty] = B[i * -k + 2 * tx + 2 * j + 1][(2 * i + 1) * k - 4 * tx - 4 * j];\n  i += 1;\n  B[(i + 2 * j) * 2 - 6 * j - 2][-(-tx)] = A[(i - j - 1) * k + ty * P + 4] + B[(i - j - 1) * k + ty - ty][(i - j - 1) * (k + 1) - 2 * tx];\n  C[0][0] = C[blockIdx.y * ty + i - j - 1][tx];\n  C[ty * j + tx][0] = A[ty * P + tx] + B[ty * k + 2 * ty - tx + 31][tx * k - tx];\n}"},
+	{"linear", "int k = N - 62;\nint tx = threadIdx.x, ty = threadIdx.y;\nfor (int j = 0; j < 3; j++) {\n  int i = tx + j;\n  C[ty * k + i - j][2 * tx - i + j] = A[ty * P + i - j] + B[k * (ty + j) - j][31 - (i - j)];\n  C[(j - i) * k + 2 * tx + ty][(5 - i) * k + 2 * i - 10 + ty] = B[i * -k + 2 * tx + 2 * j + 1][(2 * i + 1) * k - 4 * tx - 4 * j];\n  i += 1;\n  B[(i + 2 * j) * 2 - 6 * j - 2][-(-tx)] = A[ty * P + 4 + tx - tx + (i - j - 1) * k] + B[(i - j - 1) * k + ty - ty][(i - j - 1) * (k + 1) - 2 * tx];\n  C[0][0] = C[blockIdx.y * ty + i - j - 1][tx];\n  C[ty * j + tx][0] = A[ty * P + tx] + B[ty * k + 2 * ty - tx + 31][tx * k - tx];\n}"},
 	{"offsets", "int i = threadIdx.x + 2;\nfor (int k = 3; k < 6; k++) {\n  i += 1;\n  C[i + 20][threadIdx.y + 1] = A[1 + threadIdx.y][k - 3] + B[i - 2][threadIdx.x];\n}"},
 }
 
@@ -331,6 +331,72 @@ while (j < 40) {
 			}
 		}
 		checkStores(t, insts)
+	}
+}
+
+// TestLinearAssignByHand: assignments whose values are linear in lanes
+// read in place (assign's plan) under a full warp and one side of a
+// branch, reading a local that owes an addend, a uniform coefficient and
+// the assigned local itself. Each store's elements are worked out here
+// by hand from threadIdx.x = t; k = N - 61 = 3.
+func TestLinearAssignByHand(t *testing.T) {
+	body := `int k = N - 61;
+int tx = threadIdx.x;
+int y = tx;
+y += 4;
+int z = (y - 4) * k - 2 * tx + 1;
+C[z] = 0;
+if (tx % 2 == 0)
+  z = z * 2 + y - tx;
+C[z] = 0;
+z = k * z - y;
+C[z] = 0;
+z += 2 * tx - k;
+C[z] = 0;`
+	elem := [4]func(t int) int{
+		func(t int) int { return t + 1 }, // 3t - 2t + 1
+		func(t int) int { // even lanes 2(t + 1) + (t + 4) - t
+			if t%2 == 0 {
+				return 2*t + 6
+			}
+			return t + 1
+		},
+		func(t int) int { // 3z - (t + 4)
+			if t%2 == 0 {
+				return 5*t + 14
+			}
+			return 2*t - 1
+		},
+		func(t int) int { // z + 2t - 3, a full warp's +=
+			if t%2 == 0 {
+				return 7*t + 11
+			}
+			return 4*t - 4
+		},
+	}
+	l := threadKernel(t, "[N * 8]", body, arch.Dim3{X: 32, Y: 1, Z: 1}, nil)
+	for _, pr := range l.pt.code {
+		if pr.kind == tAssign && pr.op == kernel.ExprConst && pr.x != nil && pr.x.varying && pr.plan == nil {
+			t.Errorf("an assignment of %v has no plan", pr.x.ops)
+		}
+	}
+	c := l.NewWarp().(*ThreadCursor)
+	c.Reset(0, 0)
+	n := 0
+	var in WarpInst
+	for c.NextTo(&in, &in.Addr) {
+		if in.Op != OpStore {
+			continue
+		}
+		for lane := range WarpSize {
+			if got, want := int(in.Addr[lane]-c.pt.refs[in.Ref].base)/4, elem[n](lane); got != want {
+				t.Errorf("store %d, lane %d: element %d, want %d", n, lane, got, want)
+			}
+		}
+		n++
+	}
+	if n != len(elem) || l.Err() != nil {
+		t.Errorf("%d stores (err %v), want %d", n, l.Err(), len(elem))
 	}
 }
 
