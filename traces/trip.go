@@ -160,8 +160,8 @@ func iterationWork(n *kernel.While) (emitted, weighted int64) {
 // cap, or, while the work is counted, against its budget.
 func (c *ThreadCursor) trips(t *tripLoop) {
 	ln := &c.ln
-	c.value(t.bound, &c.sub)
 	if t.forever {
+		c.value(t.bound, &c.sub)
 		for m := c.mask; m != 0; m &= m - 1 {
 			if i := bits.TrailingZeros32(m); c.sub[i] != 0 {
 				c.failHere(c.tripError(t, i, "for ever: its condition reads nothing the loop changes",
@@ -171,6 +171,15 @@ func (c *ThreadCursor) trips(t *tripLoop) {
 		}
 		return
 	}
+	// A uniform counter against a uniform bound runs as many iterations
+	// in every lane: counted once, for the first active lane.
+	uniform := !ln.vary[t.v] && !t.bound.varying
+	var bound int64
+	if uniform {
+		bound = ln.scalar(t.bound)
+	} else {
+		c.value(t.bound, &c.sub)
+	}
 	bad := ln.bad
 	step := ln.scalar(t.step)
 	if ln.bad != bad {
@@ -179,11 +188,19 @@ func (c *ThreadCursor) trips(t *tripLoop) {
 		ln.bad = bad
 		return
 	}
+	var most int64
+	if uniform && c.mask != 0 {
+		n, ok := c.tripsOf(t, bits.TrailingZeros32(c.mask), ln.uregs[t.v], bound, step)
+		if !ok {
+			return
+		}
+		most = n
+	}
 	// Lanes that start where the lane before them did, against the same
-	// bound (all of them, where both are uniform), run as many
-	// iterations: each distinct pair is counted once, in lane order.
-	var most, lastV, lastB int64
-	for m, fresh := c.mask, true; m != 0; m &= m - 1 {
+	// bound, run as many iterations: each distinct pair is counted once,
+	// in lane order.
+	var lastV, lastB int64
+	for m, fresh := c.mask, true; m != 0 && !uniform; m &= m - 1 {
 		i := bits.TrailingZeros32(m)
 		v := ln.uregs[t.v]
 		if ln.vary[t.v] {
@@ -193,10 +210,8 @@ func (c *ThreadCursor) trips(t *tripLoop) {
 			continue
 		}
 		fresh, lastV, lastB = false, v, c.sub[i]
-		n, why := tripCount(v, c.sub[i], step, t.cmp)
-		if why != "" {
-			c.failHere(c.tripError(t, i, fmt.Sprintf("%s (from %d by %d against %d)", why, v, step, c.sub[i]),
-				"a loop must reach its bound: check the data its bound reads, or the step"))
+		n, ok := c.tripsOf(t, i, v, c.sub[i], step)
+		if !ok {
 			return
 		}
 		most = max(most, n)
@@ -214,6 +229,18 @@ func (c *ThreadCursor) trips(t *tripLoop) {
 		c.failHere(c.tripError(t, -1, fmt.Sprintf("%d iterations in a lane, at least %d warp instructions, more than the %d this warp may still issue", most, saturate(most, t.emitted), c.cap-c.insts),
 			"the trip count comes from the data its bounds read: check them, or raise -max-work"))
 	}
+}
+
+// tripsOf is the trip count of t in lane i, from v by step against
+// bound; false where there is none, the cursor failed with the reason.
+func (c *ThreadCursor) tripsOf(t *tripLoop, i int, v, bound, step int64) (int64, bool) {
+	n, why := tripCount(v, bound, step, t.cmp)
+	if why != "" {
+		c.failHere(c.tripError(t, i, fmt.Sprintf("%s (from %d by %d against %d)", why, v, step, bound),
+			"a loop must reach its bound: check the data its bound reads, or the step"))
+		return 0, false
+	}
+	return n, true
 }
 
 func saturate(a, b int64) int64 {

@@ -55,6 +55,12 @@ func TestTripErrors(t *testing.T) {
 		{"i32", "4 4 4 3 3 3 3 3", "for (int j = 0; j != COL[i]; j += 2) V[0] = 0;", "k.yaml:8:5: the loop in thread (3,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 0 by 2 against 3); hint:"},
 		// Lane 1 starts as lane 0 does, against another bound.
 		{"i32", "3 0 3 3 3 3 3 3", "for (int j = 1; j != COL[i]; j += 2) V[0] = 0;", "k.yaml:8:5: the loop in thread (1,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 1 by 2 against 0); hint:"},
+		// A uniform counter and bound, lanes 0 to 2 gone: the first
+		// active lane is named.
+		{"i32", "0 0 0 0 0 0 0 0", "if (i < 3) return;\n    for (int j = 0; j != 3; j += 2) V[0] = 0;", "k.yaml:9:5: the loop in thread (3,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 0 by 2 against 3); hint:"},
+		// A uniform loop past the warp's cap, checked once on entry,
+		// after the two declarations (i, j) of the 100 allowed.
+		{"i32", "0 0 0 0 0 0 0 0", "for (int j = 0; j < 1000; j++) V[0] = 0;", "k.yaml:8:5: the loop in warp 0 of block (0,0,0) runs 1000 iterations in a lane, at least 1000 warp instructions, more than the 98 this warp may still issue; hint:"},
 		// One bound, lanes 4 to 7 starting at 1.
 		{"i32", "0 0 0 0 0 0 0 0", "for (int j = i / 4; j != 2; j += 2) V[0] = 0;", "k.yaml:8:5: the loop in thread (4,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 1 by 2 against 2); hint:"},
 		{"i32", thousands, "for (int j = 0; j < COL[i]; j++) V[0] = 0;", "k.yaml:8:5: the loop in warp 0 of block (0,0,0) runs 1000 iterations in a lane, at least 2000 warp instructions, more than the 97 this warp may still issue; hint:"},
