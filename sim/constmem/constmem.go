@@ -43,10 +43,16 @@ func Distinct(active uint32, addr *[32]uint64, lo, hi int, dst []uint64) []uint6
 	if out, ok := distinctRising(lanes, addr, dst); ok {
 		return out
 	}
-	first := len(dst)
+	// A lane whose address is the active lane before it's (the same
+	// line of a texture, the same word) is not looked up again.
+	first, prev, any := len(dst), uint64(0), false
 next:
 	for m := lanes; m != 0; m &= m - 1 {
 		a := addr[bits.TrailingZeros32(m)]
+		if any && a == prev {
+			continue
+		}
+		prev, any = a, true
 		for _, b := range dst[first:] {
 			if a == b {
 				continue next
