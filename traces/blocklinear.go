@@ -62,12 +62,34 @@ func BlockLinearSize(width, height, elem int64) (size int64, ok bool) {
 // cudaAddressModeClamp does (so a filter's halo reads the edge texels),
 // then laid out block-linear.
 func (c *ThreadCursor) texels(addr *[WarpSize]uint64, pr *ptRef) {
-	c.value(pr.subs[0], &c.idx) // y
-	c.value(pr.subs[1], &c.sub) // x
+	c.subscript(pr, 0, &c.idx) // y
+	c.subscript(pr, 1, &c.sub) // x
 	h, w := pr.limits[0], pr.limits[1]
+	rowGOBs, elem := uint64((pr.texWidth*pr.size+gobWidth-1)/gobWidth), uint64(pr.size)
 	for m := c.mask; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros32(m)
 		x, y := min(max(c.sub[i], 0), w-1), min(max(c.idx[i], 0), h-1)
-		addr[i] = pr.base + uint64(BlockLinearOffset(x, y, pr.texWidth, pr.size))
+		addr[i] = pr.base + blockLinear(uint64(x), uint64(y), rowGOBs, elem)
 	}
+}
+
+// blockLinear is BlockLinearOffset of texel (x, y) in rows of rowGOBs
+// GOBs, texels of elem bytes: its divisions and remainders by powers of
+// two as shifts and masks, which they are for texels, never negative.
+func blockLinear(x, y, rowGOBs, elem uint64) uint64 {
+	xb := x * elem
+	gob := (y>>3)*rowGOBs + xb>>6
+	return gob<<9 + (xb&32)<<3 + (y&6)<<5 + (xb&16)<<1 + (y&1)<<4 + xb&15
+}
+
+// subscript sets out to pr's subscript d in the active lanes: read in
+// place where its plan says so (subPlan), else evaluated.
+func (c *ThreadCursor) subscript(pr *ptRef, d int, out *[WarpSize]int64) {
+	for j := range pr.plan {
+		if s := &pr.plan[j]; s.x == pr.subs[d] && s.reads != 0 {
+			c.lanesOf(out, s)
+			return
+		}
+	}
+	c.value(pr.subs[d], out)
 }

@@ -2,6 +2,7 @@ package traces
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -32,6 +33,22 @@ func TestBlockLinearOffset(t *testing.T) {
 	} {
 		if got := BlockLinearOffset(tc.x, tc.y, tc.width, tc.elem); got != tc.want {
 			t.Errorf("BlockLinearOffset(%d, %d, width %d, %d B) = %d; want %d", tc.x, tc.y, tc.width, tc.elem, got, tc.want)
+		}
+	}
+}
+
+// TestBlockLinearShifts holds blockLinear, the cursor's shifts and
+// masks, to BlockLinearOffset, the TRM's formula as printed, on texels
+// of every width up to 16 bytes in arrays of widths around GOB edges.
+func TestBlockLinearShifts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		elem := int64(1) << rng.IntN(5)
+		width := 1 + rng.Int64N(300)
+		x, y := rng.Int64N(width), rng.Int64N(1<<20)
+		rowGOBs := uint64((width*elem + gobWidth - 1) / gobWidth)
+		if got, want := blockLinear(uint64(x), uint64(y), rowGOBs, uint64(elem)), BlockLinearOffset(x, y, width, elem); got != uint64(want) {
+			t.Fatalf("blockLinear(%d, %d) in rows of %d texels of %d B = %d; BlockLinearOffset %d", x, y, width, elem, got, want)
 		}
 	}
 }
@@ -159,6 +176,23 @@ func TestTex2DClamp(t *testing.T) {
 	}
 	if !strings.Contains(l.Refs[0].Text, "tex2D(I,x+-1,y+-1)") {
 		t.Errorf("ref text %q; want tex2D(I,x+-1,y+-1)", l.Refs[0].Text)
+	}
+}
+
+// TestTex2DTexels: inside the image, lane l of a 16×2 block reads texel
+// (l%16 + 1, l/16 + 2), at the block-linear offset the TRM's formula
+// gives, however the cursor forms the subscripts.
+func TestTex2DTexels(t *testing.T) {
+	l, err := Bind(tex2DKernel(t, "1", "2"), nil, arch.Dim3{X: 16, Y: 2, Z: 1}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := memInsts(l, 0, 0)[0]
+	for lane := range WarpSize {
+		x, y := int64(lane%16+1), int64(lane/16+2)
+		if want := l.Arrays[0].Base + uint64(BlockLinearOffset(x, y, 64, 4)); in.Addr[lane] != want {
+			t.Errorf("lane %d at %#x; want texel (%d, %d) at %#x", lane, in.Addr[lane], x, y, want)
+		}
 	}
 }
 
