@@ -83,7 +83,8 @@
 //
 // A per-thread kernel's integer expressions compile (xcompile.go) to
 // postfix programs the cursor runs once on scalars, or on the 32 lanes
-// of a warp where they may differ (lanes.go; its operators, laneops.go).
+// of a warp where they may differ (lanes.go; its operators, laneops.go;
+// subscripts and values linear in lanes read in place, linear.go).
 // They follow C's integer types (ctypes.go): each value is an int64 in
 // its type's form, and a range analysis of the launch (thread indices
 // below their extents, locals' assignments, loop counters) keeps the
