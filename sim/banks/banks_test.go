@@ -491,3 +491,33 @@ func TestHalfWarpTwoSharedBanks(t *testing.T) {
 		}
 	}
 }
+
+// TestBroadcastOrRun: 16 lanes reading one address are a broadcast, 16
+// reading consecutive words a run; moving any one lane's address, the
+// last included, makes the half-warp neither.
+func TestBroadcastOrRun(t *testing.T) {
+	for _, a := range []uint64{0, 4, 1 << 20, ^uint64(0) - 63} {
+		var one, run [16]uint64
+		for l := range one {
+			one[l], run[l] = a, a+uint64(4*l)
+		}
+		if o, r := broadcastOrRun(&one); !o || r {
+			t.Errorf("lanes all at %#x: broadcast %v, run %v; want true, false", a, o, r)
+		}
+		if o, r := broadcastOrRun(&run); o || !r {
+			t.Errorf("lanes at %#x + 4l: broadcast %v, run %v; want false, true", a, o, r)
+		}
+		for l := 1; l < 16; l++ {
+			h := one
+			h[l] += 4
+			if o, r := broadcastOrRun(&h); o || r {
+				t.Errorf("lanes all at %#x but %d: broadcast %v, run %v; want false, false", a, l, o, r)
+			}
+			h = run
+			h[l] -= 4
+			if o, r := broadcastOrRun(&h); o || r {
+				t.Errorf("lanes at %#x + 4l but %d: broadcast %v, run %v; want false, false", a, l, o, r)
+			}
+		}
+	}
+}

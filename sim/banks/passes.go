@@ -345,15 +345,19 @@ func halfInOneRow(addr *[32]uint64, lo, width int) (steps int, ok bool) {
 
 // broadcastOrRun reports whether the 16 addresses of h are all h[0], and
 // whether each is the 4-byte word after the one before: the differences
-// ORed together, written out so that no index needs a check.
+// ORed together, written out so that no index needs a check. h[1] tells
+// which of the two the half-warp can be, so only that one is tested.
 func broadcastOrRun(h *[16]uint64) (one, run bool) {
 	a := h[0]
-	o := (h[1] ^ a) | (h[2] ^ a) | (h[3] ^ a) | (h[4] ^ a) | (h[5] ^ a) | (h[6] ^ a) | (h[7] ^ a) |
-		(h[8] ^ a) | (h[9] ^ a) | (h[10] ^ a) | (h[11] ^ a) | (h[12] ^ a) | (h[13] ^ a) | (h[14] ^ a) | (h[15] ^ a)
+	if h[1] == a {
+		o := (h[2] ^ a) | (h[3] ^ a) | (h[4] ^ a) | (h[5] ^ a) | (h[6] ^ a) | (h[7] ^ a) |
+			(h[8] ^ a) | (h[9] ^ a) | (h[10] ^ a) | (h[11] ^ a) | (h[12] ^ a) | (h[13] ^ a) | (h[14] ^ a) | (h[15] ^ a)
+		return o == 0, false
+	}
 	r := (h[1] ^ (a + 4)) | (h[2] ^ (a + 8)) | (h[3] ^ (a + 12)) | (h[4] ^ (a + 16)) | (h[5] ^ (a + 20)) |
 		(h[6] ^ (a + 24)) | (h[7] ^ (a + 28)) | (h[8] ^ (a + 32)) | (h[9] ^ (a + 36)) | (h[10] ^ (a + 40)) |
 		(h[11] ^ (a + 44)) | (h[12] ^ (a + 48)) | (h[13] ^ (a + 52)) | (h[14] ^ (a + 56)) | (h[15] ^ (a + 60))
-	return o == 0, r == 0
+	return false, r == 0
 }
 
 // countedSteps is broadcastStepsOneWordPerBank of the lanes in mask, which
