@@ -1,13 +1,17 @@
 package traces
 
-// This file plans the varying subscripts that are linear in lanes read
-// in place: a sum of thread indices and varying locals, each plus or
-// minus uniform values and times a constant or a uniform value, plus
-// uniform values ((y + j) * width + x, y * N + x, index + cols * ty).
-// addresses forms them in one pass over the warp, where the lane stack
-// took a pass per operator.
+// This file plans the varying subscripts and assigned values that are
+// linear in lanes read in place: a sum of thread indices and varying
+// locals, each plus or minus uniform values and times a constant or a
+// uniform value, plus uniform values ((y + j) * width + x, y * N + x,
+// index + cols * ty). The cursor forms them in one pass over the warp,
+// where the lane stack took a pass per operator.
 
-import "gpumemsim/kernel"
+import (
+	"slices"
+
+	"gpumemsim/kernel"
+)
 
 // linTerm is one lane read of a linear subscript: its lanes (a thread
 // index or varying local, read in place), the constants (off) and
@@ -35,8 +39,9 @@ type linForm struct {
 var one = xop{kind: kernel.ExprConst, val: 1}
 
 // linearOf is x as a linear form, where its code is lane reads in place
-// and uniform reads joined by +, −, negation and products with at most one uniform
-// read for each lane read's coefficient; false otherwise. The lane
+// and uniform reads joined by +, −, negation and products with at most
+// one uniform read for each lane read's coefficient; false otherwise.
+// The lane
 // stack computes +, − and × in wrapping 64-bit arithmetic, a ring, so
 // the form's value is the program's however its terms are grouped; the
 // code has no step of C's types, which would be an operator of its own.
@@ -118,7 +123,7 @@ func (f *linForm) constant() bool { return len(f.terms) == 0 && len(f.unis) == 0
 
 // scale multiplies f by the constant c.
 func (f *linForm) scale(c int64) {
-	f.terms = append([]linTerm(nil), f.terms...) // the terms may be shared with a form below on the stack
+	f.terms = append([]linTerm(nil), f.terms...) // copies: a form's slices stay its own
 	for i := range f.terms {
 		f.terms[i].k *= c
 	}
@@ -172,6 +177,19 @@ func (c *ThreadCursor) linear(out *[WarpSize]int64, s *ptSub) {
 		q, n, e := c.termLanes(&s.lin[i])
 		addMulLanes(out, q, n, e)
 	}
+}
+
+// selfFirst orders the terms of s, the value assigned to varying local
+// r, so that those reading r come first, and says whether linear may
+// then write r's lanes in place: its first pass reads two terms' lanes
+// before it writes, a later pass reads them after.
+func selfFirst(s *ptSub, r int32) bool {
+	self := func(t linTerm) bool { return t.reads == readsVreg && t.reg == r }
+	if s.reads != readsLinear {
+		return true // one read, in the one pass
+	}
+	slices.SortStableFunc(s.lin, func(a, b linTerm) int { return int(b2i(self(b)) - b2i(self(a))) })
+	return len(s.lin) <= 2 || !self(s.lin[2])
 }
 
 // lanesOf sets out to the value in every lane of s, a subscript or

@@ -73,7 +73,8 @@ type tcode struct {
 	// trip is a tTest's loop when it is canonical (trip.go).
 	trip *tripLoop
 	// plan is a tAssign's varying value (=) where its lanes are read in
-	// place (subPlan), else nil.
+	// place (subPlan) and can be written into the local's (selfFirst),
+	// else nil.
 	plan *ptSub
 }
 

@@ -164,7 +164,7 @@ func (pc *ptCompiler) stmt(s *kernel.Stmt, d int) error {
 			if c.x, c.op, err = pc.assignment(s); err != nil {
 				return err
 			}
-			if p := subPlan(c.x, 0, 1, pc.pt.vary); c.op == kernel.ExprConst && p.reads != 0 {
+			if p := subPlan(c.x, 0, 1, pc.pt.vary); c.op == kernel.ExprConst && p.reads != 0 && selfFirst(&p, c.local) {
 				c.plan = &p
 			}
 		}
