@@ -189,34 +189,14 @@ func (c *ThreadCursor) trips(t *tripLoop) {
 		return
 	}
 	var most int64
-	if uniform && c.mask != 0 {
-		n, ok := c.tripsOf(t, bits.TrailingZeros32(c.mask), ln.uregs[t.v], bound, step)
-		if !ok {
-			return
-		}
-		most = n
+	var ok bool
+	switch {
+	case !uniform:
+		most, ok = c.laneTrips(t, step)
+	case c.mask != 0:
+		most, ok = c.tripsOf(t, bits.TrailingZeros32(c.mask), ln.uregs[t.v], bound, step)
 	}
-	// Lanes that start where the lane before them did, against the same
-	// bound, run as many iterations: each distinct pair is counted once,
-	// in lane order.
-	var lastV, lastB int64
-	for m, fresh := c.mask, true; m != 0 && !uniform; m &= m - 1 {
-		i := bits.TrailingZeros32(m)
-		v := ln.uregs[t.v]
-		if ln.vary[t.v] {
-			v = ln.vregs[t.v][i] + ln.owed[t.v]
-		}
-		if !fresh && v == lastV && c.sub[i] == lastB {
-			continue
-		}
-		fresh, lastV, lastB = false, v, c.sub[i]
-		n, ok := c.tripsOf(t, i, v, c.sub[i], step)
-		if !ok {
-			return
-		}
-		most = max(most, n)
-	}
-	if most == 0 {
+	if !ok || most == 0 {
 		return
 	}
 	if c.counting {
@@ -229,6 +209,32 @@ func (c *ThreadCursor) trips(t *tripLoop) {
 		c.failHere(c.tripError(t, -1, fmt.Sprintf("%d iterations in a lane, at least %d warp instructions, more than the %d this warp may still issue", most, saturate(most, t.emitted), c.cap-c.insts),
 			"the trip count comes from the data its bounds read: check them, or raise -max-work"))
 	}
+}
+
+// laneTrips is the most iterations of t in an active lane, its bound in
+// c.sub; false where a lane has no trip count (the cursor failed). Lanes
+// that start where the lane before them did, against the same bound, run
+// as many: each distinct pair is counted once, in lane order.
+func (c *ThreadCursor) laneTrips(t *tripLoop, step int64) (most int64, ok bool) {
+	ln := &c.ln
+	var lastV, lastB int64
+	for m, fresh := c.mask, true; m != 0; m &= m - 1 {
+		i := bits.TrailingZeros32(m)
+		v := ln.uregs[t.v]
+		if ln.vary[t.v] {
+			v = ln.vregs[t.v][i] + ln.owed[t.v]
+		}
+		if !fresh && v == lastV && c.sub[i] == lastB {
+			continue
+		}
+		fresh, lastV, lastB = false, v, c.sub[i]
+		n, ok := c.tripsOf(t, i, v, c.sub[i], step)
+		if !ok {
+			return 0, false
+		}
+		most = max(most, n)
+	}
+	return most, true
 }
 
 // tripsOf is the trip count of t in lane i, from v by step against

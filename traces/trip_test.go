@@ -63,6 +63,8 @@ func TestTripErrors(t *testing.T) {
 		{"i32", "0 0 0 0 0 0 0 0", "for (int j = 0; j < 1000; j++) V[0] = 0;", "k.yaml:8:5: the loop in warp 0 of block (0,0,0) runs 1000 iterations in a lane, at least 1000 warp instructions, more than the 98 this warp may still issue; hint:"},
 		// One bound, lanes 4 to 7 starting at 1.
 		{"i32", "0 0 0 0 0 0 0 0", "for (int j = i / 4; j != 2; j += 2) V[0] = 0;", "k.yaml:8:5: the loop in thread (4,0,0) of block (0,0,0) runs for ever: the variable never equals its bound (from 1 by 2 against 2); hint:"},
+		// The most iterations are lane 0's, not the last lane's.
+		{"i32", "1000 1 1 1 1 1 1 1", "for (int j = 0; j < COL[i]; j++) V[0] = 0;", "k.yaml:8:5: the loop in warp 0 of block (0,0,0) runs 1000 iterations in a lane, at least 2000 warp instructions, more than the 97 this warp may still issue; hint:"},
 		{"i32", thousands, "for (int j = 0; j < COL[i]; j++) V[0] = 0;", "k.yaml:8:5: the loop in warp 0 of block (0,0,0) runs 1000 iterations in a lane, at least 2000 warp instructions, more than the 97 this warp may still issue; hint:"},
 	} {
 		l, err := indexKernel(t, tc.typ, "", tc.cols, tc.body)
