@@ -229,12 +229,25 @@ type uniTerm struct {
 
 // uniforms is what s's uniform values add, as the warp's lanes hold them
 // now.
-func (s *ptSub) uniforms(ln *lanes) int64 {
+func (s *ptSub) uniforms(ln *lanes) int64 { return uniformSum(s.unis, ln) }
+
+// uniformSum is what the uniform values unis add, as ln holds them now.
+func uniformSum(unis []uniTerm, ln *lanes) int64 {
 	var u int64
-	for _, t := range s.unis {
+	for _, t := range unis {
 		u += t.sign * ln.read(t.read)
 	}
 	return u
+}
+
+// inPlace is the lanes of a thread index (readsTid) or varying local
+// (readsVreg) reg, read in place, and what each lane still owes them
+// (lanes.owed; 0 for a thread index).
+func (ln *lanes) inPlace(reads uint8, reg int32) (*[WarpSize]int64, int64) {
+	if reads == readsTid {
+		return &ln.tid[reg], 0
+	}
+	return &ln.vregs[reg], ln.owed[reg]
 }
 
 // addend is what s adds to the value it reads in place: its constants
@@ -342,10 +355,9 @@ func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, d, lim int64) bool {
 // an array of the lanes, valid until the next evaluation).
 func (c *ThreadCursor) laneValues(s *ptSub) (v *[WarpSize]int64, d int64) {
 	switch s.reads {
-	case readsTid:
-		return &c.ln.tid[s.reg], s.addend(&c.ln)
-	case readsVreg:
-		return &c.ln.vregs[s.reg], c.ln.owed[s.reg] + s.addend(&c.ln)
+	case readsTid, readsVreg:
+		v, owed := c.ln.inPlace(s.reads, s.reg)
+		return v, owed + s.addend(&c.ln)
 	case readsLinear:
 		c.linear(&c.sub, s)
 		return &c.sub, 0

@@ -48,13 +48,14 @@ var one = xop{kind: kernel.ExprConst, val: 1}
 func linearOf(x *xprog, vary []bool) (linForm, bool) {
 	var st []linForm
 	for _, o := range x.ops {
+		r := readsOf(o, vary)
 		switch {
 		case o.kind == kernel.ExprConst:
 			st = append(st, linForm{off: o.val})
 		case uniformRead(o, vary):
 			st = append(st, linForm{unis: []uniTerm{{read: o, sign: 1}}})
-		case readsOf(o, vary) != 0:
-			st = append(st, linForm{terms: []linTerm{{reads: readsOf(o, vary), reg: o.arg, k: 1, coef: one}}})
+		case r != 0:
+			st = append(st, linForm{terms: []linTerm{{reads: r, reg: o.arg, k: 1, coef: one}}})
 		case o.kind == kernel.ExprNeg && len(st) > 0:
 			st[len(st)-1].scale(-1)
 		case len(st) < 2:
@@ -207,14 +208,8 @@ func (c *ThreadCursor) lanesOf(out *[WarpSize]int64, s *ptSub) {
 // in place, its coefficient, and its addend times the coefficient.
 func (c *ThreadCursor) termLanes(t *linTerm) (p *[WarpSize]int64, m, e int64) {
 	m = t.k * c.ln.read(t.coef)
-	e = t.off
-	for _, u := range t.unis {
-		e += u.sign * c.ln.read(u.read)
-	}
-	if t.reads == readsTid {
-		return &c.ln.tid[t.reg], m, e * m
-	}
-	return &c.ln.vregs[t.reg], m, (e + c.ln.owed[t.reg]) * m
+	p, owed := c.ln.inPlace(t.reads, t.reg)
+	return p, m, (t.off + uniformSum(t.unis, &c.ln) + owed) * m
 }
 
 // mulLanes sets each lane of out to a·m + d, four lanes a step.

@@ -71,13 +71,7 @@ func comparisonOf(p *xprog, vary []bool) laneCmp {
 // laneRead says o reads lanes in place: a thread index, a varying local
 // or an index array's values.
 func laneRead(o xop, vary []bool) bool {
-	switch o.kind {
-	case kernel.ExprSpecial:
-		return o.arg <= int32(kernel.ThreadIdxZ)
-	case kernel.ExprScalar:
-		return int(o.arg) < len(vary) && vary[o.arg]
-	}
-	return o.kind == kernel.ExprLoad
+	return readsOf(o, vary) != 0 || o.kind == kernel.ExprLoad
 }
 
 // uniformRead says o reads one value every lane agrees on: a constant, a
