@@ -8,6 +8,10 @@ type policy interface {
 	// cycle t, where a warp whose instruction needs the LSU may go only
 	// when gate <= t; -1 when none can.
 	pick(sc *scheduler, t, gate int64) int
+	// ahead is pick at t where that costs less than the minima, else
+	// -1: pick's answer or -1, never another warp. The scheduler looks
+	// ahead to its next issue slot with it before it works them out.
+	ahead(sc *scheduler, t, gate int64) int
 }
 
 // lrr is loose round robin: the first warp after the last issued one, in
@@ -32,16 +36,16 @@ var (
 // after the last issued goes, else the first marked from the front. A
 // scheduler holds at most 64 warps (arch validates sm.max_warps), one bit
 // each.
-func (*lrr) pick(sc *scheduler, t, gate int64) int {
+func (p *lrr) pick(sc *scheduler, t, gate int64) int {
+	if k := p.ahead(sc, t, gate); k >= 0 {
+		return k
+	}
 	alu, lsu := sc.alu, sc.lsu
 	n := len(alu)
 	lsu = lsu[:n]
 	tl := t
 	if gate > t {
 		tl = -1
-	}
-	if k := sc.last + 1; k < n && (alu[k] <= t || lsu[k] <= tl) {
-		return k
 	}
 	a, l := int64(never), int64(never)
 	var can uint64
@@ -65,6 +69,19 @@ func (*lrr) pick(sc *scheduler, t, gate int64) int {
 	}
 	return -1
 }
+
+// ahead is pick's first try alone, the warp after the last issued one:
+// pick's pass finds the minima on its way, but costs more than they do
+// where no warp can go.
+func (*lrr) ahead(sc *scheduler, t, gate int64) int {
+	if k := sc.last + 1; k < len(sc.alu) && (sc.alu[k] <= t || (sc.lsu[k] <= t && gate <= t)) {
+		return k
+	}
+	return -1
+}
+
+// ahead is pick, a pass that stops at the first warp that can go.
+func (p *gto) ahead(sc *scheduler, t, gate int64) int { return p.pick(sc, t, gate) }
 
 // pick tries the last issued warp, then passes over the warps in age
 // order and stops at the first that can issue; the minima are left to

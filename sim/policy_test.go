@@ -54,3 +54,50 @@ func TestLRRPick(t *testing.T) {
 		}
 	}
 }
+
+// TestAhead holds each policy's look ahead to its contract: the warp
+// its pick gives, or -1. Loose round robin's is -1 exactly where the warp
+// after the last issued one cannot go (its own time without the LSU not
+// due, and with it not due or the LSU not free); greedy-then-oldest's is
+// its pick.
+func TestAhead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, p := range []policy{&lrr{}, &gto{}} {
+		for _, n := range []int{1, 5, 24, 64} {
+			sc := newScheduler(p, 1, n)
+			for slot := range n {
+				sc.add(slot)
+			}
+			lookedAhead := 0
+			for step := range 3000 {
+				a, l := randomTime(rng), int64(never)
+				if rng.IntN(2) == 0 {
+					a, l = l, a
+				}
+				sc.set(rng.IntN(n), a, l)
+				sc.last = rng.IntN(n+1) - 1
+				now, gate := rng.Int64N(40), rng.Int64N(60)
+				want := -1
+				if k := sc.last + 1; k < n && (sc.alu[k] <= now || (sc.lsu[k] <= now && gate <= now)) {
+					want = k
+				}
+				got := sc.policy.ahead(&sc, now, gate)
+				if _, ok := p.(*gto); ok {
+					want = sc.policy.pick(&sc, now, gate)
+				}
+				if got != want {
+					t.Fatalf("%T n=%d step %d: ahead at %d (gate %d, last %d) = %d, want %d; alu %v lsu %v", p, n, step, now, gate, sc.last, got, want, sc.alu, sc.lsu)
+				}
+				if got >= 0 {
+					lookedAhead++
+					if pk := sc.policy.pick(&sc, now, gate); pk != got {
+						t.Fatalf("%T n=%d step %d: ahead %d, pick %d", p, n, step, got, pk)
+					}
+				}
+			}
+			if lookedAhead == 0 {
+				t.Fatalf("%T n=%d: no look ahead found a warp in 3000 steps", p, n)
+			}
+		}
+	}
+}

@@ -194,18 +194,17 @@ func (s *sm) schedule(si int) {
 		// The next issue: the earliest cycle any warp can go, no earlier
 		// than the next free slot. When the warp just issued can go by
 		// then, that is the slot; otherwise the minima say it. When they
-		// are stale and the warps are kept by age, the pick at the slot,
-		// a pass that stops at the first warp that can go, is cheaper
-		// than the minima: it says whether a warp goes then (kept for the
-		// next pass) before they are computed.
+		// are stale, the policy's look at the slot, where it costs less
+		// than they do, says whether a warp goes then (kept for the next
+		// pass) before they are computed.
 		slotNext := sc.cycleOf(sc.free)
 		nt := s.earliest(sc.alu[pick], sc.lsu[pick])
 		found = -1
 		switch {
 		case nt <= slotNext:
 			nt = slotNext
-		case !sc.minOK && sc.byAge:
-			if found = sc.policy.pick(sc, slotNext, s.gate()); found >= 0 {
+		case !sc.minOK:
+			if found = sc.policy.ahead(sc, slotNext, s.gate()); found >= 0 {
 				nt = slotNext
 				break
 			}
