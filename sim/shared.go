@@ -39,13 +39,30 @@ type sharedMem struct {
 func (s *sm) sharedAccess(slot int, t int64) {
 	w := &s.warps[slot]
 	sh := &s.shared
-	passes := banks.Transactions(sh.rule, w.mem.Width, w.mem.Active, &w.mem.Addr)
+	var passes int
+	if w.lazy {
+		passes = sh.lazyPasses(w)
+	} else {
+		passes = banks.Transactions(sh.rule, w.mem.Width, w.mem.Active, &w.mem.Addr)
+	}
 	start := max(t, sh.free)
 	sh.free = start + int64(passes)
 	s.res.Shared.count(&s.res.Refs[w.ref].RefCounts, w.op == traces.OpStore, w.mem.Width, w.mem.Active, passes)
 	if w.op != traces.OpStore {
 		w.known(start + int64(passes) - 1 + sh.latency)
 	}
+}
+
+// lazyPasses is the passes of the full warp w, whose addresses came as
+// Halves: in closed form where the banks have one, else from its
+// addresses.
+func (sh *sharedMem) lazyPasses(w *warp) int {
+	h := &w.halves
+	if passes, ok := banks.Halves(sh.rule, w.mem.Width, h.Lo, h.Hi, h.Stride); ok {
+		return passes
+	}
+	w.hcur.Addresses(&w.mem.Addr)
+	return banks.Transactions(sh.rule, w.mem.Width, w.mem.Active, &w.mem.Addr)
 }
 
 // record counts a shared-memory instruction that took passes.

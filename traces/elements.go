@@ -24,7 +24,7 @@ func (c *ThreadCursor) elements(addr *[WarpSize]uint64, pr *ptRef) bool {
 	if len(pr.subs) > 0 && c.addresses(addr, pr) && c.ln.bad == bad {
 		return true
 	}
-	c.ln.bad = bad
+	c.ln.bad, c.lazy = bad, false
 	return c.elementsByLane(addr, pr)
 }
 
@@ -56,7 +56,7 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 				b, ok = c.tidBase(pr, tw, base, i)
 			}
 			if ok {
-				addTids(addr, b, &tw.add)
+				c.tidAddresses(addr, pr, tw, b)
 				first = false
 				break
 			}
@@ -84,6 +84,21 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 	return true
 }
 
+// tidAddresses sets the addresses of pr's elements to base plus the
+// warp's table tw. Where the consumer takes Halves (NextHalves), the
+// warp is full, and the table steps in half-warps, it describes them
+// instead, leaving addr unwritten (Addresses writes it): the addresses
+// are then nothing but these, not remapped, and no values are read at
+// them.
+func (c *ThreadCursor) tidAddresses(addr *[WarpSize]uint64, pr *ptRef, tw *tidWarp, base uint64) {
+	if h := c.halves; h != nil && tw.halves && c.mask == fullMask && pr.remap.kind == kernel.RemapNone && pr.slot < 0 {
+		h.Lo, h.Hi, h.Stride = base+tw.add[0], base+tw.add[16], tw.stride
+		c.lazy, c.lazyBase, c.lazyAdd = true, base, &tw.add
+		return
+	}
+	addTids(addr, base, &tw.add)
+}
+
 // addTids sets each lane of out to base plus its lane of add.
 func addTids(out *[WarpSize]uint64, base uint64, add *[WarpSize]uint64) {
 	for i := 0; i < WarpSize; i += 4 {
@@ -102,6 +117,11 @@ type tidWarp struct {
 	add    [WarpSize]uint64
 	inside bool
 	spans  [][2]int64
+	// halves says add steps by stride within each half-warp, lane l
+	// adding add[0] + l·stride and lane 16+l add[16] + l·stride: a full
+	// warp's addresses are then Halves from its base (NextHalves).
+	halves bool
+	stride uint64
 }
 
 // planTids sets pr.tids where pr has varying subscripts and each is a
@@ -152,7 +172,20 @@ func (pr *ptRef) planTids(block arch.Dim3) {
 				tw.inside = tw.inside && uint64(lo) < uint64(s.limit) && uint64(hi) < uint64(s.limit)
 			}
 		}
+		tw.stride, tw.halves = halvesOf(&tw.add)
 	}
+}
+
+// halvesOf is the stride of add within each half-warp, and whether it
+// has one: lane l adds add[0] + l·stride and lane 16+l add[16] + l·stride.
+func halvesOf(add *[WarpSize]uint64) (uint64, bool) {
+	stride := add[1] - add[0]
+	for l := range WarpSize / 2 {
+		if add[l] != add[0]+uint64(l)*stride || add[16+l] != add[16]+uint64(l)*stride {
+			return 0, false
+		}
+	}
+	return stride, true
 }
 
 // tidsOnly says a linear subscript's lanes are thread indices, each

@@ -34,6 +34,13 @@ type ThreadCursor struct {
 	frames         []ptFrame
 	ln             lanes
 	sub, idx       [WarpSize]int64
+	// halves is where NextHalves takes the shape of a memory
+	// instruction's addresses (nil under NextTo); lazy says it did, and
+	// the addresses are lazyBase plus the table lazyAdd (Addresses).
+	halves   *Halves
+	lazy     bool
+	lazyBase uint64
+	lazyAdd  *[WarpSize]uint64
 }
 
 // ptFrame is an if or loop the warp is in: the lanes that entered it and,
@@ -48,7 +55,13 @@ type ptFrame struct {
 // that never ends, which would otherwise run for ever.
 const maxWarpInsts = 1 << 36
 
-var _ Warp = (*ThreadCursor)(nil)
+var _ HalvesWarp = (*ThreadCursor)(nil)
+
+// Addresses writes to addr the lane addresses of the instruction the
+// latest NextHalves reported lazy.
+func (c *ThreadCursor) Addresses(addr *[WarpSize]uint64) {
+	addTids(addr, c.lazyBase, c.lazyAdd)
+}
 
 // Reset moves the cursor to the start of warp w of block b.
 func (c *ThreadCursor) Reset(b, w int) {
@@ -103,6 +116,16 @@ func threadIndices(tid *[3][WarpSize]int64, block arch.Dim3, w int) (mask uint32
 // of a memory instruction going to addr; it reports false at the end of
 // the warp.
 func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
+	has, _ := c.NextHalves(dst, addr, nil)
+	return has
+}
+
+// NextHalves is NextTo for a consumer that may not need the lane
+// addresses: for a memory instruction of a full warp whose addresses are
+// a table by warp of a block that steps in half-warps (tidWarp), it sets
+// *h, leaves addr unwritten and reports lazy.
+func (c *ThreadCursor) NextHalves(dst *WarpInst, addr *[WarpSize]uint64, h *Halves) (has, lazy bool) {
+	c.halves, c.lazy = h, false
 	code := c.pt.code
 	for c.pc < len(code) {
 		op := &code[c.pc]
@@ -112,10 +135,11 @@ func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 		}
 		switch op.kind {
 		case tMem:
-			return c.memory(dst, addr, int(op.ref))
+			has = c.memory(dst, addr, int(op.ref))
+			return has, c.lazy // after memory, which sets it
 		case tCompute:
 			if n := int64(op.count) + c.pending; n > 0 {
-				return c.compute(dst, n)
+				return c.compute(dst, n), false
 			}
 		case tAssign:
 			c.assign(op)
@@ -146,21 +170,21 @@ func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 		case tBarrier:
 			if c.mask != 0 {
 				c.emit(dst, OpBarrier, -1, 0)
-				return c.count()
+				return c.count(), false
 			}
 		case tReturn:
 			c.exited |= c.mask
 			c.mask = 0
 		}
 		if c.ln.bad != "" {
-			return c.failBad()
+			return c.failBad(), false
 		}
 	}
 	if c.pc == len(code) && c.pending > 0 {
-		return c.compute(dst, c.pending)
+		return c.compute(dst, c.pending), false
 	}
 	c.pc = len(code) + 1
-	return false
+	return false, false
 }
 
 // failBad ends the warp with the reason an operator went wrong in one of

@@ -100,6 +100,16 @@ func Banks(r Rule) int {
 	return geometries[r].banks
 }
 
+// RowBytes returns the bytes of one bank row under rule r, what all
+// banks together deliver in one pass. Transactions is the same for
+// addresses moved together by any multiple of it: each keeps its bank,
+// lanes in one row stay in one, and words that were one stay one. It
+// panics on an invalid rule.
+func RowBytes(r Rule) uint64 {
+	mustBeValid(r)
+	return 1 << geometries[r].rowShift
+}
+
 // Bank returns the bank that serves the byte address addr under rule r.
 // It panics on an invalid rule.
 func Bank(r Rule, addr uint64) int {
@@ -136,6 +146,37 @@ func RequestLanes(r Rule, width int) int {
 		return 16
 	}
 	return min(32, 1<<geometries[r].rowShift/width)
+}
+
+// Halves returns Transactions for a full warp whose lanes access 4-byte
+// words, lane l at lo + l·stride and lane 16+l at hi + l·stride, and
+// true, where the passes have a closed form: each half-warp reading one
+// word (stride 0) or 16 consecutive words (stride 4; not in Kepler's
+// 64-bit mode, whose words are 8 bytes). Otherwise false, and
+// Transactions on the addresses decides. The lanes' addresses are taken
+// not to wrap past 2^64.
+func Halves(r Rule, width int, lo, hi, stride uint64) (int, bool) {
+	if !r.valid() || width != 4 || (stride != 0 && stride != 4) {
+		return 0, false
+	}
+	if r == CC1x {
+		// Each half-warp is one request: one word broadcast, or 16
+		// words in 16 banks, one step either way.
+		return 2, true
+	}
+	g := &geometries[r]
+	if stride == 0 {
+		// Two words for the warp: a conflict where they are in one bank
+		// and not in one row.
+		if g.bank(lo) == g.bank(hi) && lo>>g.rowShift != hi>>g.rowShift {
+			return 2, true
+		}
+		return 1, true
+	}
+	if g.wordShift != 2 {
+		return 0, false
+	}
+	return g.runsDegree(lo, hi), true
 }
 
 // Transactions returns the number of shared-memory transactions, passes

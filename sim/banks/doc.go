@@ -18,6 +18,11 @@
 // rows of one bank; lanes reading the same row share its pass (broadcast),
 // except on CC 1.x.
 //
+// Halves gives the same count without the addresses for a full warp
+// whose half-warps each read one 4-byte word or 16 consecutive ones (a
+// tile's row read by thread index), from their first addresses, and says
+// where it has no closed form.
+//
 // # Rules
 //
 // The rules follow the CUDA C Programming Guide v4.2, Appendix F (PG42 in

@@ -83,15 +83,21 @@ func (g *geometry) halfRuns(addr *[32]uint64) (int, bool) {
 	if diff != 0 {
 		return 0, false
 	}
+	return g.runsDegree(a, b), true
+}
+
+// runsDegree is halfRuns' degree for the runs of 16 words from a and
+// from b.
+func (g *geometry) runsDegree(a, b uint64) int {
 	pa, pb := g.run16(a), g.run16(b)
 	for _, p := range pa {
 		for _, q := range pb {
 			if p.banks&q.banks != 0 && p.row != q.row {
-				return 2, true
+				return 2
 			}
 		}
 	}
-	return 1, true
+	return 1
 }
 
 // rowPart is the banks some consecutive words of one row are in, and the
