@@ -100,16 +100,6 @@ func Banks(r Rule) int {
 	return geometries[r].banks
 }
 
-// RowBytes returns the bytes of one bank row under rule r, what all
-// banks together deliver in one pass. Transactions is the same for
-// addresses moved together by any multiple of it: each keeps its bank,
-// lanes in one row stay in one, and words that were one stay one. It
-// panics on an invalid rule.
-func RowBytes(r Rule) uint64 {
-	mustBeValid(r)
-	return 1 << geometries[r].rowShift
-}
-
 // Bank returns the bank that serves the byte address addr under rule r.
 // It panics on an invalid rule.
 func Bank(r Rule, addr uint64) int {
