@@ -14,6 +14,32 @@ func randomTime(rng *rand.Rand) int64 {
 	return rng.Int64N(40)
 }
 
+// fullScheduler is a scheduler of policy p issuing one warp a cycle,
+// holding n warps.
+func fullScheduler(p policy, n int) scheduler {
+	sc := newScheduler(p, 1, n)
+	for slot := range n {
+		sc.add(slot)
+	}
+	return sc
+}
+
+// randomStep gives one warp of sc new own times, the last issued warp a
+// new index (-1 among them), and returns a cycle and an LSU gate to pick
+// at, drawn from rng.
+func randomStep(rng *rand.Rand, sc *scheduler) (now, gate int64) {
+	n := len(sc.slots)
+	// A warp's next instruction needs the LSU or not: one of its times
+	// is never.
+	a, l := randomTime(rng), int64(never)
+	if rng.IntN(2) == 0 {
+		a, l = l, a
+	}
+	sc.set(rng.IntN(n), a, l)
+	sc.last = rng.IntN(n+1) - 1
+	return rng.Int64N(40), rng.Int64N(60)
+}
+
 // TestLRRPick holds loose round robin's pick to its rule, by a plain
 // scan: the first warp in slot order after the last issued one, wrapping
 // around, whose own time without the LSU is due, or with the LSU when the
@@ -22,20 +48,9 @@ func randomTime(rng *rand.Rand) int64 {
 func TestLRRPick(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 5, 16, 24, 32, 63, 64} {
-		sc := newScheduler(&lrr{}, 1, n)
-		for slot := range n {
-			sc.add(slot)
-		}
+		sc := fullScheduler(&lrr{}, n)
 		for step := range 3000 {
-			// A warp's next instruction needs the LSU or not: one of its
-			// times is never.
-			a, l := randomTime(rng), int64(never)
-			if rng.IntN(2) == 0 {
-				a, l = l, a
-			}
-			sc.set(rng.IntN(n), a, l)
-			sc.last = rng.IntN(n+1) - 1
-			now, gate := rng.Int64N(40), rng.Int64N(60)
+			now, gate := randomStep(rng, &sc)
 			want := -1
 			for d := 1; d <= n; d++ {
 				j := (sc.last + d + n) % n
@@ -64,19 +79,10 @@ func TestAhead(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, p := range []policy{&lrr{}, &gto{}} {
 		for _, n := range []int{1, 5, 24, 64} {
-			sc := newScheduler(p, 1, n)
-			for slot := range n {
-				sc.add(slot)
-			}
+			sc := fullScheduler(p, n)
 			lookedAhead := 0
 			for step := range 3000 {
-				a, l := randomTime(rng), int64(never)
-				if rng.IntN(2) == 0 {
-					a, l = l, a
-				}
-				sc.set(rng.IntN(n), a, l)
-				sc.last = rng.IntN(n+1) - 1
-				now, gate := rng.Int64N(40), rng.Int64N(60)
+				now, gate := randomStep(rng, &sc)
 				want := -1
 				if k := sc.last + 1; k < n && (sc.alu[k] <= now || (sc.lsu[k] <= now && gate <= now)) {
 					want = k
