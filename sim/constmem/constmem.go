@@ -2,6 +2,7 @@ package constmem
 
 import (
 	"math/bits"
+	"slices"
 
 	"gpumemsim/arch"
 )
@@ -37,42 +38,44 @@ func Passes(rule arch.CoalescingRule, active uint32, addr *[32]uint64, dst []uin
 func Distinct(active uint32, addr *[32]uint64, lo, hi int, dst []uint64) []uint64 {
 	all := uint32(uint64(1)<<hi - uint64(1)<<lo)
 	lanes := active & all
-	if lanes == all && lanes != 0 && same(addr[lo:hi]) {
+	if lanes == all && lanes != 0 && addr[lo] == addr[hi-1] && same(addr[lo:hi]) {
 		return append(dst, addr[lo]) // a uniform read: one address
 	}
-	if out, ok := distinctRising(lanes, addr, dst); ok {
-		return out
+	first := len(dst)
+	dst, rest := distinctRising(lanes, addr, dst)
+	if rest == 0 {
+		return dst
 	}
-	// A lane whose address is the active lane before it's (the same
-	// line of a texture, the same word) is not looked up again.
-	first, prev, any := len(dst), uint64(0), false
-next:
-	for m := lanes; m != 0; m &= m - 1 {
+	// The lanes before rest rose: their addresses, dst[first:run], are
+	// sorted, and a later lane's is looked for there by halves (a
+	// texture's second row of texels in a warp, which meets the lines
+	// of its first), then among the ones since. A lane whose address is
+	// the active lane before it's (the same line of a texture, the same
+	// word) is not looked up again.
+	run, prev := len(dst), dst[len(dst)-1]
+	for m := rest; m != 0; m &= m - 1 {
 		a := addr[bits.TrailingZeros32(m)]
-		if any && a == prev {
+		if a == prev {
 			continue
 		}
-		prev, any = a, true
-		for _, b := range dst[first:] {
-			if a == b {
-				continue next
-			}
+		prev = a
+		if !sortedHas(dst[first:run], a) && !slices.Contains(dst[run:], a) {
+			dst = append(dst, a)
 		}
-		dst = append(dst, a)
 	}
 	return dst
 }
 
-// distinctRising is Distinct of the lanes set in lanes, where their addresses
-// never fall from one lane to the next (one address, consecutive words,
-// a stride): equal addresses are then neighbours, and each that differs
-// from the lane before is new. It reports false, leaving dst as it was,
-// at the first address below the one before.
-func distinctRising(lanes uint32, addr *[32]uint64, dst []uint64) ([]uint64, bool) {
+// distinctRising appends to dst the distinct addresses of the lanes set
+// in lanes for as long as they never fall from one lane to the next (one
+// address, consecutive words, a stride): equal addresses are then
+// neighbours, and each that differs from the lane before is new. It
+// returns the lanes from the first address below the one before on, or
+// 0 when none falls.
+func distinctRising(lanes uint32, addr *[32]uint64, dst []uint64) ([]uint64, uint32) {
 	if lanes == 0 {
-		return dst, true
+		return dst, 0
 	}
-	first := len(dst)
 	prev := addr[bits.TrailingZeros32(lanes)]
 	dst = append(dst, prev)
 	for m := lanes & (lanes - 1); m != 0; m &= m - 1 {
@@ -80,11 +83,25 @@ func distinctRising(lanes uint32, addr *[32]uint64, dst []uint64) ([]uint64, boo
 		if a > prev {
 			dst = append(dst, a)
 		} else if a < prev {
-			return dst[:first], false
+			return dst, m
 		}
 		prev = a
 	}
-	return dst, true
+	return dst, 0
+}
+
+// sortedHas reports whether the rising addresses s hold a.
+func sortedHas(s []uint64, a uint64) bool {
+	lo, hi := 0, len(s)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if s[mid] < a {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo < len(s) && s[lo] == a
 }
 
 // same reports whether every address of a is a's first: their

@@ -118,15 +118,24 @@ func FuzzPasses(f *testing.F) {
 }
 
 // TestDistinctAgainstSet holds Distinct to a set of the addresses seen,
-// on lanes that rise (with repeats), fall, jump about or all read one
-// address, over a warp, a half-warp and an odd range, with and without
-// earlier addresses in dst: each active lane's address once, in
+// on lanes that rise (with repeats), fall, jump about, all read one
+// address, or rise in two or three runs that meet (a texture's rows of
+// texels in a warp), over a warp, a half-warp and an odd range, with and
+// without earlier addresses in dst: each active lane's address once, in
 // the order of its first lane, whatever dst held.
 func TestDistinctAgainstSet(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	for trial := range 3000 {
+	for trial := range 5000 {
 		var a [32]uint64
 		for l := range a {
+			switch trial % 5 {
+			case 3: // rising in runs of 16 lanes from one place, or two
+				a[l] = uint64(l%16/4*32 + l/16*(trial/5%3)*16)
+				continue
+			case 4: // three runs from places apart, which may meet
+				a[l] = uint64(l%11*8 + l/11*(trial/5%5)*24)
+				continue
+			}
 			switch trial % 3 {
 			case 0: // rising, with runs of one address
 				a[l] = uint64(l / (1 + trial%5) * (trial % 7))
