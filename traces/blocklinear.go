@@ -60,36 +60,69 @@ func BlockLinearSize(width, height, elem int64) (size int64, ok bool) {
 // texels sets the addresses of the active lanes' texels of pr, a tex2D:
 // subscripts [y, x] clamped to the array's edges, as the default
 // cudaAddressModeClamp does (so a filter's halo reads the edge texels),
-// then laid out block-linear.
+// then laid out block-linear. A subscript that reads a thread index or
+// local in place is read there, its addend added lane by lane with the
+// clamp; the others are evaluated first, as an evaluation may settle what
+// a local owes (lanes.vreg), which an in-place read adds after.
 func (c *ThreadCursor) texels(addr *[WarpSize]uint64, pr *ptRef) {
-	c.subscript(pr, 0, &c.idx) // y
-	c.subscript(pr, 1, &c.sub) // x
+	ys, xs := &c.idx, &c.sub
+	var dy, dx int64
+	inY, inX := c.texEvaluate(pr, 0, ys), c.texEvaluate(pr, 1, xs)
+	if inY {
+		ys, dy = c.inPlaceSub(&pr.plan[pr.texPlans[0]])
+	}
+	if inX {
+		xs, dx = c.inPlaceSub(&pr.plan[pr.texPlans[1]])
+	}
 	h, w := pr.limits[0], pr.limits[1]
 	rowGOBs, elem := uint64((pr.texWidth*pr.size+gobWidth-1)/gobWidth), uint64(pr.size)
+	// The row's part of the offset is worked out again only where a
+	// lane's row differs from the lane before's: a warp's lanes hold a
+	// few rows of a block, in runs. Before the first active lane the row
+	// is one other than its (&31: lane 0 when none is active).
+	row, rowAt := ys[bits.TrailingZeros32(c.mask)&31]+1, uint64(0)
 	for m := c.mask; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros32(m)
-		x, y := min(max(c.sub[i], 0), w-1), min(max(c.idx[i], 0), h-1)
-		addr[i] = pr.base + blockLinear(uint64(x), uint64(y), rowGOBs, elem)
+		if ys[i] != row {
+			row = ys[i]
+			rowAt = pr.base + gobRow(uint64(min(max(row+dy, 0), h-1)), rowGOBs)
+		}
+		addr[i] = rowAt + gobColumn(uint64(min(max(xs[i]+dx, 0), w-1))*elem)
 	}
+}
+
+// texEvaluate sets out to pr's subscript d in the active lanes, read in
+// place where its plan says so (subPlan) or evaluated, and reports false;
+// it leaves out alone and reports true where the plan reads a thread
+// index or local in place with an addend (inPlaceSub).
+func (c *ThreadCursor) texEvaluate(pr *ptRef, d int, out *[WarpSize]int64) bool {
+	j := pr.texPlans[d]
+	switch {
+	case j < 0:
+		c.value(pr.subs[d], out)
+	case pr.plan[j].reads == readsTid || pr.plan[j].reads == readsVreg:
+		return true
+	default:
+		c.lanesOf(out, &pr.plan[j])
+	}
+	return false
 }
 
 // blockLinear is BlockLinearOffset of texel (x, y) in rows of rowGOBs
 // GOBs, texels of elem bytes: its divisions and remainders by powers of
 // two as shifts and masks, which they are for texels, never negative.
 func blockLinear(x, y, rowGOBs, elem uint64) uint64 {
-	xb := x * elem
-	gob := (y>>3)*rowGOBs + xb>>6
-	return gob<<9 + (xb&32)<<3 + (y&6)<<5 + (xb&16)<<1 + (y&1)<<4 + xb&15
+	return gobRow(y, rowGOBs) + gobColumn(x*elem)
 }
 
-// subscript sets out to pr's subscript d in the active lanes: read in
-// place where its plan says so (subPlan), else evaluated.
-func (c *ThreadCursor) subscript(pr *ptRef, d int, out *[WarpSize]int64) {
-	for j := range pr.plan {
-		if s := &pr.plan[j]; s.x == pr.subs[d] && s.reads != 0 {
-			c.lanesOf(out, s)
-			return
-		}
-	}
-	c.value(pr.subs[d], out)
+// gobRow is the part of blockLinear that row y sets: its row of GOBs
+// and its place in a GOB.
+func gobRow(y, rowGOBs uint64) uint64 {
+	return (y>>3)*rowGOBs<<9 + (y&6)<<5 + (y&1)<<4
+}
+
+// gobColumn is the part of blockLinear that byte column xb sets: its GOB
+// in the row and its place in the GOB.
+func gobColumn(xb uint64) uint64 {
+	return xb>>6<<9 + (xb&32)<<3 + (xb&16)<<1 + xb&15
 }

@@ -222,3 +222,45 @@ func TestTex2DAffineView(t *testing.T) {
 		t.Errorf("view %s; want %s", got, want)
 	}
 }
+
+// TestTex2DOwed: a local walked by += (x += 1, y += 2: every lane owes it
+// the addend until a read settles it, lanes.owed) read in place by one
+// subscript of a tex2D and through an expression by the other, which
+// settles it: each lane of a 16×2 block reads texel (x, (x·x) mod 64),
+// then ((y·y) mod 64, y), with x = l%16 + 1 and y = l/16 + 2 for lane l,
+// at the TRM's block-linear offsets, the addend counted once.
+func TestTex2DOwed(t *testing.T) {
+	k, err := kernel.Parse("owed.yaml", []byte(`name: owed
+params: {W: 64, H: 64}
+arrays:
+  I: {type: f32, dims: [H, W], space: texture}
+  O: {type: f32, dims: [H, W]}
+source: |
+  __global__ void k(float *O, const float *I) {
+    int x = threadIdx.x, y = threadIdx.y;
+    x += 1;
+    y += 2;
+    O[0][0] = tex2D(I, x, (x * x) % 64) + tex2D(I, (y * y) % 64, y);
+  }
+grid: [1]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Bind(k, nil, arch.Dim3{X: 16, Y: 2, Z: 1}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	insts := memInsts(l, 0, 0)
+	if len(insts) != 3 {
+		t.Fatalf("%d memory instructions; want 3", len(insts))
+	}
+	for lane := range WarpSize {
+		x, y := int64(lane%16+1), int64(lane/16+2)
+		for i, tx := range [][2]int64{{x, x * x % 64}, {y * y % 64, y}} {
+			if want := l.Arrays[0].Base + uint64(BlockLinearOffset(tx[0], tx[1], 64, 4)); insts[i].Addr[lane] != want {
+				t.Errorf("fetch %d, lane %d at %#x; want texel (%d, %d) at %#x", i, lane, insts[i].Addr[lane], tx[0], tx[1], want)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ package traces
 import (
 	"math"
 	"math/bits"
+	"slices"
 
 	"gpumemsim/arch"
 	"gpumemsim/kernel"
@@ -283,6 +284,14 @@ func (ln *lanes) inPlace(reads uint8, reg int32) (*[WarpSize]int64, int64) {
 	return &ln.vregs[reg], ln.owed[reg]
 }
 
+// inPlaceSub is s, which reads a thread index or varying local in place
+// (readsTid or readsVreg), in every lane: v+d, d its addend plus what the
+// local owes.
+func (c *ThreadCursor) inPlaceSub(s *ptSub) (v *[WarpSize]int64, d int64) {
+	v, owed := c.ln.inPlace(s.reads, s.reg)
+	return v, owed + s.addend(&c.ln)
+}
+
 // addend is what s adds to the value it reads in place: its constants
 // and its uniform values.
 func (s *ptSub) addend(ln *lanes) int64 {
@@ -316,6 +325,12 @@ func (pr *ptRef) planAddresses(block arch.Dim3, vary []bool) {
 			if x.varying == varying {
 				pr.plan = append(pr.plan, subPlan(x, pr.limits[d], pr.strides[d]*scale, vary))
 			}
+		}
+	}
+	pr.texPlans = [2]int32{-1, -1}
+	if pr.texWidth > 0 {
+		for d := range pr.texPlans {
+			pr.texPlans[d] = int32(slices.IndexFunc(pr.plan, func(s ptSub) bool { return s.x == pr.subs[d] && s.reads != 0 }))
 		}
 	}
 	pr.planTids(block)
@@ -389,8 +404,7 @@ func (c *ThreadCursor) outsideLanes(v *[WarpSize]int64, d, lim int64) bool {
 func (c *ThreadCursor) laneValues(s *ptSub) (v *[WarpSize]int64, d int64) {
 	switch s.reads {
 	case readsTid, readsVreg:
-		v, owed := c.ln.inPlace(s.reads, s.reg)
-		return v, owed + s.addend(&c.ln)
+		return c.inPlaceSub(s)
 	case readsLinear:
 		c.linear(&c.sub, s)
 		return &c.sub, 0

@@ -92,6 +92,9 @@ type ptRef struct {
 	// reads: its subscripts [y, x] clamp to the edges and its address is
 	// block-linear. 0 for other references.
 	texWidth int64
+	// texPlans are, for a tex2D, the indices in plan of its subscripts
+	// [y, x] where their lanes are read in place, else -1 (evaluated).
+	texPlans [2]int32
 	text     string
 	array    string
 	pos      kernel.Pos
