@@ -60,9 +60,15 @@ type readPath struct {
 // to the constant cache, and a miss fetches the line from below. The
 // warp's data is there when its last pass's is.
 func (s *sm) constantAccess(slot int, t int64) {
-	w := s.addressed(slot)
-	cu := &s.constant
-	cu.addrs = constmem.Passes(cu.rule, w.mem.Active, &w.mem.Addr, cu.addrs[:0])
+	w, cu, ok := &s.warps[slot], &s.constant, false
+	if w.lazy { // each half-warp's one address, without the lanes
+		h := &w.halves
+		cu.addrs, ok = constmem.HalvesPasses(cu.rule, h.Lo, h.Hi, h.Stride, cu.addrs[:0])
+	}
+	if !ok {
+		w = s.addressed(slot)
+		cu.addrs = constmem.Passes(cu.rule, w.mem.Active, &w.mem.Addr, cu.addrs[:0])
+	}
 	s.readThrough(slot, t, &cu.readPath, &s.res.Constant)
 }
 

@@ -255,6 +255,52 @@ func TestConstantCount(t *testing.T) {
 	}
 }
 
+// TestConstantHalves: a 16×2 block's warp reading constant memory at an
+// index that is uniform, or a thread index the simulator takes as Halves
+// (the cursor leaves the lanes unwritten): c[5] is one address, one pass
+// from CC 2.0 on and one per half-warp on CC 1.x; c[threadIdx.y] one
+// address per half-warp, two passes under either rule; c[threadIdx.x]
+// the same 16 words in both half-warps, 16 passes from CC 2.0 on and 32
+// on CC 1.x, counted by the run and by Count alike.
+func TestConstantHalves(t *testing.T) {
+	for _, name := range []string{"gt200", "fermi", "maxwell"} {
+		dev, err := configs.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		legacy := dev.Coalescer.Rule.Legacy()
+		for _, c := range []struct {
+			index          string
+			passes1x, pass int64
+		}{{"5", 2, 1}, {"threadIdx.y", 2, 2}, {"threadIdx.x", 32, 16}} {
+			k, err := kernel.Parse("const-halves.yaml", []byte("name: const-halves\narrays:\n  c: {type: f32, dims: [64]}\nsource: |\n  __global__ void k(const float *c) {\n    float v = c["+c.index+"];\n  }\nblock: [16, 2]\ngrid: [1]\n"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			k.Arrays[0].Space = kernel.SpaceConstant
+			l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := c.pass
+			if legacy {
+				want = c.passes1x
+			}
+			res, err := sim.Run(context.Background(), dev, l, sim.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cnt, err := sim.Count(context.Background(), dev, l, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Constant.Requests != 1 || res.Constant.Passes != want || cnt.Constant.Passes != want {
+				t.Errorf("%s, c[%s]: run %+v, Count %d passes; want 1 request of %d passes", name, c.index, res.Constant, cnt.Constant.Passes, want)
+			}
+		}
+	}
+}
+
 // TestConstantMetrics: the sim_const_* metrics name the counts, and
 // appear only for a kernel that reads constant memory.
 func TestConstantMetrics(t *testing.T) {

@@ -74,6 +74,12 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 		}
 	}
 	if first { // every subscript uniform
+		if c.takesHalves(pr) {
+			// One address in every lane: Halves of stride 0.
+			c.halves.Lo, c.halves.Hi, c.halves.Stride = base, base, 0
+			c.lazy, c.lazyBase, c.lazyAdd = true, base, &noTids
+			return true
+		}
 		fill(addr, base)
 	}
 	if pr.remap.kind != kernel.RemapNone {
@@ -92,13 +98,26 @@ func (c *ThreadCursor) addresses(addr *[WarpSize]uint64, pr *ptRef) bool {
 // are then nothing but these, not remapped, and no values are read at
 // them.
 func (c *ThreadCursor) tidAddresses(addr *[WarpSize]uint64, pr *ptRef, tw *tidWarp, base uint64) {
-	if h := c.halves; h != nil && tw.halves && c.mask == fullMask && pr.remap.kind == kernel.RemapNone && pr.slot < 0 {
+	if tw.halves && c.takesHalves(pr) {
+		h := c.halves
 		h.Lo, h.Hi, h.Stride = base+tw.add[0], base+tw.add[16], tw.stride
 		c.lazy, c.lazyBase, c.lazyAdd = true, base, &tw.add
 		return
 	}
 	addTids(addr, base, &tw.add)
 }
+
+// takesHalves says whether pr's addresses may go to the consumer as
+// Halves, where their shape allows: it takes them (NextHalves), the warp
+// is full, and the addresses are nothing but its elements', not
+// remapped, with no values read at them.
+func (c *ThreadCursor) takesHalves(pr *ptRef) bool {
+	return c.halves != nil && c.mask == fullMask && pr.remap.kind == kernel.RemapNone && pr.slot < 0
+}
+
+// noTids is the table of a reference none of whose subscripts varies:
+// every lane adds nothing to the base (Addresses).
+var noTids [WarpSize]uint64
 
 // addTids sets each lane of out to base plus its lane of add.
 func addTids(out *[WarpSize]uint64, base uint64, add *[WarpSize]uint64) {

@@ -11,9 +11,11 @@ import (
 // the instructions must be the same, and where NextHalves reports lazy,
 // the Halves it gives must describe, lane by lane, the addresses NextTo
 // writes, as must what Addresses writes. A kernel whose shared tiles are
-// read by thread index (matmul-tiled) must report some lazy.
+// read by thread index (matmul-tiled) must report some lazy, and one
+// that reads a filter's taps at a uniform index (convolution-global's
+// c_Kernel[KERNEL_RADIUS - k]) some with one address in every lane.
 func TestThreadHalvesAreTheAddresses(t *testing.T) {
-	lazyIn := map[string]int{}
+	lazyIn, uniformIn := map[string]int{}, map[string]int{}
 	for _, name := range kernel.Examples() {
 		k, err := kernel.Load(name)
 		if err != nil {
@@ -58,6 +60,9 @@ func TestThreadHalvesAreTheAddresses(t *testing.T) {
 						continue
 					}
 					lazyIn[name]++
+					if h.Stride == 0 && h.Lo == h.Hi {
+						uniformIn[name]++
+					}
 					if ib.Active != fullMask {
 						t.Fatalf("%s: lazy with lanes %#x", name, ib.Active)
 					}
@@ -74,6 +79,9 @@ func TestThreadHalvesAreTheAddresses(t *testing.T) {
 	}
 	if lazyIn["matmul-tiled"] == 0 {
 		t.Errorf("matmul-tiled: no instruction came as Halves (%v)", lazyIn)
+	}
+	if uniformIn["convolution-global"] == 0 {
+		t.Errorf("convolution-global: no instruction came as one address in every lane (%v)", uniformIn)
 	}
 }
 

@@ -31,6 +31,22 @@ func Passes(rule arch.CoalescingRule, active uint32, addr *[32]uint64, dst []uin
 	return dst
 }
 
+// HalvesPasses is Passes of a full warp whose half-warps each read one
+// address, lo the first's and hi the second's (stride 0 in the Halves
+// form, a uniform read where they are equal), without the lanes written
+// out: one pass per half-warp on CC 1.x, whose requests are half-warps;
+// from CC 2.0 on one pass, or two where the halves differ. It reports
+// false, leaving dst as it was, for a stride other than 0.
+func HalvesPasses(rule arch.CoalescingRule, lo, hi, stride uint64, dst []uint64) ([]uint64, bool) {
+	switch {
+	case stride != 0:
+		return dst, false
+	case lo == hi && !rule.Legacy():
+		return append(dst, lo), true
+	}
+	return append(dst, lo, hi), true
+}
+
 // Distinct appends to dst the distinct addresses of the active lanes
 // lo to hi-1 of addr, in the order their first lanes come, and returns
 // the extended slice. Addresses already in dst before the call do not

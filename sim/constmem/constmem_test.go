@@ -182,3 +182,32 @@ func TestDistinctAgainstSet(t *testing.T) {
 		}
 	}
 }
+
+// TestHalvesPasses holds HalvesPasses to Passes of the warp it describes,
+// lanes written out, on every rule: the half-warps reading one address
+// each, the same one or two (adjacent words, or apart), give CC 1.x a
+// pass per half-warp and later rules one per distinct address; any other
+// stride is left to Passes.
+func TestHalvesPasses(t *testing.T) {
+	for r := arch.RuleCC10; r <= arch.RuleCC50; r++ {
+		for _, c := range []struct{ lo, hi, stride uint64 }{
+			{0x1000, 0x1000, 0}, {0x1000, 0x1004, 0}, {0x2000, 0x1000, 0}, {0, 1 << 63, 0},
+			{0x1000, 0x1040, 4}, {0x1000, 0x1000, 1 << 63},
+		} {
+			var a [32]uint64
+			for l := range uint64(16) {
+				a[l], a[16+l] = c.lo+l*c.stride, c.hi+l*c.stride
+			}
+			got, ok := HalvesPasses(r, c.lo, c.hi, c.stride, []uint64{7})
+			if c.stride != 0 {
+				if ok || !slices.Equal(got, []uint64{7}) {
+					t.Errorf("%v: HalvesPasses(%#x, %#x, stride %#x) = %#x, %v; want [7], false", r, c.lo, c.hi, c.stride, got, ok)
+				}
+				continue
+			}
+			if want := Passes(r, 0xFFFFFFFF, &a, []uint64{7}); !ok || !slices.Equal(got, want) {
+				t.Errorf("%v: HalvesPasses(%#x, %#x) = %#x, %v; Passes gives %#x", r, c.lo, c.hi, got, ok, want)
+			}
+		}
+	}
+}
