@@ -18,7 +18,8 @@ type sectoring struct {
 	c *cache.Cache
 	// mode is sameAtoms when the cache has 32-byte sectors in 128-byte
 	// lines (a sector is an atom), wholeLine when it has one sector per
-	// line of 128 bytes, else general.
+	// line (the constant caches' 64-byte lines, 128-byte unsectored
+	// lines), else general.
 	mode uint8
 	// atomsPerSector is the cache's sector bytes over atomBytes.
 	atomsPerSector int64
@@ -36,7 +37,7 @@ func newSectoring(c *cache.Cache) sectoring {
 	switch {
 	case g.LineBytes == 128 && g.SectorBytes == atomBytes:
 		s.mode = sameAtoms
-	case g.LineBytes == 128 && g.SectorBytes == 128:
+	case g.SectorBytes == g.LineBytes:
 		s.mode = wholeLine
 	}
 	return s
