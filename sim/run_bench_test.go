@@ -62,6 +62,11 @@ func BenchmarkRun(b *testing.B) {
 		// takes 15 times the time run estimates (cmd/gpumemsim/rates.go),
 		// the widest miss of the estimate.
 		{"kmeans-rodinia-row/g80", "g80", "kmeans-rodinia-row", "", "", map[string]int64{"np": 8192, "bpd": 6, "nf": 16}},
+		// The constant path: MRI-Q's samples read at a uniform index, one
+		// address a warp; and a 2-D texture of a 16-wide block, two rows
+		// of texels a warp, block-linear.
+		{"mri-q/fermi", "fermi", "mri-q", "", "", map[string]int64{"NX": 8192, "NK": 512}},
+		{"convolution-tex2d/fermi", "fermi", "convolution-tex2d", "", "", map[string]int64{"imageW": 512, "imageH": 512}},
 		// Shared tiles read in ways that conflict: a 32 × 32 tile down
 		// its columns (32-way on CC 2.x, the stride rule), and an 18-wide
 		// tile's two rows a warp (two-way where they share banks).

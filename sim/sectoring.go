@@ -18,8 +18,9 @@ type sectoring struct {
 	c *cache.Cache
 	// mode is sameAtoms when the cache has 32-byte sectors in 128-byte
 	// lines (a sector is an atom), wholeLine when it has one sector per
-	// line (the constant caches' 64-byte lines, 128-byte unsectored
-	// lines), else general.
+	// line of any size (unsectored 128-byte lines, the constant caches'
+	// 64-byte lines, G80's and GT200's 32-byte texture lines and 256-byte
+	// L2 lines), else general.
 	mode uint8
 	// atomsPerSector is the cache's sector bytes over atomBytes.
 	atomsPerSector int64

@@ -27,6 +27,11 @@
 // (the guide counts addresses, not lines). A request with no active lane
 // costs nothing.
 //
+// Passes takes the lanes' addresses written out; HalvesPasses takes a
+// full warp whose half-warps each read one address (a uniform read, or
+// one that differs by half-warp) from the two addresses alone, as the
+// per-thread cursor gives such a warp without writing its lanes.
+//
 // # GPGPU-Sim
 //
 // GPGPU-Sim (gpgpu-sim/gpgpu-sim_distribution at 90ec3399) splits a
