@@ -40,6 +40,12 @@ type level struct {
 	// stale says the level holds a launch before's lines: an SM empties
 	// its L1 when it takes its first block of a launch (sm.build).
 	stale bool
+	// firstFill is at most every known fill, and when firstExact the
+	// least of them (never: none is known). Fills are added one by one
+	// and each keeps it so; a release outside reap may take the least
+	// away, and leaves it a bound only until reap's next scan.
+	firstFill  int64
+	firstExact bool
 }
 
 // levelMiss is a miss to fetch from below for MSHR entry entry: the bytes
@@ -73,7 +79,7 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 	if ent, ok := lv.mshr.Lookup(key); ok {
 		f := lv.fill[ent]
 		if f >= 0 && f <= t {
-			release(lv.mshr, lv.fill, ent)
+			lv.release(ent)
 		} else {
 			if (lv.inFlight > lv.sector && !lv.inFlightHas(tx.Addr, mask)) || !lv.mshr.Merge(ent, token) {
 				if f < 0 {
@@ -88,7 +94,7 @@ func (lv *level) load(tx *coalesce.Txn, token uint64, t int64) (kind uint8, at i
 		}
 	}
 	if lv.mshr.Full() {
-		if first := reap(lv.mshr, lv.fill, t); first != 0 {
+		if first := lv.reap(t); first != 0 {
 			return loadStall, first
 		}
 	}
@@ -137,8 +143,40 @@ func (lv *level) store(tx *coalesce.Txn) {
 // filled records that the data of MSHR entry ent is back at t and returns
 // the tokens waiting for it.
 func (lv *level) filled(ent int, t int64) []uint64 {
-	lv.fill[ent] = t
+	lv.setFill(ent, t)
 	return lv.mshr.Requests(cache.MSHREntry(ent))
+}
+
+// setFill records when the data of MSHR entry ent, which waited for the
+// level below or was free, is back: at t, or -1 while the level below has
+// not said.
+func (lv *level) setFill(ent int, t int64) {
+	lv.fill[ent] = t
+	// As unsigned, an unknown fill (-1) is larger than any known one.
+	lv.firstFill = int64(min(uint64(lv.firstFill), uint64(t)))
+}
+
+// release frees MSHR entry ent, whose fill is known; the least known
+// fill may have gone with it.
+func (lv *level) release(ent cache.MSHREntry) {
+	lv.firstExact = false
+	release(lv.mshr, lv.fill, ent)
+}
+
+// reap is reap on the level's full MSHR table. While no known fill is due
+// by t and the least of them is known, it is the answer without a scan: a
+// table full of misses to the L2 is asked again by every load until one
+// returns.
+func (lv *level) reap(t int64) int64 {
+	if lv.firstExact && t < lv.firstFill {
+		return lv.firstFill
+	}
+	first, full := reap(lv.mshr, lv.fill, t)
+	lv.firstFill, lv.firstExact = first, true
+	if !full {
+		return 0
+	}
+	return first
 }
 
 // span is the byte range from the first to the last sector of mask in the
@@ -151,29 +189,29 @@ func span(lineAddr uint64, mask uint32, sector uint64) (uint64, uint32) {
 
 // reap frees the entries of an MSHR table whose data is back by t (fill
 // holds each entry's return cycle, -1 while it waits on the level below
-// or is free). It returns 0 if an entry is free now, else the first cycle
-// a known fill frees one, or never when every entry waits. The scan needs
-// no look at the table: a free entry's fill is -1. It goes by eights:
-// most eights have no entry due, which the least of the eight tells with
-// one comparison, and that least is then a candidate for the first.
-func reap(m *cache.MSHR, fill []int64, t int64) int64 {
+// or is free). It returns the least fill still known (never: none is)
+// and whether the table is still full. The scan needs no look at the
+// table: a free entry's fill is -1. It goes by eights: most eights have
+// no entry due, which the least of the eight tells with one comparison,
+// and that least is then a candidate for the least known.
+func reap(m *cache.MSHR, fill []int64, t int64) (first int64, full bool) {
 	// As unsigned an unknown fill (-1) is the largest value: it is never
 	// due and never first, so one comparison tells due from not.
-	first, ut := uint64(never), uint64(t)
+	least, ut := uint64(never), uint64(t)
 	i := 0
 	for ; i < len(fill)-7; i += 8 {
 		f := fill[i : i+8 : i+8]
 		lo := min(min(uint64(f[0]), uint64(f[1]), uint64(f[2]), uint64(f[3])),
 			min(uint64(f[4]), uint64(f[5]), uint64(f[6]), uint64(f[7])))
 		if lo > ut {
-			first = min(first, lo)
+			least = min(least, lo)
 			continue
 		}
 		for k, u := range f {
 			if uint64(u) <= ut {
 				release(m, fill, cache.MSHREntry(i+k))
 			} else {
-				first = min(first, uint64(u))
+				least = min(least, uint64(u))
 			}
 		}
 	}
@@ -181,13 +219,10 @@ func reap(m *cache.MSHR, fill []int64, t int64) int64 {
 		if u := uint64(fill[i]); u <= ut {
 			release(m, fill, cache.MSHREntry(i))
 		} else {
-			first = min(first, u)
+			least = min(least, u)
 		}
 	}
-	if !m.Full() {
-		return 0
-	}
-	return int64(first)
+	return int64(least), m.Full()
 }
 
 // release frees entry ent of MSHR table m and marks its fill unknown, so
@@ -210,4 +245,5 @@ func (lv *level) reset(stats *L1Stats) {
 		lv.fill[i] = -1
 	}
 	lv.stats, lv.miss, lv.stale = stats, levelMiss{}, false
+	lv.firstFill, lv.firstExact = never, true
 }

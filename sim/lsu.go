@@ -137,10 +137,10 @@ func (s *sm) loadTxn(lv *level, slot, ref int, tx *coalesce.Txn, ti int64) int64
 		*misses++
 		m := &lv.miss
 		if t, ok := mem.read(ti+icnt, m.addr, m.size, m.atoms, fill(s.id, m.entry), ref); ok {
-			lv.fill[m.entry] = t + icnt
+			lv.setFill(m.entry, t+icnt)
 			w.known(t + icnt)
 		} else {
-			lv.fill[m.entry] = -1
+			lv.setFill(m.entry, -1)
 			w.pending++
 		}
 	}

@@ -28,8 +28,8 @@ func TestReap(t *testing.T) {
 		}
 		fill[e] = f
 	}
-	if got := reap(m, fill, 4); got != 0 {
-		t.Fatalf("reap at 4 = %d; want 0 (the entry back at 3 freed)", got)
+	if first, full := reap(m, fill, 4); full || first != 5 {
+		t.Fatalf("reap at 4 = %d, full %v; want 5, not full (the entry back at 3 freed)", first, full)
 	}
 	if m.InUse(1) || fill[1] != -1 || m.Used() != 3 {
 		t.Fatalf("after reap: entry 1 in use %v, fill %d, %d in use; want free, -1, 3", m.InUse(1), fill[1], m.Used())
@@ -37,14 +37,14 @@ func TestReap(t *testing.T) {
 	if e, _ := m.Allocate(512, 0); e != 1 {
 		t.Fatalf("allocate after reap: entry %d; want 1, the one freed", e)
 	}
-	if got := reap(m, fill, 4); got != 5 {
-		t.Errorf("reap at 4, full, nothing due = %d; want 5", got)
+	if first, full := reap(m, fill, 4); !full || first != 5 {
+		t.Errorf("reap at 4, full, nothing due = %d, full %v; want 5, full", first, full)
 	}
 	for i := range fill {
 		fill[i] = -1
 	}
-	if got := reap(m, fill, 100); got != never {
-		t.Errorf("reap with every entry waiting below = %d; want never", got)
+	if first, full := reap(m, fill, 100); !full || first != never {
+		t.Errorf("reap with every entry waiting below = %d, full %v; want never, full", first, full)
 	}
 }
 
@@ -107,7 +107,11 @@ func TestReapAgainstScan(t *testing.T) {
 			}
 			checkReap(t, fmt.Sprintf("reap, n=%d trial %d", n, trial), fills, func(m *cache.MSHR, now int64) ([]int64, int64) {
 				fill := slices.Clone(fills)
-				return fill, reap(m, fill, now)
+				first, full := reap(m, fill, now)
+				if !full {
+					first = 0
+				}
+				return fill, first
 			})
 			checkReap(t, fmt.Sprintf("slice reap, n=%d trial %d", n, trial), fills, func(m *cache.MSHR, now int64) ([]int64, int64) {
 				// Every fill known first, so that one waiting again
@@ -177,4 +181,68 @@ func fullTable(t *testing.T, n int) *cache.MSHR {
 		}
 	}
 	return m
+}
+
+// TestLevelReapAgainstScan holds a level's reap, which answers without a
+// scan while no known fill is due and the least of them is known, to the
+// plain scan on a twin table, over random runs of what happens to an
+// SM's table: entries given with their fill known or not, fills coming
+// back, due entries freed by a lookup, and reaps of the full table at
+// times back and forth. Each reap must return what the scan returns
+// (0 when it freed an entry, else the least known fill, else never) and
+// leave both tables alike.
+func TestLevelReapAgainstScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 2, 8, 9, 64} {
+		for trial := range 100 {
+			m, err := cache.NewMSHR(n, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			twin, _ := cache.NewMSHR(n, 1)
+			lv := &level{mshr: m, fill: unknownFills(n), firstFill: never, firstExact: true}
+			fill := unknownFills(n)
+			fillAt := func() int64 {
+				if rng.IntN(3) == 0 {
+					return -1
+				}
+				return rng.Int64N(60)
+			}
+			for step, key := 0, uint64(0); step < 300; step++ {
+				now := rng.Int64N(60)
+				e := cache.MSHREntry(rng.IntN(n))
+				switch op := rng.IntN(4); {
+				case op == 0 && !m.Full():
+					key += 128
+					a, _ := m.Allocate(key, 0)
+					b, _ := twin.Allocate(key, 0)
+					if a != b {
+						t.Fatalf("n=%d trial %d step %d: entries %d and %d given", n, trial, step, a, b)
+					}
+					f := fillAt()
+					lv.setFill(int(a), f)
+					fill[b] = f
+				case op == 1 && m.InUse(e) && fill[e] < 0:
+					f := rng.Int64N(60)
+					lv.setFill(int(e), f)
+					fill[e] = f
+				case op == 2 && m.InUse(e) && fill[e] >= 0 && fill[e] <= now:
+					lv.release(e)
+					release(twin, fill, e)
+				case op == 3 && m.Full():
+					got := lv.reap(now)
+					want, full := reap(twin, fill, now)
+					if !full {
+						want = 0
+					}
+					if got != want {
+						t.Fatalf("n=%d trial %d step %d: reap at %d = %d; the scan gives %d", n, trial, step, now, got, want)
+					}
+				}
+				if !slices.Equal(lv.fill, fill) {
+					t.Fatalf("n=%d trial %d step %d: fills %v; the scan's %v", n, trial, step, lv.fill, fill)
+				}
+			}
+		}
+	}
 }

@@ -295,7 +295,7 @@ func newLevel(c arch.Cache, sets int, stats *L1Stats) (*level, error) {
 	}
 	g := ch.Geometry()
 	return &level{levelSpec: levelSpec{line: uint64(c.Line), sector: uint64(g.SectorBytes), hit: int64(c.HitLatency), inFlight: uint64(c.Line)},
-		cache: ch, sec: newSectoring(ch), mshr: m, fill: unknownFills(c.MSHREntries), stats: stats}, nil
+		cache: ch, sec: newSectoring(ch), mshr: m, fill: unknownFills(c.MSHREntries), stats: stats, firstFill: never, firstExact: true}, nil
 }
 
 // newL2 builds the L2 slices of dev.
