@@ -122,8 +122,9 @@ func (c *ThreadCursor) NextTo(dst *WarpInst, addr *[WarpSize]uint64) bool {
 
 // NextHalves is NextTo for a consumer that may not need the lane
 // addresses: for a memory instruction of a full warp whose addresses are
-// a table by warp of a block that steps in half-warps (tidWarp), it sets
-// *h, leaves addr unwritten and reports lazy.
+// a table by warp of a block that steps in half-warps (tidWarp), or one
+// address in every lane, it sets *h, leaves addr unwritten and reports
+// lazy.
 func (c *ThreadCursor) NextHalves(dst *WarpInst, addr *[WarpSize]uint64, h *Halves) (has, lazy bool) {
 	c.halves, c.lazy = h, false
 	code := c.pt.code
