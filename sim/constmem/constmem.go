@@ -75,7 +75,7 @@ func Distinct(active uint32, addr *[32]uint64, lo, hi int, dst []uint64) []uint6
 			continue
 		}
 		prev = a
-		if !sortedHas(dst[first:run], a) && !slices.Contains(dst[run:], a) {
+		if _, found := slices.BinarySearch(dst[first:run], a); !found && !slices.Contains(dst[run:], a) {
 			dst = append(dst, a)
 		}
 	}
@@ -104,20 +104,6 @@ func distinctRising(lanes uint32, addr *[32]uint64, dst []uint64) ([]uint64, uin
 		prev = a
 	}
 	return dst, 0
-}
-
-// sortedHas reports whether the rising addresses s hold a.
-func sortedHas(s []uint64, a uint64) bool {
-	lo, hi := 0, len(s)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if s[mid] < a {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
-	}
-	return lo < len(s) && s[lo] == a
 }
 
 // same reports whether every address of a is a's first: their
