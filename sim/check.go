@@ -165,7 +165,7 @@ func (c *l2) check(fail func(string, ...any)) {
 		if n := c.slices[i].waitq.len(); n > 0 {
 			fail("L2 slice %d: %d accesses still wait for an MSHR entry", i, n)
 		}
-		if n := len(c.slices[i].waiting); n > 0 {
+		if n := c.slices[i].waiting.len(); n > 0 {
 			fail("L2 slice %d: %d lines still counted as waited for, with the queue empty", i, n)
 		}
 	}

@@ -70,7 +70,7 @@ type slice struct {
 	// accesses waiting for a free MSHR entry, and how many wait for
 	// each line (slice-local)
 	waitq   waitQueue
-	waiting map[uint64]int32
+	waiting lineCounts
 	// noneBefore, when not 0, is what the last reap of the full MSHR
 	// table found: no entry's data is back before it (the first known
 	// fill, or never). setFill and release clear it; a new entry needs a

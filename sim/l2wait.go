@@ -86,21 +86,14 @@ func (s *lineSet) clear() { s.lines, s.all = s.lines[:0], false }
 // again) is counted under its line.
 func (sl *slice) wait(w l2Wait) {
 	if !sl.waitq.trying {
-		if sl.waiting == nil {
-			sl.waiting = make(map[uint64]int32)
-		}
-		sl.waiting[w.line]++
+		sl.waiting.inc(w.line)
 	}
 	sl.waitq.add(w)
 }
 
 // unwait takes an access to line that went on off the count.
 func (sl *slice) unwait(line uint64) {
-	if n := sl.waiting[line]; n > 1 {
-		sl.waiting[line] = n - 1
-	} else {
-		delete(sl.waiting, line)
-	}
+	sl.waiting.dec(line)
 }
 
 // touch records that line (slice-local) was given an MSHR entry, filled
@@ -142,7 +135,7 @@ func (sl *slice) touchedAhead() int64 {
 	var n int64
 	for k, l := range sl.touched.lines {
 		if !slices.Contains(sl.touched.lines[:k], l) { // a line touched twice
-			n += int64(sl.waiting[l])
+			n += int64(sl.waiting.get(l))
 		}
 	}
 	return n
