@@ -5,7 +5,7 @@ package sim
 // by backward shift, at most half full) rather than a Go map: every
 // access that waits adds to it and every one that goes on takes from it,
 // and on a slice whose table stays full (g80's texture reads through the
-// L2) the map's hashing was a twentieth of the run. cache.MSHR's index
+// L2) the map's hashing was 5.7% of the run. cache.MSHR's index
 // probes and deletes the same way but keeps no keys, reading each slot's
 // line from its entry; keys beside that index, which would let the two
 // share one table, cost the fermi runs 0.2 to 0.4% more instructions
