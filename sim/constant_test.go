@@ -273,23 +273,12 @@ func TestConstantHalves(t *testing.T) {
 			index          string
 			passes1x, pass int64
 		}{{"5", 2, 1}, {"threadIdx.y", 2, 2}, {"threadIdx.x", 32, 16}} {
-			k, err := kernel.Parse("const-halves.yaml", []byte("name: const-halves\narrays:\n  c: {type: f32, dims: [64]}\nsource: |\n  __global__ void k(const float *c) {\n    float v = c["+c.index+"];\n  }\nblock: [16, 2]\ngrid: [1]\n"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			k.Arrays[0].Space = kernel.SpaceConstant
-			l, err := traces.Bind(k, nil, arch.Dim3{}, nil, dev)
-			if err != nil {
-				t.Fatal(err)
-			}
+			l := bindSource(t, dev, "name: const-halves\narrays:\n  c: {type: f32, dims: [64], space: constant}\nsource: |\n  __global__ void k(const float *c) {\n    float v = c["+c.index+"];\n  }\nblock: [16, 2]\ngrid: [1]\n")
 			want := c.pass
 			if legacy {
 				want = c.passes1x
 			}
-			res, err := sim.Run(context.Background(), dev, l, sim.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			res := run(t, dev, l, sim.Options{})
 			cnt, err := sim.Count(context.Background(), dev, l, nil)
 			if err != nil {
 				t.Fatal(err)
