@@ -7,7 +7,7 @@ FUZZTIME  ?= 20s
 FUZZMINTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo against stages estimate-error fit-rates
+.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo pgo-check against stages estimate-error fit-rates
 
 all: build
 
@@ -50,9 +50,16 @@ fuzz:
 ## (profile-guided optimization: cmd/gpumemsim/default.pgo, which -pgo=auto
 ## picks up), from one run of BenchmarkRun's cases on a build without it.
 ## Retake it after changes to the simulator's hot paths; an old profile
-## only optimizes less.
+## only optimizes less. A profile is a sample: two retakes differ, so
+## commit one only where make pgo-check shows no case losing.
 pgo:
 	cd sim && $(GO) test -pgo=off -run='^$$' -bench='^BenchmarkRun$$' -benchtime=10x -cpuprofile=../cmd/gpumemsim/default.pgo -o /dev/null . >/dev/null
+
+## pgo-check: the profile committed at HEAD against the working tree's,
+## in instructions under cachegrind on every path, reports compared
+## (scripts/pgo-check.sh; needs valgrind)
+pgo-check:
+	sh scripts/pgo-check.sh
 
 ## run: the main job on embedded defaults: J14's two thread mappings of the
 ## serial matmul on the GTX 480, simulated
