@@ -335,6 +335,10 @@ func writeResultTables(w io.Writer, res *sim.Result, ms []sim.Metric, style stri
 // a Space column says each one's, and a Const hit (Tex hit) column the
 // constant (texture) cache's hit rate (Transactions are then the passes
 // or lookups through it; the read-only data cache is the texture cache).
+// DRAM read is the 32-B sectors DRAM read for the reference; what it
+// wrote is not the reference's alone (an L2 writes back lines that
+// several stores dirtied) and is in the metrics, dram_write_transactions,
+// as the launch table's DRAM write is.
 func writeRefStats(w io.Writer, refs []sim.RefStats) error {
 	in := func(sp kernel.Space) bool {
 		return slices.ContainsFunc(refs, func(r sim.RefStats) bool { return r.Space == sp.String() })
@@ -352,7 +356,7 @@ func writeRefStats(w io.Writer, refs []sim.RefStats) error {
 	if texture {
 		head += "Tex hit\t"
 	}
-	fmt.Fprintln(tw, head+"L2 hit\tDRAM sectors\t")
+	fmt.Fprintln(tw, head+"L2 hit\tDRAM read\t")
 	for _, r := range refs {
 		fmt.Fprintf(tw, "%s\t%s\t", r.Ref, r.Op)
 		if constant || texture {
