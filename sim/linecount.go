@@ -65,11 +65,10 @@ func (c *lineCounts) dec(line uint64) {
 		return
 	}
 	h := c.find(line)
-	switch c.counts[h] {
-	case 0:
+	if c.counts[h] == 0 { // not counted
 		return
-	case 1:
-	default:
+	}
+	if c.counts[h] > 1 {
 		c.counts[h]--
 		return
 	}
