@@ -314,11 +314,16 @@ func (c *Cache) Read(addr uint64, mask uint32) Result {
 		return Result{Status: SectorMiss, Hit: mask & v, Miss: mask &^ v}
 	}
 	// A read miss is most fills: a set of eight ways or more is searched
-	// by eights (oldestWide), and the narrow sets keep victim inlined.
+	// by eights (oldestWide), one of four by pairs (oldest4: Fermi's L1,
+	// where most loads of an uncoalesced mapping miss), and the other
+	// narrow sets keep victim inlined.
 	v := base
-	if c.ways >= 8 {
+	switch {
+	case c.ways >= 8:
 		v += oldestWide(c.stamps[base : base+c.ways])
-	} else {
+	case c.ways == 4:
+		v = c.oldest4(base)
+	default:
 		v = c.victim(base)
 	}
 	return Result{Status: Miss, Evicted: c.fill(v, line, mask, 0), Miss: mask}
@@ -511,6 +516,29 @@ func (c *Cache) victim(base int) int {
 		}
 	}
 	return base + best
+}
+
+// oldest4 is victim in a set of four ways (Fermi's and Kepler's L1):
+// the first smallest stamp, by pairs without a loop. A later way wins a
+// pair, and the second pair the first, only when strictly older, so
+// that ties go to the first way. It stays a call: inlined, it made
+// Read's tag loop an instruction longer on every device.
+//
+//go:noinline
+func (c *Cache) oldest4(base int) int {
+	s := c.stamps[base : base+4 : base+4]
+	lo, b := s[0], 0
+	if s[1] < lo {
+		lo, b = s[1], 1
+	}
+	hi, h := s[2], 2
+	if s[3] < hi {
+		hi, h = s[3], 3
+	}
+	if hi < lo {
+		b = h
+	}
+	return base + b
 }
 
 // oldestWide is victim's choice in a set of eight ways or more: the first

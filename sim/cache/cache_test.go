@@ -3,6 +3,7 @@ package cache
 import (
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -601,6 +602,18 @@ func TestOldestWide(t *testing.T) {
 			if got := oldestWide(stamps); got != want {
 				t.Fatalf("oldestWide(%v) = %d; want %d, the first smallest", stamps, got, want)
 			}
+		}
+	}
+}
+
+// TestOldest4: every set of four stamps from 0 to 3 (256 of them, ties
+// of every shape), against the first index of the least stamp.
+func TestOldest4(t *testing.T) {
+	for n := range 256 {
+		s := []uint64{uint64(n & 3), uint64(n >> 2 & 3), uint64(n >> 4 & 3), uint64(n >> 6 & 3)}
+		c := &Cache{stamps: s}
+		if got, want := c.oldest4(0), slices.Index(s, slices.Min(s)); got != want {
+			t.Fatalf("oldest4(%v) = %d; want %d, the first smallest", s, got, want)
 		}
 	}
 }
