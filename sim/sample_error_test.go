@@ -76,10 +76,11 @@ type samplingError struct {
 // It fails when a case misses the goals (cycles within 2%, counts within
 // 1%) other than as samplingKnownMisses allows. The cases run as parallel
 // subtests (one per core, -parallel sets how many); the table lists them
-// in the order of the devices and cases, not of their finishing. Run with: go test ./sim -run TestSamplingError
-// -sampling-report -v -timeout 3h; the cases of more than 1e8 warp
-// instructions, which that leaves out, with -sampling-min-work 1e8
-// -sampling-max-work 1e10 (hours: docs/design.md, "Measured error").
+// in the order of the devices and cases, not of their finishing. Run
+// with: go test ./sim -run TestSamplingError -sampling-report -v -timeout
+// 3h; the cases of more than 1e8 warp instructions, which that leaves
+// out, with -sampling-min-work 1e8 -sampling-max-work 1e10 (hours:
+// docs/design.md, "Measured error").
 func TestSamplingError(t *testing.T) {
 	if !*samplingReport {
 		t.Skip("needs -sampling-report")
