@@ -40,6 +40,7 @@ if [ -n "$STAGES" ]; then
 fi
 
 root=$(git rev-parse --show-toplevel)
+. "$root/scripts/cachegrind.sh"
 work=$(mktemp -d)
 cleanup() {
 	git -C "$root" worktree remove --force "$work/old-tree" >/dev/null 2>&1 || true
@@ -91,8 +92,7 @@ wall() {
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086 # the arguments are split on purpose
 	if [ -n "$STAGES" ]; then
-		GOMAXPROCS=1 GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file="$3.cg" \
-			"$1" run $2 -format json >"$3" 2>"$3.err" || fail "$1" "$2" "$3"
+		cachegrind_run "$3" "$3.cg" "$1" run $2 -format json || fail "$1" "$2" "$3"
 	else
 		"$1" run $2 -format json >"$3" 2>"$3.err" || fail "$1" "$2" "$3"
 	fi

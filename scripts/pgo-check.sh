@@ -25,6 +25,7 @@ if ! command -v valgrind >/dev/null; then
 	exit 1
 fi
 root=$(git rev-parse --show-toplevel)
+. "$root/scripts/cachegrind.sh"
 pgo=cmd/gpumemsim/default.pgo
 if git -C "$root" diff --quiet HEAD -- "$pgo"; then
 	echo "pgo-check.sh: $pgo is the one committed at HEAD; retake it first (make pgo)" >&2
@@ -62,13 +63,12 @@ cases='-device fermi -kernel matmul -set M=256,N=256,P=256
 # to $3, and prints the instructions executed.
 count() {
 	# shellcheck disable=SC2086 # the arguments are split on purpose
-	GOMAXPROCS=1 GOGC=off valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
-		"$1" run $2 -format json >"$3" 2>"$3.err" || {
+	cachegrind_run "$3" /dev/null "$1" run $2 -format json || {
 		echo "pgo-check.sh: $1 run $2 failed:" >&2
 		cat "$3.err" >&2
 		exit 1
 	}
-	awk '/I *refs:/ {gsub(",", "", $NF); print $NF}' "$3.err"
+	cachegrind_count "$3.err"
 }
 
 printf 'profile at HEAD (%s) against the working tree'"'"'s, %s\n\n' "$(git -C "$root" rev-parse --short HEAD)" "$(date -u '+%Y-%m-%d %H:%M UTC')"
