@@ -10,9 +10,9 @@
 # CPUID but cannot decode it, and the Go runtime's cputicks runs it where
 # CPUID has it (on contended runtime locks, more often beside another
 # busy process): the run then dies of SIGILL in a runtime thread, as 13
-# of some 34 runs of one make pgo-check did on 2026-12-01. With the feature off,
-# cputicks reads the clock by LFENCE and RDTSC, which valgrind decodes;
-# the simulation does not read that clock.
+# of some 34 runs of one make pgo-check did on 2026-12-01. With the
+# feature off, cputicks reads the clock by LFENCE and RDTSC, which
+# valgrind decodes; the simulation does not read that clock.
 cachegrind_run() {
 	cg_out=$1
 	cg_counts=$2

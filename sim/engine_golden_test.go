@@ -23,6 +23,11 @@ type goldenCase struct {
 	devices []string
 }
 
+// runsOn says whether c is for device dev.
+func (c goldenCase) runsOn(dev string) bool {
+	return c.devices == nil || slices.Contains(c.devices, dev)
+}
+
 // goldenKernels cover both matmul mappings, stores with loads, strided and
 // transposed access, dependent loads, streaming with L2 write-backs and
 // L1 MSHR stalls, at sizes that run in milliseconds.
@@ -83,7 +88,7 @@ func goldenRuns(t *testing.T, check func(device string, c goldenCase, dev *arch.
 	t.Helper()
 	for _, device := range goldenDevices {
 		for _, c := range goldenKernels {
-			if c.devices != nil && !slices.Contains(c.devices, device) {
+			if !c.runsOn(device) {
 				continue
 			}
 			dev, l := bind(t, device, c.kernel, c.mapping, c.block, c.params)
