@@ -7,7 +7,7 @@ FUZZTIME  ?= 20s
 FUZZMINTIME ?= 10s
 BENCHTIME ?= 1s
 
-.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo pgo-check against stages estimate-error fit-rates
+.PHONY: all build test check fmt-check vet tidy-check bench fuzz run clean papers pgo pgo-check against against-bench stages estimate-error fit-rates
 
 all: build
 
@@ -77,6 +77,12 @@ clean:
 ## the metrics they share are identical (scripts/against.sh)
 against:
 	sh scripts/against.sh
+
+## against-bench: the same three paths in BenchmarkRun, the test binaries
+## of AGAINST and now run in turn, compared with benchstat
+## (BENCH=1 scripts/against.sh)
+against-bench:
+	BENCH=1 sh scripts/against.sh
 
 ## stages: the same three runs at smaller sizes, counted in instructions
 ## by stage under cachegrind, against AGAINST and now, with what each

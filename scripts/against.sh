@@ -23,13 +23,26 @@
 # to (see stage below), code inlined into a function counting as that
 # function's. Millions of instructions, with what each target leaves for
 # the whole run (the old total over 3 or 10). Needs valgrind.
+#
+# With BENCH=1 (make against-bench) it compares the benchmarks instead:
+# BenchmarkRun's cases of the three paths at the sizes STAGES counts
+# (matmul/fermi, matmul-uncoalesced/gt200, transpose/fermi), the test
+# binaries of both commits built with go test -c (no profile for either:
+# PGO applies to the command's main package only), each case run old then
+# new with -benchtime 3x, ROUNDS times (6 by default), and benchstat's
+# table of the two. An old commit whose BenchmarkRun lacks a case gets it
+# from the working tree's table, line for line, in its worktree.
 set -eu
 export LC_ALL=C # sort and join must agree on the order
 
 AGAINST=${AGAINST:-489b94e}
+BENCH_ROUNDS=${ROUNDS:-6}
 ROUNDS=${ROUNDS:-2}
 GO=${GO:-go}
 STAGES=${STAGES:-}
+BENCH=${BENCH:-}
+# benchstat at the version the module proxy served on 2026-11-25.
+BENCHSTAT=${BENCHSTAT:-golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da}
 build=''
 if [ -n "$STAGES" ]; then
 	build=-pgo=off
@@ -48,9 +61,54 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# tree is where the test binary of old or new runs: its own sources.
+tree() { if [ "$1" = old ]; then echo "$work/old-tree"; else echo "$root"; fi; }
+
+# bench is BENCH=1's whole run, in the worktree made below.
+bench() {
+	benches='matmul/fermi matmul-uncoalesced/gt200 transpose/fermi'
+	file=sim/run_bench_test.go
+	for c in $benches; do
+		if grep -q "{\"$c\"," "$work/old-tree/$file"; then
+			continue
+		fi
+		line=$(grep "{\"$c\"," "$root/$file") || {
+			echo "against.sh: $file has no BenchmarkRun case $c" >&2
+			exit 1
+		}
+		# After the table's first case, which every version has.
+		awk -v add="$line" '{print} !done && /\{"matmul\/fermi",/ {print add; done = 1}' \
+			"$work/old-tree/$file" >"$work/bench.go"
+		mv "$work/bench.go" "$work/old-tree/$file"
+	done
+	(cd "$work/old-tree" && "$GO" test -c -o "$work/old.test" ./sim)
+	(cd "$root" && "$GO" test -c -o "$work/new.test" ./sim)
+	printf 'against %s, BenchmarkRun, %s rounds of -benchtime 3x, %s\n\n' \
+		"$(git -C "$root" rev-parse --short "$AGAINST")" "$BENCH_ROUNDS" "$(date -u '+%Y-%m-%d %H:%M UTC')"
+	i=0
+	while [ "$i" -lt "$BENCH_ROUNDS" ]; do
+		for c in $benches; do
+			pattern="^BenchmarkRun\$/^${c%/*}\$/^${c#*/}\$"
+			for v in old new; do
+				(cd "$(tree "$v")/sim" && "$work/$v.test" -test.run '^$' -test.bench "$pattern" \
+					-test.benchtime 3x -test.benchmem) >>"$work/$v.bench"
+			done
+		done
+		i=$((i + 1))
+	done
+	# benchstat names its columns by the files.
+	cp "$work/old.bench" "$work/$AGAINST"
+	cp "$work/new.bench" "$work/now"
+	(cd "$work" && "$GO" run "$BENCHSTAT" "$AGAINST" now)
+}
+
 if ! git -C "$root" worktree add --detach "$work/old-tree" "$AGAINST" >/dev/null; then
 	echo "against.sh: cannot check out AGAINST=$AGAINST; set it to a commit of this repository, e.g. AGAINST=489b94e" >&2
 	exit 1
+fi
+if [ -n "$BENCH" ]; then
+	bench
+	exit 0
 fi
 # shellcheck disable=SC2086 # build is one flag or none
 (cd "$work/old-tree" && "$GO" build $build -o "$work/old" ./cmd/gpumemsim)
