@@ -46,15 +46,16 @@ type launchDone struct {
 // barSteps is the bar's length in steps: fine enough for its rate.
 const barSteps = 10000
 
-// newProgress prints the estimate and starts the bar when stderr is a
-// terminal; workers is the cores the launches share.
+// newProgress prints the estimate, its times at this host's speed
+// (onThisHost), and starts the bar when stderr is a terminal; workers is
+// the cores the launches share.
 func newProgress(stderr io.Writer, what string, est workEstimate, workers int) *progress {
 	p := &progress{what: what, blocks: est.blocks, done: make([]launchDone, est.launches)}
 	f, ok := terminal(stderr)
 	if !ok || est.blocks < 1 {
 		return p
 	}
-	fmt.Fprintln(f, est.line(workers))
+	fmt.Fprintln(f, est.onThisHost().line(workers))
 	insts := max(1, est.warpInsts)
 	p.unit = max(1, insts/barSteps)
 	p.bar = progressbar.NewOptions64(int64(math.Ceil(insts/p.unit)),

@@ -33,10 +33,11 @@ import (
 // writing two files uses both cores. The second fits each class's rates
 // to the runs of F and prints them with the error they leave
 // (scripts/fit-rates.sh does both; make fit-rates). The rows behind the
-// rates in rates.go are testdata/rates-2026-11-29.tsv; fitting them again
-// gives those rates:
+// rates in rates.go are testdata/rates-2026-12-02.tsv, with the probe's
+// times (hostspeed.go); fitting them again gives those rates and prints
+// the probe's median, probeReference:
 //
-//	go test ./cmd/gpumemsim -run TestRateFit -v -rate-fit testdata/rates-2026-11-29.tsv
+//	go test ./cmd/gpumemsim -run TestRateFit -v -rate-fit testdata/rates-2026-12-02.tsv
 var (
 	rateRows    = flag.String("rate-rows", "", "run TestRateRows: time every example on every device and write each run's terms to this `file`")
 	rateDevices = flag.String("rate-devices", "g80,gt200,fermi,kepler,maxwell,a100", "with -rate-rows, the devices (comma-separated)")
@@ -109,6 +110,20 @@ func TestRateRows(t *testing.T) {
 	}
 	defer f.Close()
 	w := bufio.NewWriter(f)
+	// The probe of the host's speed (hostspeed.go), before the rows and
+	// after them: its median over the files is probeReference.
+	probe := func() {
+		s, err := probeSeconds()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(w, "%s\t%v\n", probeLine, s)
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("probe: %.4f s", s)
+	}
+	probe()
 	for _, d := range strings.Split(*rateDevices, ",") {
 		dev, err := configs.Load(d)
 		if err != nil {
@@ -123,7 +138,12 @@ func TestRateRows(t *testing.T) {
 			}
 		}
 	}
+	probe()
 }
+
+// probeLine begins a line of a rows file that holds a time of the probe,
+// not a run.
+const probeLine = "#probe"
 
 // timeCase times sim.Run of c on dev and counts its terms; ok is false
 // for a case left out (a sequence, a launch of neither class, one over
@@ -230,12 +250,21 @@ func TestRateFit(t *testing.T) {
 		t.Skip("needs -rate-fit")
 	}
 	var rows [rateClasses][]rateRow
+	var probes []float64
 	for _, path := range strings.Split(*rateFit, ",") {
 		data, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			if v, ok := strings.CutPrefix(line, probeLine+"\t"); ok {
+				s, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					t.Fatalf("%s:%d: %v", path, i+1, err)
+				}
+				probes = append(probes, s)
+				continue
+			}
 			r, err := parseRateRow(line)
 			if err != nil {
 				t.Fatalf("%s:%d: %v", path, i+1, err)
@@ -244,6 +273,11 @@ func TestRateFit(t *testing.T) {
 				rows[r.class] = append(rows[r.class], r)
 			}
 		}
+	}
+	if len(probes) > 0 {
+		slices.Sort(probes)
+		t.Logf("probe: %d times, %.4f to %.4f s, median %.4f s (probeReference now %g)",
+			len(probes), probes[0], probes[len(probes)-1], probes[(len(probes)-1)/2], probeReference)
 	}
 	for c := range rateClasses {
 		if len(rows[c]) == 0 {

@@ -71,41 +71,40 @@ var (
 var className = [rateClasses]string{"loop nests with an L2", "loop nests without", "per-thread with an L2", "per-thread without"}
 
 // rates are the seconds per unit of each class's terms. Calibrated, not
-// predicted: `make fit-rates` (ratefit_test.go) on the development machine
-// on 2026-11-29, the rows timed at 9260f60 and fitted at 80b8aa2 (the loop
-// nests' term per resident warp later, below). It timed sim.Run of every
-// shipped example at its own size, and of three loop nests at other sizes
-// (rateExtra), on g80, gt200, fermi, kepler, maxwell and a100, in user
-// seconds, and fitted each class to its runs of at least 0.1 s by
-// non-negative least squares of the relative error, scaled to a median of
-// actual over estimated of 1. Actual over estimated on the runs fitted,
-// then on each kernel under rates fitted without it, then under the rates
-// before (fitted by hand-run tools on 2026-11-25 and 2026-11-29); the
-// rows are testdata/rates-2026-11-29.tsv:
+// predicted: `ROWS=/tmp/rows make fit-rates` (ratefit_test.go) on the
+// development machine on 2026-12-02, 01:09 to 01:33 UTC. It timed sim.Run
+// of every shipped example at its own size, and of three loop nests at
+// other sizes (rateExtra), on g80, gt200, fermi, kepler, maxwell and
+// a100, in user seconds, and fitted each class to its runs of at least
+// 0.1 s by non-negative least squares of the relative error, scaled to a
+// median of actual over estimated of 1; it timed the probe of the host's
+// speed beside them (hostspeed.go: probeReference). Actual over estimated
+// on the runs fitted, then on each kernel under rates fitted without it,
+// then under the rates before (fitted on 2026-11-29, whose rows are
+// testdata/rates-2026-11-29.tsv); the rows are
+// testdata/rates-2026-12-02.tsv:
 //
-//	loop nests with an L2  56 runs  0.33 to 6.58, 37 within 2×   0.28 to 8.49, 30   0.91 to 32.1, median 2.88, 10
-//	loop nests without     28 runs  0.64 to 1.89, all within 2×  0.61 to 1.89, 28   1.03 to 3.52, median 1.59, 22
-//	per-thread with an L2  76 runs  0.26 to 6.53, 50 within 2×   0.04 to 7.86, 40   0.38 to 22.5, median 1.71, 39
-//	per-thread without     38 runs  0.44 to 16.4, 28 within 2×   0.33 to 18.3, 25   0.40 to 14.9, median 1.16, 25
+//	loop nests with an L2  53 runs  0.31 to 7.97, 39 within 2×   0.28 to 10.6, 34   0.15 to 2.82, median 0.48, 20
+//	loop nests without     26 runs  0.61 to 1.89, all within 2×  0.53 to 1.92, 26   0.32 to 1.06, median 0.56, 20
+//	per-thread with an L2  71 runs  0.44 to 5.39, 39 within 2×   0.05 to 6.15, 31   0.08 to 2.00, median 0.31, 23
+//	per-thread without     36 runs  0.51 to 17.3, 30 within 2×   0.39 to 23.1, 24   0.18 to 7.79, median 0.47, 14
 //
-// The loop nests' term per resident warp was added after the rows were
-// timed, their terms recomputed from the same launches: without it a100's
-// streams (vecadd, stride) took 5 to 10 times their estimate, with it 2 to
-// 2.5 (the fit gives it no weight without an L2). What no term sees is the
-// traffic the caches fail to stop: kmeans-peng on a100 and maxwell takes
-// 6.3 to 6.6 times its estimate, vecadd-peng on maxwell 4.8, matvec on
-// fermi 4.5, siddon (gathers along rays) 6.5 times on a100,
-// kmeans-rodinia-row (each lane a row, through the texture caches) 12 to
-// 16 times on g80 and gt200. The fit gives per-thread stores on the L2
-// devices no weight (no shipped per-thread kernel stores much). A fit is
-// as good as its sitting: the host's speed moves by up to 2 times between
-// them (matmul-ryoo-b on a100 took 191.5 s in this one, 104 to 109 s in
-// one the day before).
+// The rates before ran two to three times slow on this sitting's runs:
+// the host ran faster than on 2026-11-29 (the loop nests without an L2,
+// whose code changed least between, took 0.56 of the time), and the
+// per-thread kernels' cursor had become faster still (0.31). What no
+// term sees is the traffic the caches fail to stop: kmeans-peng on a100,
+// fermi and maxwell took 6.3 to 8.0 times its fitted estimate, matvec on
+// fermi 6.0, siddon (gathers along rays) on a100 5.0, and most of all
+// kmeans-rodinia-row (each lane a row, through the texture caches) on g80
+// and gt200 13.5 to 17.3. The fit gives per-thread stores on the L2
+// devices no weight (no shipped per-thread kernel stores much), nor the
+// per-thread kernels' term per resident warp without an L2.
 var rates = [rateClasses]terms{
-	nestL2:     {nestMem: 303e-9, nestLoad: 126e-9, nestStore: 688e-9, nestCrowd: 609e-9},
-	nestDRAM:   {nestMem: 372e-9, nestLoad: 297e-9, nestStore: 433e-9},
-	threadL2:   {threadInst: 18.9e-9, threadCrowd: 186e-9, threadLoad: 288e-9, threadStore: 0, threadOther: 135e-9},
-	threadDRAM: {threadInst: 62.8e-9, threadCrowd: 100e-9, threadLoad: 498e-9, threadStore: 319e-9, threadOther: 86.7e-9},
+	nestL2:     {nestMem: 173e-9, nestLoad: 36.1e-9, nestStore: 325e-9, nestCrowd: 326e-9},
+	nestDRAM:   {nestMem: 254e-9, nestLoad: 156e-9, nestStore: 241e-9, nestCrowd: 15.5e-9},
+	threadL2:   {threadInst: 28.4e-9, threadCrowd: 31.6e-9, threadLoad: 113e-9, threadStore: 0, threadOther: 35.2e-9},
+	threadDRAM: {threadInst: 46.1e-9, threadCrowd: 0, threadLoad: 282e-9, threadStore: 316e-9, threadOther: 38.9e-9},
 }
 
 // Simulation speed, in memory instructions per second on one core, for

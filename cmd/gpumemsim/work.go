@@ -125,7 +125,8 @@ type workEstimate struct {
 // estimateOf is the work of one launch on dev, whose warp instructions
 // workOf counted, and when timed the time to simulate it: only what is
 // shown (on a terminal) needs the time, whose per-thread sample costs up
-// to a tenth of a second.
+// to a tenth of a second. The time is at the rates as fitted; scaled
+// gives this host's.
 func estimateOf(dev *arch.Device, l *traces.Launch, work float64, timed bool) workEstimate {
 	w := workEstimate{warpInsts: work, memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
 	if timed {
@@ -152,6 +153,13 @@ func sampledOf(dev *arch.Device, l *traces.Launch, work float64, sample sim.Samp
 	}
 	f := float64(least) / float64(w.blocks)
 	w.leastSeconds, w.leastLongest, w.sampled = w.seconds*f, w.longest*f, true
+	return w
+}
+
+// scaled is w with its times scaled by f: the rates' seconds made this
+// host's by hostScale.
+func (w workEstimate) scaled(f float64) workEstimate {
+	w.seconds, w.longest, w.leastSeconds, w.leastLongest = f*w.seconds, f*w.longest, f*w.leastSeconds, f*w.leastLongest
 	return w
 }
 
