@@ -102,9 +102,6 @@ func (w workEstimate) onThisHost() workEstimate {
 // hostScale is the factor the rates are scaled by on this host now,
 // probed once per process.
 var hostScale = sync.OnceValue(func() float64 {
-	if probeReference <= 0 {
-		return 1
-	}
 	s, err := probeSeconds()
 	if err != nil {
 		return 1
