@@ -277,7 +277,7 @@ func TestRateFit(t *testing.T) {
 	if len(probes) > 0 {
 		slices.Sort(probes)
 		t.Logf("probe: %d times, %.4f to %.4f s, median %.4f s (probeReference now %g)",
-			len(probes), probes[0], probes[len(probes)-1], probes[(len(probes)-1)/2], probeReference)
+			len(probes), probes[0], probes[len(probes)-1], lowerMedian(probes), probeReference)
 	}
 	for c := range rateClasses {
 		if len(rows[c]) == 0 {
@@ -346,13 +346,18 @@ func fitRates(rows []rateRow, n int) terms {
 			ratios[i] = r.seconds / r.estimate(out)
 		}
 		slices.Sort(ratios)
-		g := ratios[(len(ratios)-1)/2]
+		g := lowerMedian(ratios)
 		for j := range out {
 			out[j] *= g
 		}
 	}
 	return out
 }
+
+// lowerMedian is the median of sorted, the lower of the middle two of an
+// even count: one of the values, as the fit's scaling and the medians it
+// prints (probeReference among them) take it.
+func lowerMedian(sorted []float64) float64 { return sorted[(len(sorted)-1)/2] }
 
 // ratioSummary is the distribution of actual over estimated seconds of
 // rows, each estimated at the rates ratesFor gives it.
@@ -367,7 +372,7 @@ func ratioSummary(rows []rateRow, ratesFor func(rateRow) terms) string {
 	}
 	slices.Sort(ratios)
 	return fmt.Sprintf("%.2f to %.2f, median %.2f, %d of %d within 2×",
-		ratios[0], ratios[len(ratios)-1], ratios[(len(ratios)-1)/2], within, len(ratios))
+		ratios[0], ratios[len(ratios)-1], lowerMedian(ratios), within, len(ratios))
 }
 
 // A row survives its file, and a case's name says what is not its own.

@@ -125,7 +125,7 @@ type workEstimate struct {
 // estimateOf is the work of one launch on dev, whose warp instructions
 // workOf counted, and when timed the time to simulate it: only what is
 // shown (on a terminal) needs the time, whose per-thread sample costs up
-// to a tenth of a second. The time is at the rates as fitted; scaled
+// to a tenth of a second. The time is at the rates as fitted; onThisHost
 // gives this host's.
 func estimateOf(dev *arch.Device, l *traces.Launch, work float64, timed bool) workEstimate {
 	w := workEstimate{warpInsts: work, memInsts: l.MemoryInstructions(), blocks: int64(l.Blocks()), launches: 1}
