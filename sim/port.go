@@ -59,10 +59,10 @@ func tagToken(tag int64) uint64 {
 }
 
 // port is the way from the memory side to DRAM and back: the requests on
-// their way to a channel (pool, a few interconnect latencies' worth), the
-// ones a full channel queue refused (per channel, in order, kept whole so
-// that a retry reads them in sequence), and the completions, which go back
-// to the L2 slices and SMs after the DRAM pipeline and the interconnect.
+// their way to a channel (pool, a few interconnect latencies' worth), and
+// the completions, which go back to the L2 slices and SMs after the DRAM
+// pipeline and the interconnect. The requests a full channel queue
+// refuses wait in that channel's backlog in DRAM (dram.Memory.Send).
 type port struct {
 	clk *clock
 	mem *dram.Memory
@@ -71,11 +71,7 @@ type port struct {
 	lat, icnt int64
 
 	transit  pool[transit] // sent, not yet at their channel
-	overflow []fifo[packed]
-	// refused counts the channels whose overflow is not empty, so that
-	// advance skips the retry pass while none is.
-	refused  int
-	inFlight int // requests sent and not completed
+	inFlight int           // requests sent and not completed
 	// sent counts the requests sent, reads and writes, with their bytes
 	// and sectors: the end-of-run check holds them against what DRAM
 	// counted, and sampling's DRAM rates are per request sent.
@@ -92,9 +88,8 @@ type transit struct {
 	next int32
 }
 
-// packed is a request in two words, as the port keeps it while it waits
-// (in transit and in the overflow, where it is long out of the host's
-// caches when read back). Its Bytes less one, at most arch's 4-KiB line,
+// packed is a request in two words, as the port keeps it while it is in
+// transit (where it is long out of the host's caches when read back). Its Bytes less one, at most arch's 4-KiB line,
 // sits in bits 48 to 59 of the Tag, which no Tag uses: an SM or slice
 // number (at most 1,023 under arch's limits) is in bits 32 to 47, an
 // entry in the low 32. The size is masked, so that none can reach the
@@ -149,40 +144,17 @@ func (p *port) send(t int64, r dram.Request) {
 	p.clk.q.push(at, evDRAMPush, i, i)
 }
 
-// push hands the requests of the chain from i to their channels now, or
-// queues each behind the ones its full channel already refused.
+// push hands the requests of the chain from i to their channels now.
 func (p *port) push(i int32) {
 	for i >= 0 {
 		tr := &p.transit.items[i]
 		r, next := tr.r, tr.next
 		p.transit.release(i)
-		p.offer(r)
+		p.mem.Send(p.clk.now, r.unpack())
 		// After each request, as its own event did.
 		p.schedule()
 		i = next
 	}
-}
-
-// offer hands r to its channel, or keeps it behind the requests that
-// channel refused before (r's channel is worked out only when some channel
-// has refused one).
-func (p *port) offer(r packed) {
-	var q *fifo[packed]
-	if p.refused > 0 {
-		q = &p.overflow[p.mem.Channel(r.addr)]
-		if q.len() > 0 {
-			q.push(r)
-			return
-		}
-	}
-	if p.mem.Push(p.clk.now, r.unpack()) {
-		return
-	}
-	if q == nil {
-		q = &p.overflow[p.mem.Channel(r.addr)]
-	}
-	p.refused++
-	q.push(r)
 }
 
 func (p *port) schedule() {
@@ -192,24 +164,9 @@ func (p *port) schedule() {
 	}
 }
 
-// advance lets the memory do what is due, then refills its queues.
+// advance lets the memory do what is due; it refills its own queues.
 func (p *port) advance() {
 	p.mem.Advance(p.clk.now, p.done)
-	for ch := 0; p.refused > 0 && ch < len(p.overflow); ch++ {
-		q := &p.overflow[ch]
-		if q.len() == 0 {
-			continue
-		}
-		for q.len() > 0 && !p.mem.Refuses(ch) {
-			if !p.mem.Push(p.clk.now, q.front().unpack()) {
-				panic("sim: DRAM refused a request to a channel with room")
-			}
-			q.pop()
-		}
-		if q.len() == 0 {
-			p.refused--
-		}
-	}
 	p.schedule()
 }
 

@@ -127,8 +127,7 @@ func newDevice(dev *arch.Device) (*engine, error) {
 	e.clk.ahead = int64(dev.Interconnect.Latency)
 	e.sms = make(cores, dev.SMs)
 	icnt := int64(dev.Interconnect.Latency)
-	e.port = &port{clk: &e.clk, mem: mem, at: never, lat: int64(dev.DRAM.Latency), icnt: icnt,
-		overflow: make([]fifo[packed], dev.DRAM.Channels), sms: e.sms}
+	e.port = &port{clk: &e.clk, mem: mem, at: never, lat: int64(dev.DRAM.Latency), icnt: icnt, sms: e.sms}
 	e.direct = &dramOnly{port: e.port}
 	e.below, e.texBelow, e.held = e.direct, e.direct, new(int64)
 	if dev.L2.Present() {

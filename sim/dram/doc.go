@@ -129,10 +129,16 @@
 //
 // # Scheduling
 //
-// Each channel has one queue of at most queue_depth waiting requests, and
-// each bank serves one request at a time, as in GPGPU-Sim (the bank's mrq
-// in dram.cc). When a bank is free, the scheduler gives it a waiting
-// request for that bank:
+// Each channel has one queue of at most queue_depth waiting requests. A
+// request that finds the queue full is refused by [Memory.Push], for the
+// caller to retry; [Memory.Send] keeps it instead, behind any refused
+// before it, in the channel's backlog, which enters the queue in order at
+// the end of each [Memory.Advance] as room is made (in GPGPU-Sim a request
+// waits in the same way, at the head of its latency queue, while
+// m_dram->full(): memory_partition_unit::dram_cycle in l2cache.cc). Each
+// bank serves one request at a time, as in GPGPU-Sim (the bank's mrq in
+// dram.cc). When a bank is free, the scheduler gives it a waiting request
+// for that bank:
 //
 //   - frfcfs: the oldest waiting request to the bank's open row, else the
 //     oldest waiting request to the bank (GPGPU-Sim's

@@ -119,7 +119,10 @@ type channel struct {
 	lastArrival               int64
 	inflight                  ring
 	next                      int64 // next event slot, kept current
-	stats                     ChannelStats
+	// backlog holds the requests Send could not queue, in order; it is
+	// not empty only while the queue is full.
+	backlog fifo[held]
+	stats   ChannelStats
 }
 
 // Memory is the DRAM of one device: all its channels.
@@ -150,17 +153,13 @@ type Memory struct {
 	// requests pushed in one cycle, the refused ones retried after an
 	// Advance among them, share one conversion.
 	pushNow, pushSlot int64
+	// backlogged counts the channels whose backlog is not empty, so that
+	// admit skips its pass while none is.
+	backlogged int
 }
 
 // Channel returns the channel addr maps to.
 func (m *Memory) Channel(addr uint64) int { return m.amap.Unit(addr) }
-
-// Refuses reports whether channel ch's queue is full, counting a refusal
-// as Push would: a caller that knows the channel of the request it holds
-// asks this first, and saves Push the request's checks and its address
-// map (a saturated channel is offered its oldest refused request at every
-// DRAM event).
-func (m *Memory) Refuses(ch int) bool { return m.chans[ch].refuses() }
 
 // refuses reports whether ch's queue is full, and counts the refusal.
 func (ch *channel) refuses() bool {
@@ -196,15 +195,85 @@ func (m *Memory) Push(now int64, r Request) bool {
 	if now < m.now || r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq) {
 		m.badPush(now, r)
 	}
-	// A full queue refuses before the bank and row are worked out: a
-	// saturated channel is offered its oldest refused request at every
-	// DRAM event.
+	// A full queue refuses before the bank and row are worked out.
 	unit, local := m.amap.Split(r.Addr)
 	ch := &m.chans[unit]
 	if ch.refuses() {
 		return false
 	}
 	b, row := m.bankRow(local)
+	m.enqueue(ch, now, r, b, row)
+	return true
+}
+
+// Send gives r to its channel at core cycle now, as Push does, but never
+// refuses: a request that a full queue refuses, or that finds requests
+// refused before it, waits in the channel's backlog, and the backlog
+// enters the queue in order as room is made, at the end of each Advance
+// (at its cycle), as a caller that kept the refused requests and retried
+// them after every Advance, channel by channel, would have pushed them.
+// The refusals are counted as that caller's Push calls would have been:
+// once when a request is refused, and once at each Advance that leaves a
+// backlog. It panics as Push does.
+func (m *Memory) Send(now int64, r Request) {
+	if now < m.now || r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq) {
+		m.badPush(now, r)
+	}
+	unit, local := m.amap.Split(r.Addr)
+	ch := &m.chans[unit]
+	b, row := m.bankRow(local)
+	if ch.backlog.len() == 0 {
+		if !ch.refuses() {
+			m.enqueue(ch, now, r, b, row)
+			return
+		}
+		m.backlogged++
+	}
+	ch.backlog.push(held{addr: r.Addr, tag: r.Tag, row: row, bank: int32(b), bytes: uint16(r.Bytes), write: r.Write})
+}
+
+// held is a request in a channel's backlog, its bank and row worked out.
+type held struct {
+	addr  uint64
+	tag   int64
+	row   int64
+	bank  int32
+	bytes uint16 // at most the largest request, an L2 line of at most 4 KiB
+	write bool
+}
+
+// Backlog is the number of requests waiting in the channels' backlogs.
+func (m *Memory) Backlog() int {
+	n := 0
+	for i := range m.chans {
+		n += m.chans[i].backlog.len()
+	}
+	return n
+}
+
+// admit moves each channel's backlog into its queue while there is room,
+// at core cycle now, channel by channel, counting a refusal for each
+// channel it leaves a backlog.
+func (m *Memory) admit(now int64) {
+	for i := 0; m.backlogged > 0 && i < len(m.chans); i++ {
+		ch := &m.chans[i]
+		if ch.backlog.len() == 0 {
+			continue
+		}
+		for ch.backlog.len() > 0 && !ch.refuses() {
+			h := ch.backlog.front()
+			m.enqueue(ch, now, Request{Addr: h.addr, Bytes: int(h.bytes), Write: h.write, Tag: h.tag}, int(h.bank), h.row)
+			ch.backlog.pop()
+		}
+		if ch.backlog.len() == 0 {
+			m.backlogged--
+		}
+	}
+}
+
+// enqueue puts r, to bank b and row, in ch's queue, which has room, at
+// core cycle now.
+func (m *Memory) enqueue(ch *channel, now int64, r Request, b int, row int64) {
 	bursts := m.bursts[r.Bytes]
 	if now != m.pushNow {
 		m.pushNow, m.pushSlot = now, m.ratio.slotCeil(now)
@@ -252,7 +321,6 @@ func (m *Memory) Push(now int64, r Request) bool {
 		ch.stats.ReadBytes += int64(r.Bytes)
 		ch.stats.ReadSectors += sectors
 	}
-	return true
 }
 
 // badPush panics with what is wrong with a Push of r at now. It is apart
@@ -282,7 +350,8 @@ func (m *Memory) NextEvent() int64 {
 
 // Advance performs everything due at or before core cycle now and calls
 // done for each request completed by then, in order of finish cycle, then
-// channel, then arrival. done may Push but must not call Advance.
+// channel, then arrival; then it moves the backlogs Send left into the
+// queues that have room. done may Push or Send but must not call Advance.
 func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 	if m.advancing {
 		panic("dram: Advance called from its own done callback")
@@ -334,4 +403,5 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 		c := &m.due[i]
 		done(c.req, c.finish)
 	}
+	m.admit(now)
 }

@@ -251,12 +251,6 @@ func TestQueueFull(t *testing.T) {
 	if m.Push(0, read(8, 0, 32)) {
 		t.Errorf("Push #8 into a full queue of 8 = true; want false")
 	}
-	if m.Refuses(1) {
-		t.Errorf("Refuses(1) with channel 1 empty = true; want false")
-	}
-	if !m.Refuses(0) {
-		t.Errorf("Refuses(0) with channel 0 full = false; want true")
-	}
 	if !m.Push(0, read(9, 256, 32)) {
 		t.Errorf("Push to channel 1 while channel 0 is full = false; want true")
 	}
@@ -266,12 +260,142 @@ func TestQueueFull(t *testing.T) {
 		t.Errorf("Push after one request left the queue = false; want true")
 	}
 	s := m.Stats()
-	// The refused Push and the Refuses that said yes.
-	if s.Channels[0].QueueFull != 2 || s.Total.QueueFull != 2 {
-		t.Errorf("QueueFull = %d (channel 0), %d (total); want 2, 2", s.Channels[0].QueueFull, s.Total.QueueFull)
+	// The one refused Push.
+	if s.Channels[0].QueueFull != 1 || s.Total.QueueFull != 1 {
+		t.Errorf("QueueFull = %d (channel 0), %d (total); want 1, 1", s.Channels[0].QueueFull, s.Total.QueueFull)
 	}
 	if s.Total.Reads != 10 || s.Channels[0].Reads != 9 {
 		t.Errorf("Reads = %d (total), %d (channel 0); want 10, 9", s.Total.Reads, s.Channels[0].Reads)
+	}
+}
+
+// TestSendBacklog follows eleven reads sent at once to one bank and row of
+// channel 0, whose queue takes 8, and one to channel 1. The ninth is
+// refused (one refusal), the tenth and eleventh wait behind it uncounted.
+// Each Advance admits as many as left the queue and counts a refusal if
+// any still wait: at cycle 0 the first read goes to its bank (the ninth
+// enters, two wait: 2), at 12 its column command frees the bank for the
+// second (the tenth enters, one waits: 3), at 14 the second's (the last
+// enters). After the activate at 0 the column commands follow at
+// tRCD = 12 and every tCCD = 2 cycles after, each read done tCL + one
+// 2-cycle burst = 12 cycles later: read k at 24 + 2k.
+func TestSendBacklog(t *testing.T) {
+	m := newMemory(t, testDevice(2, arch.SchedFRFCFS))
+	for i := range 11 {
+		m.Send(0, read(int64(i), uint64(i%8)*32, 32))
+	}
+	m.Send(0, read(11, 256, 32))
+	if got := m.Backlog(); got != 3 {
+		t.Errorf("Backlog after the sends = %d; want 3", got)
+	}
+	if got := m.Stats().Total.QueueFull; got != 1 {
+		t.Errorf("QueueFull after the sends = %d; want 1", got)
+	}
+	var got []completed
+	done := func(r Request, finish int64) { got = append(got, completed{r.Tag, finish}) }
+	m.Advance(0, done)
+	if b, r := m.Backlog(), m.Stats().Channels[0].Reads; b != 2 || r != 9 {
+		t.Errorf("after Advance(0): backlog %d, channel 0 reads %d; want 2, 9", b, r)
+	}
+	for next := m.NextEvent(); next != math.MaxInt64; next = m.NextEvent() {
+		m.Advance(next, done)
+	}
+	want := []completed{{0, 24}, {11, 24}}
+	for k := int64(1); k < 11; k++ {
+		want = append(want, completed{k, 24 + 2*k})
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("completions (tag, cycle) = %v; want %v", got, want)
+	}
+	if s := m.Stats().Total; s.QueueFull != 3 || s.Reads != 12 || m.Backlog() != 0 {
+		t.Errorf("QueueFull %d, reads %d, backlog %d at the end; want 3, 12, 0", s.QueueFull, s.Reads, m.Backlog())
+	}
+}
+
+// retrier is what Send stands for: a caller that keeps the requests a full
+// queue refused, per channel in order, sends a request behind its
+// channel's refused ones, and retries them after every Advance, channel by
+// channel (the simulator's port did this until Send).
+type retrier struct {
+	m       *Memory
+	waiting [][]Request
+}
+
+func (r *retrier) send(now int64, req Request) {
+	ch := r.m.Channel(req.Addr)
+	if len(r.waiting[ch]) > 0 || !r.m.Push(now, req) {
+		r.waiting[ch] = append(r.waiting[ch], req)
+	}
+}
+
+func (r *retrier) advance(now int64, done func(Request, int64)) {
+	r.m.Advance(now, done)
+	for ch, q := range r.waiting {
+		for len(q) > 0 && r.m.Push(now, q[0]) {
+			q = q[1:]
+		}
+		r.waiting[ch] = q
+	}
+}
+
+// TestSendAsRetrier drives Send and a retrier with the same random bursts
+// of reads and writes, saturating the queues, and holds every completion
+// and counter of the one against the other's.
+func TestSendAsRetrier(t *testing.T) {
+	for _, d := range []*arch.Device{testDevice(2, arch.SchedFRFCFS), testDevice(3, arch.SchedFCFS), gtx480(6)} {
+		for seed := range uint64(4) {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			var pushes []push
+			at := int64(0)
+			for i := range 3000 {
+				// Mostly several requests a cycle, now and then a pause
+				// long enough to drain the queues.
+				if rng.IntN(100) == 0 {
+					at += int64(rng.IntN(300))
+				} else if rng.IntN(8) == 0 {
+					at++
+				}
+				a := uint64(rng.IntN(1<<16)) &^ 31
+				if rng.IntN(8) == 0 {
+					pushes = append(pushes, push{at, write(int64(i), a, 32)})
+				} else {
+					pushes = append(pushes, push{at, read(int64(i), a, 32)})
+				}
+			}
+			sent, want := newMemory(t, d), newMemory(t, d)
+			old := &retrier{m: want, waiting: make([][]Request, d.DRAM.Channels)}
+			var gotDone, wantDone []completed
+			order := rand.New(rand.NewPCG(seed, 11))
+			next := 0
+			for {
+				ev := min(sent.NextEvent(), want.NextEvent())
+				if next < len(pushes) && pushes[next].at <= ev && (pushes[next].at < ev || order.IntN(2) == 0) {
+					p := pushes[next]
+					sent.Send(p.at, p.req)
+					old.send(p.at, p.req)
+					next++
+					continue
+				}
+				if ev == math.MaxInt64 {
+					if next == len(pushes) {
+						break
+					}
+					ev = pushes[next].at
+				}
+				sent.Advance(ev, func(r Request, f int64) { gotDone = append(gotDone, completed{r.Tag, f}) })
+				old.advance(ev, func(r Request, f int64) { wantDone = append(wantDone, completed{r.Tag, f}) })
+			}
+			if !slices.Equal(gotDone, wantDone) {
+				t.Errorf("%s, seed %d: Send's completions differ from the retrier's", d.DRAM.Scheduler, seed)
+			}
+			if g, w := sent.Stats(), want.Stats(); !slices.Equal(g.Channels, w.Channels) {
+				t.Errorf("%s, seed %d: Send's counters %+v; the retrier's %+v", d.DRAM.Scheduler, seed, g.Total, w.Total)
+			}
+			if len(gotDone) != len(pushes) || sent.Stats().Total.QueueFull == 0 {
+				t.Errorf("%s, seed %d: %d of %d completed, %d refusals: the stream should saturate a queue and finish",
+					d.DRAM.Scheduler, seed, len(gotDone), len(pushes), sent.Stats().Total.QueueFull)
+			}
+		}
 	}
 }
 
