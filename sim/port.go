@@ -89,13 +89,14 @@ type transit struct {
 }
 
 // packed is a request in two words, as the port keeps it while it is in
-// transit (where it is long out of the host's caches when read back). Its Bytes less one, at most arch's 4-KiB line,
-// sits in bits 48 to 59 of the Tag, which no Tag uses: an SM or slice
-// number (at most 1,023 under arch's limits) is in bits 32 to 47, an
-// entry in the low 32. The size is masked, so that none can reach the
-// Tag's kind. Write follows from the kind; a request sent with a Write
-// its kind contradicts would fail the end-of-run check, which holds the
-// sectors sent for writing against those DRAM wrote.
+// transit (where it is long out of the host's caches when read back). Its
+// Bytes less one, at most arch's 4-KiB line, sits in bits 48 to 59 of the
+// Tag, which no Tag uses: an SM or slice number (at most 1,023 under
+// arch's limits) is in bits 32 to 47, an entry in the low 32. The size is
+// masked, so that none can reach the Tag's kind. Write follows from the
+// kind; a request sent with a Write its kind contradicts would fail the
+// end-of-run check, which holds the sectors sent for writing against those
+// DRAM wrote.
 type packed struct {
 	addr uint64
 	tag  int64

@@ -150,8 +150,8 @@ type Memory struct {
 	// nothing; nextCore is its core cycle, worked out once per value.
 	next, nextSlot, nextCore int64
 	// pushSlot is the first slot at or after core cycle pushNow: the
-	// requests pushed in one cycle, the refused ones retried after an
-	// Advance among them, share one conversion.
+	// requests queued in one cycle, those an Advance admits from the
+	// backlogs among them, share one conversion.
 	pushNow, pushSlot int64
 	// backlogged counts the channels whose backlog is not empty, so that
 	// admit skips its pass while none is.
