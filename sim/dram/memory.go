@@ -260,13 +260,16 @@ func (m *Memory) admit(now int64) {
 		if ch.backlog.len() == 0 {
 			continue
 		}
-		for ch.backlog.len() > 0 && !ch.refuses() {
+		n := min(ch.backlog.len(), len(ch.pool)-ch.queued)
+		for range n {
 			h := ch.backlog.front()
 			m.enqueue(ch, now, Request{Addr: h.addr, Bytes: int(h.bytes), Write: h.write, Tag: h.tag}, int(h.bank), h.row)
 			ch.backlog.pop()
 		}
 		if ch.backlog.len() == 0 {
 			m.backlogged--
+		} else {
+			ch.stats.QueueFull++ // the refusal a retry would have met
 		}
 	}
 }
