@@ -167,12 +167,12 @@ func (p *port) schedule() {
 
 // advance lets the memory do what is due; it refills its own queues.
 func (p *port) advance() {
-	p.mem.Advance(p.clk.now, p.done)
+	p.mem.Advance(p.clk.now, p)
 	p.schedule()
 }
 
-// done is called by the memory for each completed request.
-func (p *port) done(r dram.Request, finish int64) {
+// Done is called by the memory for each completed request.
+func (p *port) Done(r dram.Request, finish int64) {
 	p.inFlight--
 	p.clk.last = max(p.clk.last, finish)
 	switch tagKind(r.Tag) {

@@ -22,12 +22,12 @@ func benchmarkPattern(b *testing.B, next func(i uint64) uint64) {
 		r := Request{Addr: next(i), Bytes: 128, Tag: int64(i)}
 		for !m.Push(now, r) {
 			now = m.NextEvent()
-			m.Advance(now, done)
+			m.Advance(now, DoneFunc(done))
 		}
 		i++
 	}
 	for t := m.NextEvent(); t != math.MaxInt64; t = m.NextEvent() {
-		m.Advance(t, done)
+		m.Advance(t, DoneFunc(done))
 	}
 	if completed != int64(i) {
 		b.Fatalf("%d of %d requests completed", completed, i)

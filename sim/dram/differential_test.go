@@ -26,7 +26,7 @@ import (
 type model interface {
 	Push(now int64, r Request) bool
 	NextEvent() int64
-	Advance(now int64, done func(r Request, finish int64))
+	Advance(now int64, done Receiver)
 	Stats() Stats
 }
 
@@ -157,7 +157,7 @@ func openLoop(m model, pushes []push) ([]traceEvent, error) {
 	}
 	advance := func(now int64) {
 		tr.add(evAdvance, now, 0)
-		m.Advance(now, done)
+		m.Advance(now, DoneFunc(done))
 	}
 	now := int64(0)
 	for _, p := range pushes {
@@ -231,7 +231,7 @@ func closedLoop(m model, seed uint64, pattern, n, window int) ([]traceEvent, err
 			now = next
 		}
 		tr.add(evAdvance, now, 0)
-		m.Advance(now, done)
+		m.Advance(now, DoneFunc(done))
 		kept := backlog[:0]
 		for _, r := range backlog {
 			if m.Push(now, r) {

@@ -33,9 +33,9 @@ func ExampleMemory() {
 	m.Push(0, dram.Request{Addr: 128, Bytes: 128, Tag: 2}) // row hit
 	m.Push(0, dram.Request{Addr: 256, Bytes: 32, Write: true, Tag: 3})
 	for t := m.NextEvent(); t != math.MaxInt64; t = m.NextEvent() {
-		m.Advance(t, func(r dram.Request, finish int64) {
+		m.Advance(t, dram.DoneFunc(func(r dram.Request, finish int64) {
 			fmt.Printf("tag %d channel %d done at core cycle %d\n", r.Tag, m.Channel(r.Addr), finish)
-		})
+		}))
 	}
 	s := m.Stats().Total
 	fmt.Printf("reads %d writes %d row hits %d misses %d\n", s.Reads, s.Writes, s.RowHits, s.RowMisses)

@@ -158,6 +158,20 @@ type Memory struct {
 	backlogged int
 }
 
+// Receiver is told of each completed request and its finish cycle by
+// Advance. An interface, where a function value would do: a method value
+// passed as a function (the simulator's port) is called through a
+// wrapper, once per request.
+type Receiver interface {
+	Done(r Request, finish int64)
+}
+
+// DoneFunc is a function as a Receiver.
+type DoneFunc func(r Request, finish int64)
+
+// Done calls f.
+func (f DoneFunc) Done(r Request, finish int64) { f(r, finish) }
+
 // Channel returns the channel addr maps to.
 func (m *Memory) Channel(addr uint64) int { return m.amap.Unit(addr) }
 
@@ -351,11 +365,11 @@ func (m *Memory) NextEvent() int64 {
 	return m.nextCore
 }
 
-// Advance performs everything due at or before core cycle now and calls
-// done for each request completed by then, in order of finish cycle, then
+// Advance performs everything due at or before core cycle now and tells
+// done of each request completed by then, in order of finish cycle, then
 // channel, then arrival; then it moves the backlogs Send left into the
 // queues that have room. done may Push or Send but must not call Advance.
-func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
+func (m *Memory) Advance(now int64, done Receiver) {
 	if m.advancing {
 		panic("dram: Advance called from its own done callback")
 	}
@@ -404,7 +418,7 @@ func (m *Memory) Advance(now int64, done func(r Request, finish int64)) {
 	// By index: a completion is larger than the registers a copy fits in.
 	for i := range m.due {
 		c := &m.due[i]
-		done(c.req, c.finish)
+		done.Done(c.req, c.finish)
 	}
 	m.admit(now)
 }

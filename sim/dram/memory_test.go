@@ -87,7 +87,7 @@ func simulate(t testing.TB, m *Memory, pushes []push) []completed {
 	for _, p := range pushes {
 		for next := m.NextEvent(); next <= p.at; next = m.NextEvent() {
 			now = next
-			m.Advance(now, done)
+			m.Advance(now, DoneFunc(done))
 		}
 		now = max(now, p.at)
 		for !m.Push(now, p.req) {
@@ -96,11 +96,11 @@ func simulate(t testing.TB, m *Memory, pushes []push) []completed {
 				t.Fatalf("Push(%d) refused by an idle memory", p.req.Tag)
 			}
 			now = max(now, next)
-			m.Advance(now, done)
+			m.Advance(now, DoneFunc(done))
 		}
 	}
 	for next := m.NextEvent(); next != math.MaxInt64; next = m.NextEvent() {
-		m.Advance(next, done)
+		m.Advance(next, DoneFunc(done))
 	}
 	return got
 }
@@ -255,7 +255,7 @@ func TestQueueFull(t *testing.T) {
 		t.Errorf("Push to channel 1 while channel 0 is full = false; want true")
 	}
 	// At cycle 0 the oldest request goes to its bank, freeing a slot.
-	m.Advance(0, func(Request, int64) { t.Errorf("completion at cycle 0") })
+	m.Advance(0, DoneFunc(func(Request, int64) { t.Errorf("completion at cycle 0") }))
 	if !m.Push(0, read(10, 0, 32)) {
 		t.Errorf("Push after one request left the queue = false; want true")
 	}
@@ -293,12 +293,12 @@ func TestSendBacklog(t *testing.T) {
 	}
 	var got []completed
 	done := func(r Request, finish int64) { got = append(got, completed{r.Tag, finish}) }
-	m.Advance(0, done)
+	m.Advance(0, DoneFunc(done))
 	if b, r := m.Backlog(), m.Stats().Channels[0].Reads; b != 2 || r != 9 {
 		t.Errorf("after Advance(0): backlog %d, channel 0 reads %d; want 2, 9", b, r)
 	}
 	for next := m.NextEvent(); next != math.MaxInt64; next = m.NextEvent() {
-		m.Advance(next, done)
+		m.Advance(next, DoneFunc(done))
 	}
 	want := []completed{{0, 24}, {11, 24}}
 	for k := int64(1); k < 11; k++ {
@@ -329,7 +329,7 @@ func (r *retrier) send(now int64, req Request) {
 }
 
 func (r *retrier) advance(now int64, done func(Request, int64)) {
-	r.m.Advance(now, done)
+	r.m.Advance(now, DoneFunc(done))
 	for ch, q := range r.waiting {
 		for len(q) > 0 && r.m.Push(now, q[0]) {
 			q = q[1:]
@@ -382,7 +382,7 @@ func TestSendAsRetrier(t *testing.T) {
 					}
 					ev = pushes[next].at
 				}
-				sent.Advance(ev, func(r Request, f int64) { gotDone = append(gotDone, completed{r.Tag, f}) })
+				sent.Advance(ev, DoneFunc(func(r Request, f int64) { gotDone = append(gotDone, completed{r.Tag, f}) }))
 				old.advance(ev, func(r Request, f int64) { wantDone = append(wantDone, completed{r.Tag, f}) })
 			}
 			if !slices.Equal(gotDone, wantDone) {

@@ -233,7 +233,7 @@ func (m *naiveMemory) NextEvent() int64 {
 // Advance performs everything due at or before core cycle now and calls
 // done for each request completed by then, in order of finish cycle, then
 // channel, then arrival. done may Push but must not call Advance.
-func (m *naiveMemory) Advance(now int64, done func(r Request, finish int64)) {
+func (m *naiveMemory) Advance(now int64, done Receiver) {
 	if m.advancing {
 		panic("dram: Advance called from its own done callback")
 	}
@@ -269,7 +269,7 @@ func (m *naiveMemory) Advance(now int64, done func(r Request, finish int64)) {
 	m.advancing = true
 	defer func() { m.advancing = false }()
 	for _, c := range m.due {
-		done(c.req, c.finish)
+		done.Done(c.req, c.finish)
 	}
 }
 

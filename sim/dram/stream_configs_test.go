@@ -25,11 +25,11 @@ func stream(t *testing.T, d *arch.Device, reqs func(i int) dram.Request, n int) 
 		r := reqs(i)
 		for !m.Push(now, r) {
 			now = m.NextEvent()
-			m.Advance(now, done)
+			m.Advance(now, dram.DoneFunc(done))
 		}
 	}
 	for next := m.NextEvent(); next != math.MaxInt64; next = m.NextEvent() {
-		m.Advance(next, done)
+		m.Advance(next, dram.DoneFunc(done))
 	}
 	s := m.Stats().Total
 	secs := float64(last) / float64(d.Clocks.Core)
