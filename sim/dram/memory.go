@@ -206,7 +206,7 @@ func (m *Memory) bankRow(local uint64) (bank int, row int64) {
 // request's size or now is earlier than the last Advance: both are bugs of
 // the caller.
 func (m *Memory) Push(now int64, r Request) bool {
-	if now < m.now || r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq) {
+	if m.badRequest(now, r) {
 		m.badPush(now, r)
 	}
 	// A full queue refuses before the bank and row are worked out.
@@ -230,7 +230,7 @@ func (m *Memory) Push(now int64, r Request) bool {
 // once when a request is refused, and once at each Advance that leaves a
 // backlog. It panics as Push does.
 func (m *Memory) Send(now int64, r Request) {
-	if now < m.now || r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq) {
+	if m.badRequest(now, r) {
 		m.badPush(now, r)
 	}
 	unit, local := m.amap.Split(r.Addr)
@@ -338,6 +338,13 @@ func (m *Memory) enqueue(ch *channel, now int64, r Request, b int, row int64) {
 		ch.stats.ReadBytes += int64(r.Bytes)
 		ch.stats.ReadSectors += sectors
 	}
+}
+
+// badRequest reports whether Push or Send must reject r at core cycle now as
+// a bug of the caller: r does not lie within one block of the largest
+// request's size, or now is earlier than the last Advance.
+func (m *Memory) badRequest(now int64, r Request) bool {
+	return now < m.now || r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq)
 }
 
 // badPush panics with what is wrong with a Push of r at now. It is apart
