@@ -235,6 +235,9 @@ func (m *Memory) issueColumn(ch *channel, b *bank, t int64) {
 	if ch.inflight.n > 0 && ch.inflight.back().finish > finish {
 		panic("dram: turnaround rules let a request finish before an earlier one")
 	}
+	if ch.inflight.full() {
+		ch.inflight.grow()
+	}
 	c := ch.inflight.add()
 	c.req, c.seq, c.finish, c.ch = b.cur.req, b.cur.seq, finish, ch.id
 	b.busy = false

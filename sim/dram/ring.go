@@ -33,18 +33,26 @@ func (r *ring) at(i int) int {
 	return j
 }
 
-// add appends a completion and returns it to be filled in.
+// add appends a completion and returns it to be filled in. The ring
+// must not be full: a caller grows it first, a call of its own so that
+// add is inlined.
 func (r *ring) add() *completion {
-	if r.n == len(r.buf) {
-		grown := make([]completion, 2*len(r.buf)+4)
-		for i := range r.n {
-			grown[i] = r.buf[r.at(i)]
-		}
-		r.buf, r.head = grown, 0
-	}
 	c := &r.buf[r.at(r.n)]
 	r.n++
 	return c
+}
+
+func (r *ring) full() bool { return r.n == len(r.buf) }
+
+// grow doubles the ring.
+//
+//go:noinline
+func (r *ring) grow() {
+	grown := make([]completion, 2*len(r.buf)+4)
+	for i := range r.n {
+		grown[i] = r.buf[r.at(i)]
+	}
+	r.buf, r.head = grown, 0
 }
 
 func (r *ring) front() *completion { return &r.buf[r.head] }
