@@ -65,7 +65,11 @@ func (ch *channel) enlist(b *bank) {
 		ch.sides[side].add(b.id)
 		b.side = side
 	}
-	ch.offer(side, b)
+	// Most often the side's first is not known (a command was just
+	// issued): asked here, so that offer is called only to compare.
+	if ch.known[side] {
+		ch.offer(side, b)
+	}
 }
 
 // legalAt is the earliest slot at which every rule allows b's next
@@ -83,13 +87,10 @@ func (ch *channel) legalAt(b *bank) int64 {
 	return max(b.ready, ch.gates[b.gate], base)
 }
 
-// offer makes b the first command of side if it is legal earlier than the
-// known first, or as early and its request is older. A side whose first is
-// not known stays so.
+// offer makes b the first command of side, whose first is known, if it is
+// legal earlier than the known first, or as early and its request is
+// older.
 func (ch *channel) offer(side int32, b *bank) {
-	if !ch.known[side] {
-		return
-	}
 	at := ch.legalAt(b)
 	if f := ch.first[side]; f == nil || at < ch.firstAt[side] || (at == ch.firstAt[side] && b.cur.seq < f.cur.seq) {
 		ch.first[side], ch.firstAt[side] = b, at
