@@ -39,7 +39,7 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	for i := range m.chans {
 		m.chans[i] = newChannel(i, dr, m.frfcfs, inflight)
 	}
-	m.due = make([]completion, 0, dr.Channels*inflight)
+	m.due = make([]*completion, 0, dr.Channels*inflight)
 	m.next, m.nextSlot, m.nextCore = math.MaxInt64, math.MaxInt64, math.MaxInt64
 	m.pushNow, m.pushSlot = 0, 0 // slot 0 is core cycle 0
 	return m, nil

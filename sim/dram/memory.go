@@ -150,7 +150,10 @@ type Memory struct {
 	seq       int64
 	now       int64 // latest core cycle given to Advance
 	advancing bool
-	due       []completion
+	// due holds the completions an Advance reports, in their channels'
+	// rings: dropped from the rings, they stay in place until the next
+	// Advance adds to a ring.
+	due []*completion
 	// next is the earliest of the channels' next slots, kept current by
 	// Push and Advance so that NextEvent, asked after every Push, scans
 	// nothing; nextCore is its core cycle, worked out once per value.
@@ -440,10 +443,10 @@ func (m *Memory) Advance(now int64, done Receiver) {
 		}
 		next := m.run(ch, limit)
 		for ch.inflight.n > 0 && ch.inflight.front().finish <= limit {
-			m.due = append(m.due, *ch.inflight.front())
+			c := ch.inflight.front()
 			ch.inflight.drop()
-			c := &m.due[len(m.due)-1]
 			c.finish = m.ratio.coreCeil(c.finish)
+			m.due = append(m.due, c)
 			ch.stats.Completed++
 		}
 		if ch.inflight.n > 0 {
@@ -455,21 +458,19 @@ func (m *Memory) Advance(now int64, done Receiver) {
 	// Each channel's completions are nearly in order already: an
 	// insertion sort.
 	for i := 1; i < len(m.due); i++ {
-		if !m.due[i].before(&m.due[i-1]) {
+		if !m.due[i].before(m.due[i-1]) {
 			continue
 		}
 		c := m.due[i]
 		j := i
-		for ; j > 0 && c.before(&m.due[j-1]); j-- {
+		for ; j > 0 && c.before(m.due[j-1]); j-- {
 			m.due[j] = m.due[j-1]
 		}
 		m.due[j] = c
 	}
 	m.advancing = true
 	defer func() { m.advancing = false }()
-	// By index: a completion is larger than the registers a copy fits in.
-	for i := range m.due {
-		c := &m.due[i]
+	for _, c := range m.due {
 		done.Done(c.req, c.finish)
 	}
 	m.admit(now)
