@@ -392,7 +392,8 @@ func (m *Memory) queue(ch *channel, now int64, idx int32, n int) int32 {
 // a bug of the caller: r does not lie within one block of the largest
 // request's size, or now is earlier than the last Advance.
 func (m *Memory) badRequest(now int64, r Request) bool {
-	return now < m.now || r.Bytes < 1 || r.Bytes > m.maxReq || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq)
+	// Bytes from 1 to maxReq in one unsigned comparison.
+	return now < m.now || uint(r.Bytes-1) >= uint(m.maxReq) || m.block.rem(r.Addr)+uint64(r.Bytes) > uint64(m.maxReq)
 }
 
 // badPush panics with what is wrong with a Push of r at now. It is apart

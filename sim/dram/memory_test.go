@@ -635,3 +635,45 @@ func TestNewMemoryErrors(t *testing.T) {
 		t.Errorf("NewMemory(good device) = %v; want nil", err)
 	}
 }
+
+// TestRequestChecks holds Push and Send to their contract on the test
+// device, whose largest request is a 128-B line: from 1 to 128 bytes
+// within one 128-B block, at a cycle no earlier than the last Advance,
+// else a panic (a bug of the caller).
+func TestRequestChecks(t *testing.T) {
+	cases := []struct {
+		name  string
+		now   int64
+		r     Request
+		panic bool
+	}{
+		{"one byte", 10, Request{Addr: 127, Bytes: 1}, false},
+		{"a whole line", 10, Request{Addr: 128, Bytes: 128}, false},
+		{"no bytes", 10, Request{Addr: 0, Bytes: 0}, true},
+		{"negative bytes", 10, Request{Addr: 0, Bytes: -1}, true},
+		{"more than a line", 10, Request{Addr: 0, Bytes: 129}, true},
+		{"across two lines", 10, Request{Addr: 96, Bytes: 64}, true},
+		{"before the last Advance", 4, Request{Addr: 0, Bytes: 32}, true},
+	}
+	for _, c := range cases {
+		for _, send := range []bool{false, true} {
+			m, err := NewMemory(testDevice(1, arch.SchedFRFCFS))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Advance(5, DoneFunc(func(Request, int64) {}))
+			panicked := func() (p bool) {
+				defer func() { p = recover() != nil }()
+				if send {
+					m.Send(c.now, c.r)
+				} else {
+					m.Push(c.now, c.r)
+				}
+				return false
+			}()
+			if panicked != c.panic {
+				t.Errorf("%s (Send %v): panicked %v, want %v", c.name, send, panicked, c.panic)
+			}
+		}
+	}
+}
