@@ -280,23 +280,26 @@ func (m *Memory) dispatch(ch *channel, t int64) {
 			if ch.fifoHead == len(ch.fifo) {
 				ch.fifoHead = 0
 			}
+			ch.ready.remove(b.id)
 			ch.take(b, -1, idx, t)
 		}
 		return
 	}
 	// Each free bank takes its oldest arrived request to its open row,
 	// else its oldest arrived request. Going backwards keeps the walk
-	// valid while take removes the current bank from the list.
+	// valid while the current bank leaves the list.
 	for k := len(ch.ready.list) - 1; k >= 0; k-- {
 		b := &ch.banks[ch.ready.list[k]]
 		if ch.pool[b.head].arrival <= t {
+			ch.ready.remove(b.id)
 			ch.handOver(b, t)
 		}
 	}
 }
 
 // handOver gives free bank b, whose oldest waiting request has arrived by
-// t, its oldest request arrived by t to its open row, else that oldest.
+// t, its oldest request arrived by t to its open row, else that oldest;
+// b is not in the set of ready banks (take).
 func (ch *channel) handOver(b *bank, t int64) {
 	first := b.head
 	pick, prev := first, int32(-1)
@@ -315,6 +318,8 @@ func (ch *channel) handOver(b *bank, t int64) {
 
 // take removes entry idx (after prev, or first when prev is -1) from b's
 // list and gives it to b at slot t, classifying it as a row hit or miss.
+// b is in no set of ready banks: a caller that takes it from the set
+// removes it first.
 func (ch *channel) take(b *bank, prev, idx int32, t int64) {
 	e := &ch.pool[idx]
 	if prev < 0 {
@@ -335,7 +340,6 @@ func (ch *channel) take(b *bank, prev, idx int32, t int64) {
 		ch.stats.RowConflicts++
 	}
 	b.busy = true
-	ch.ready.remove(b.id)
 	b.cur = *e
 	b.left = e.bursts
 	b.since = t
