@@ -82,8 +82,7 @@ func (tm timing) inflight() int {
 // newChannel builds channel id of dr, empty, with room for inflight
 // completions at first.
 func newChannel(id int, dr arch.DRAM, frfcfs bool, inflight int) channel {
-	ch := channel{id: id, pool: make([]entry, dr.QueueDepth), free: make([]int32, dr.QueueDepth), depth: dr.QueueDepth}
-	ch.backHead, ch.backTail = -1, -1
+	ch := channel{id: id, pool: make([]entry, dr.QueueDepth), free: make([]int32, dr.QueueDepth)}
 	for j := range ch.free {
 		ch.free[j] = int32(dr.QueueDepth - 1 - j)
 	}

@@ -59,9 +59,7 @@ type entry struct {
 	row     int64
 	bank    int32
 	bursts  int32
-	// next is the next waiting request to the same bank, or, in the
-	// backlog, the next request of the backlog; -1 when none.
-	next int32
+	next    int32 // the next waiting request to the same bank, or -1
 }
 
 type bank struct {
@@ -89,15 +87,13 @@ type bank struct {
 
 type channel struct {
 	id int
-	// The waiting requests, and the backlog's, live in pool, whose free
-	// indices are stacked in free (its capacity at least the pool's
-	// length); each bank links its own in arrival order. Under FCFS,
-	// fifo is the ring of the queued ones in arrival order, starting at
-	// fifoHead.
+	// The waiting requests live in pool, queue_depth entries, whose free
+	// indices are stacked in free; each bank links its own in arrival
+	// order. Under FCFS, fifo is the ring of all of them in arrival
+	// order, starting at fifoHead.
 	pool     []entry
 	free     []int32
-	queued   int // waiting requests, at most depth
-	depth    int // queue_depth
+	queued   int // waiting requests
 	fifo     []int32
 	fifoHead int
 	banks    []bank
@@ -123,12 +119,10 @@ type channel struct {
 	lastArrival               int64
 	inflight                  ring
 	next                      int64 // next event slot, kept current
-	// The backlog holds the requests Send could not queue, in order,
-	// linked by entry.next from backHead to backTail (-1 when none);
-	// backlog counts them. It is not empty only while the queue is full.
-	backHead, backTail int32
-	backlog            int
-	stats              ChannelStats
+	// backlog holds the requests Send could not queue, in order; it is
+	// not empty only while the queue is full.
+	backlog fifo[held]
+	stats   ChannelStats
 }
 
 // Memory is the DRAM of one device: all its channels.
@@ -186,7 +180,7 @@ func (m *Memory) Channel(addr uint64) int { return m.amap.Unit(addr) }
 
 // refuses reports whether ch's queue is full, and counts the refusal.
 func (ch *channel) refuses() bool {
-	if ch.queued < ch.depth {
+	if ch.queued < len(ch.pool) {
 		return false
 	}
 	ch.stats.QueueFull++
@@ -245,34 +239,31 @@ func (m *Memory) Send(now int64, r Request) {
 	unit, local := m.amap.Split(r.Addr)
 	ch := &m.chans[unit]
 	b, row := m.bankRow(local)
-	if ch.backlog == 0 {
+	if ch.backlog.len() == 0 {
 		if !ch.refuses() {
 			m.enqueue(ch, now, r, b, row)
 			return
 		}
 		m.backlogged++
 	}
-	// The request waits in the pool, as it will in the queue: admit
-	// then only links it. The queue's entries and the backlog's may
-	// fill the pool.
-	if len(ch.free) == 0 {
-		ch.grow()
-	}
-	idx := m.fill(ch, r, b, row)
-	if ch.backTail < 0 {
-		ch.backHead = idx
-	} else {
-		ch.pool[ch.backTail].next = idx
-	}
-	ch.backTail = idx
-	ch.backlog++
+	ch.backlog.push(held{addr: r.Addr, tag: r.Tag, row: row, bank: int32(b), bytes: uint16(r.Bytes), write: r.Write})
+}
+
+// held is a request in a channel's backlog, its bank and row worked out.
+type held struct {
+	addr  uint64
+	tag   int64
+	row   int64
+	bank  int32
+	bytes uint16 // at most the largest request, an L2 line of at most 4 KiB
+	write bool
 }
 
 // Backlog is the number of requests waiting in the channels' backlogs.
 func (m *Memory) Backlog() int {
 	n := 0
 	for i := range m.chans {
-		n += m.chans[i].backlog
+		n += m.chans[i].backlog.len()
 	}
 	return n
 }
@@ -283,17 +274,16 @@ func (m *Memory) Backlog() int {
 func (m *Memory) admit(now int64) {
 	for i := 0; m.backlogged > 0 && i < len(m.chans); i++ {
 		ch := &m.chans[i]
-		if ch.backlog == 0 {
+		if ch.backlog.len() == 0 {
 			continue
 		}
-		n := min(ch.backlog, ch.depth-ch.queued)
-		if n == 0 {
-			ch.stats.QueueFull++ // the refusal a retry would have met
-			continue
+		n := min(ch.backlog.len(), len(ch.pool)-ch.queued)
+		for range n {
+			h := ch.backlog.front()
+			m.enqueue(ch, now, Request{Addr: h.addr, Bytes: int(h.bytes), Write: h.write, Tag: h.tag}, int(h.bank), h.row)
+			ch.backlog.pop()
 		}
-		ch.backHead = m.queue(ch, now, ch.backHead, n)
-		if ch.backlog -= n; ch.backlog == 0 {
-			ch.backTail = -1
+		if ch.backlog.len() == 0 {
 			m.backlogged--
 		} else {
 			ch.stats.QueueFull++ // the refusal a retry would have met
@@ -304,88 +294,53 @@ func (m *Memory) admit(now int64) {
 // enqueue puts r, to bank b and row, in ch's queue, which has room, at
 // core cycle now.
 func (m *Memory) enqueue(ch *channel, now int64, r Request, b int, row int64) {
-	m.queue(ch, now, m.fill(ch, r, b, row), 1)
-}
-
-// fill writes r, to bank b and row, into a free entry of ch's pool and
-// returns its index. A queue with room always has one: the pool is at
-// least queue_depth long, and a backlog waits only behind a full queue.
-func (m *Memory) fill(ch *channel, r Request, b int, row int64) int32 {
+	bursts := m.bursts[r.Bytes]
+	if now != m.pushNow {
+		m.pushNow, m.pushSlot = now, m.ratio.slotCeil(now)
+	}
+	arrival := max(m.pushSlot, ch.lastArrival)
+	ch.lastArrival = arrival
+	// A new request adds at most one decision, its own hand-over to its
+	// bank, to the channel's cached next event.
+	bk := &ch.banks[b]
+	if !bk.busy && (m.frfcfs || ch.queued == 0) {
+		ch.next = min(ch.next, max(arrival, ch.clock))
+		m.next = min(m.next, ch.next)
+	}
 	idx := ch.free[len(ch.free)-1]
 	ch.free = ch.free[:len(ch.free)-1]
 	// Field by field: a composite literal is built aside and copied.
 	e := &ch.pool[idx]
-	e.req, e.row, e.bank, e.bursts, e.next = r, row, int32(b), m.bursts[r.Bytes], -1
-	return idx
-}
-
-// grow doubles ch's pool, its new entries free, for a backlog longer than
-// it has held before.
-//
-//go:noinline
-func (ch *channel) grow() {
-	n := len(ch.pool)
-	ch.pool = append(ch.pool, make([]entry, n)...)
-	free := make([]int32, n, len(ch.pool))
-	for j := range free {
-		free[j] = int32(len(ch.pool) - 1 - j)
+	e.req, e.seq, e.arrival, e.row = r, m.seq, arrival, row
+	e.bank, e.bursts, e.next = int32(b), bursts, -1
+	m.seq++
+	if bk.tail < 0 {
+		bk.head = idx
+		if !bk.busy {
+			ch.ready.add(bk.id)
+		}
+	} else {
+		ch.pool[bk.tail].next = idx
 	}
-	ch.free = free
-}
-
-// queue puts n pool entries, filled and in no list, the first idx and
-// each next linked by its entry.next, in ch's queue, which has room for
-// them, at core cycle now, and returns the entry after the nth.
-func (m *Memory) queue(ch *channel, now int64, idx int32, n int) int32 {
-	if now != m.pushNow {
-		m.pushNow, m.pushSlot = now, m.ratio.slotCeil(now)
+	bk.tail = idx
+	if !m.frfcfs {
+		j := ch.fifoHead + ch.queued
+		if j >= len(ch.fifo) {
+			j -= len(ch.fifo)
+		}
+		ch.fifo[j] = idx
 	}
-	// Entries queued at one cycle arrive at one slot.
-	arrival := max(m.pushSlot, ch.lastArrival)
-	ch.lastArrival = arrival
-	for range n {
-		e := &ch.pool[idx]
-		// A new request adds at most one decision, its own hand-over
-		// to its bank, to the channel's cached next event.
-		bk := &ch.banks[e.bank]
-		if !bk.busy && (m.frfcfs || ch.queued == 0) {
-			ch.next = min(ch.next, max(arrival, ch.clock))
-			m.next = min(m.next, ch.next)
-		}
-		next := e.next
-		e.seq, e.arrival, e.next = m.seq, arrival, -1
-		m.seq++
-		if bk.tail < 0 {
-			bk.head = idx
-			if !bk.busy {
-				ch.ready.add(bk.id)
-			}
-		} else {
-			ch.pool[bk.tail].next = idx
-		}
-		bk.tail = idx
-		if !m.frfcfs {
-			j := ch.fifoHead + ch.queued
-			if j >= len(ch.fifo) {
-				j -= len(ch.fifo)
-			}
-			ch.fifo[j] = idx
-		}
-		ch.queued++
-		r := &e.req
-		sectors := int64((r.Addr+uint64(r.Bytes)-1)/sectorBytes - r.Addr/sectorBytes + 1)
-		if r.Write {
-			ch.stats.Writes++
-			ch.stats.WriteBytes += int64(r.Bytes)
-			ch.stats.WriteSectors += sectors
-		} else {
-			ch.stats.Reads++
-			ch.stats.ReadBytes += int64(r.Bytes)
-			ch.stats.ReadSectors += sectors
-		}
-		idx = next
+	ch.queued++
+	sectors := int64((r.Addr+uint64(r.Bytes)-1)/sectorBytes - r.Addr/sectorBytes + 1)
+	if r.Write {
+		ch.stats.Writes++
+		ch.stats.WriteBytes += int64(r.Bytes)
+		ch.stats.WriteSectors += sectors
+	} else {
+		ch.stats.Reads++
+		ch.stats.ReadBytes += int64(r.Bytes)
+		ch.stats.ReadSectors += sectors
 	}
-	return idx
 }
 
 // badRequest reports whether Push or Send must reject r at core cycle now as
