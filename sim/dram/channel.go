@@ -42,13 +42,13 @@ func (ch *channel) plan(b *bank) {
 		if b.cur.req.Write {
 			b.base = baseWrite
 		}
-		b.gate = b.colGate
+		b.gate = &ch.gates[b.colGate]
 		b.ready = max(b.colReady, b.since)
 	case b.openRow < 0:
-		b.base, b.gate = baseRow, gateAct
+		b.base, b.gate = baseRow, &ch.gates[gateAct]
 		b.ready = max(b.actReady, b.since)
 	default:
-		b.base, b.gate = baseRow, b.preGate
+		b.base, b.gate = baseRow, &ch.gates[b.preGate]
 		b.ready = max(b.preReady, b.since)
 	}
 	ch.enlist(b)
@@ -84,7 +84,7 @@ func (ch *channel) legalAt(b *bank) int64 {
 	default:
 		base = ch.nextRow
 	}
-	return max(b.ready, ch.gates[b.gate], base)
+	return max(b.ready, *b.gate, base)
 }
 
 // offer makes b the first command of side, whose first is known, if it is
@@ -106,7 +106,7 @@ func (ch *channel) find(side int32) {
 	firstAt := int64(math.MaxInt64)
 	for _, i := range ch.sides[side].list {
 		b := &ch.banks[i]
-		at := max(b.ready, ch.gates[b.gate], bases[b.base&3])
+		at := max(b.ready, *b.gate, bases[b.base&3])
 		if at < firstAt || (at == firstAt && b.cur.seq < first.cur.seq) {
 			first, firstAt = b, at
 		}

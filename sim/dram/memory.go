@@ -76,10 +76,12 @@ type bank struct {
 	head, tail int32
 	since      int64 // slot at which cur was given to the bank
 	// Set by channel.plan while busy: the earliest slot of the next
-	// command by the bank's own rules, the index of the gate in
-	// channel.gates and of the base that also bound it.
+	// command by the bank's own rules, the gate (an element of
+	// channel.gates, read through the pointer without a bounds check in
+	// the search) and the index of the base that also bound it.
 	ready            int64
-	gate, base       int32
+	gate             *int64
+	base             int32
 	side             int32 // sideColumn or sideRow while busy, else -1
 	preGate, colGate int32 // this bank's group's gates
 	cur              entry
