@@ -60,9 +60,9 @@ func (ch *channel) enlist(b *bank) {
 	side := b.base >> 1
 	if b.side != side {
 		if b.side >= 0 {
-			ch.sides[b.side].remove(b.id)
+			ch.sides[b.side].remove(b)
 		}
-		ch.sides[side].add(b.id)
+		ch.sides[side].add(b)
 		b.side = side
 	}
 	// Most often the side's first is not known (a command was just
@@ -104,8 +104,7 @@ func (ch *channel) find(side int32) {
 	bases := [4]int64{max(ch.nextCol, ch.nextRead), max(ch.nextCol, ch.nextWrite), ch.nextRow}
 	var first *bank
 	firstAt := int64(math.MaxInt64)
-	for _, i := range ch.sides[side].list {
-		b := &ch.banks[i]
+	for _, b := range ch.sides[side].list {
 		at := max(b.ready, *b.gate, bases[b.base&3])
 		if at < firstAt || (at == firstAt && b.cur.seq < first.cur.seq) {
 			first, firstAt = b, at
@@ -131,8 +130,8 @@ func (m *Memory) dispatchTime(ch *channel) int64 {
 		return math.MaxInt64
 	}
 	t := int64(math.MaxInt64)
-	for _, i := range ch.ready.list {
-		t = min(t, ch.pool[ch.banks[i].head].arrival)
+	for _, b := range ch.ready.list {
+		t = min(t, ch.pool[b.head].arrival)
 	}
 	return max(t, ch.clock)
 }
@@ -253,10 +252,10 @@ func (m *Memory) issueColumn(ch *channel, b *bank, t int64) {
 		ch.handOver(b, t)
 		return
 	}
-	ch.sides[b.side].remove(b.id)
+	ch.sides[b.side].remove(b)
 	b.side = -1
 	if b.head >= 0 {
-		ch.ready.add(b.id)
+		ch.ready.add(b)
 	}
 }
 
@@ -280,7 +279,7 @@ func (m *Memory) dispatch(ch *channel, t int64) {
 			if ch.fifoHead == len(ch.fifo) {
 				ch.fifoHead = 0
 			}
-			ch.ready.remove(b.id)
+			ch.ready.remove(b)
 			ch.take(b, -1, idx, t)
 		}
 		return
@@ -289,9 +288,9 @@ func (m *Memory) dispatch(ch *channel, t int64) {
 	// else its oldest arrived request. Going backwards keeps the walk
 	// valid while the current bank leaves the list.
 	for k := len(ch.ready.list) - 1; k >= 0; k-- {
-		b := &ch.banks[ch.ready.list[k]]
+		b := ch.ready.list[k]
 		if ch.pool[b.head].arrival <= t {
-			ch.ready.remove(b.id)
+			ch.ready.remove(b)
 			ch.handOver(b, t)
 		}
 	}

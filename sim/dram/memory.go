@@ -319,7 +319,7 @@ func (m *Memory) enqueue(ch *channel, now int64, r Request, b int, row int64) {
 	if bk.tail < 0 {
 		bk.head = idx
 		if !bk.busy {
-			ch.ready.add(bk.id)
+			ch.ready.add(bk)
 		}
 	} else {
 		ch.pool[bk.tail].next = idx
