@@ -89,23 +89,21 @@ func newChannel(id int, dr arch.DRAM, frfcfs bool, inflight int) channel {
 	if !frfcfs {
 		ch.fifo = make([]int32, dr.QueueDepth)
 	}
+	ch.gates = make([]int64, 1+2*dr.BankGroups)
+	groupPre, groupCol := ch.gates[1:1+dr.BankGroups], ch.gates[1+dr.BankGroups:]
 	ch.banks = make([]bank, dr.Banks)
 	perGroup := dr.Banks / dr.BankGroups
 	for b := range ch.banks {
 		bk := &ch.banks[b]
 		bk.openRow = -1
 		bk.id = int32(b)
-		bk.group = int32(b / perGroup)
-		bk.preGate = 1 + bk.group
-		bk.colGate = 1 + int32(dr.BankGroups) + bk.group
+		g := b / perGroup
+		bk.preGate, bk.colGate = &groupPre[g], &groupCol[g]
 		bk.head, bk.tail = -1, -1
 		bk.side = -1
 	}
 	ch.sides = [2]bankSet{newBankSet(dr.Banks), newBankSet(dr.Banks)}
 	ch.ready = newBankSet(dr.Banks)
-	ch.gates = make([]int64, 1+2*dr.BankGroups)
-	ch.groupPre = ch.gates[1 : 1+dr.BankGroups]
-	ch.groupCol = ch.gates[1+dr.BankGroups:]
 	ch.inflight.buf = make([]completion, inflight)
 	ch.next = math.MaxInt64
 	return ch

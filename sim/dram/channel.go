@@ -42,13 +42,13 @@ func (ch *channel) plan(b *bank) {
 		if b.cur.req.Write {
 			b.base = baseWrite
 		}
-		b.gate = &ch.gates[b.colGate]
+		b.gate = b.colGate
 		b.ready = max(b.colReady, b.since)
 	case b.openRow < 0:
 		b.base, b.gate = baseRow, &ch.gates[gateAct]
 		b.ready = max(b.actReady, b.since)
 	default:
-		b.base, b.gate = baseRow, &ch.gates[b.preGate]
+		b.base, b.gate = baseRow, b.preGate
 		b.ready = max(b.preReady, b.since)
 	}
 	ch.enlist(b)
@@ -207,7 +207,7 @@ func (m *Memory) issueRow(ch *channel, b *bank, t int64) {
 // and frees the bank after the last one.
 func (m *Memory) issueColumn(ch *channel, b *bank, t int64) {
 	ch.nextCol = t + m.tm.colSpacing
-	ch.groupCol[b.group] = t + m.tm.groupColSpacing
+	*b.colGate = t + m.tm.groupColSpacing
 	ch.stats.BusBusyTransfers += m.tm.burst
 	var finish int64
 	dir := busRead
@@ -219,7 +219,7 @@ func (m *Memory) issueColumn(ch *channel, b *bank, t int64) {
 	} else {
 		finish = t + m.tm.cl + m.tm.burst
 		b.preReady = max(b.preReady, t+m.tm.burst)
-		ch.groupPre[b.group] = max(ch.groupPre[b.group], t+m.tm.rtpl)
+		*b.preGate = max(*b.preGate, t+m.tm.rtpl)
 		ch.nextWrite = max(ch.nextWrite, t+m.tm.readToWrite)
 	}
 	if ch.dir != dir {

@@ -69,7 +69,6 @@ type bank struct {
 	preReady int64 // earliest precharge: tRAS, read-to-precharge, tWR
 	busy     bool  // cur is being served
 	id       int32 // index in the channel
-	group    int32 // bank group
 	left     int32 // column commands cur still needs
 	// head and tail index the channel's pool: the bank's waiting
 	// requests in arrival order, linked by entry.next; -1 when none.
@@ -82,8 +81,8 @@ type bank struct {
 	ready            int64
 	gate             *int64
 	base             int32
-	side             int32 // sideColumn or sideRow while busy, else -1
-	preGate, colGate int32 // this bank's group's gates
+	side             int32  // sideColumn or sideRow while busy, else -1
+	preGate, colGate *int64 // this bank's group's gates in channel.gates
 	cur              entry
 }
 
@@ -113,14 +112,14 @@ type channel struct {
 	nextCol, nextRead, nextWrite int64
 	nextRow                      int64
 	// gates holds the earliest activate (tRRD) at gateAct, then per bank
-	// group the earliest precharge (tRTPL), groupPre, then the earliest
-	// column command (tCCDL), groupCol.
-	gates, groupPre, groupCol []int64
-	dir                       int   // busIdle, busRead or busWrite
-	clock                     int64 // latest slot processed
-	lastArrival               int64
-	inflight                  ring
-	next                      int64 // next event slot, kept current
+	// group the earliest precharge (tRTPL), then the earliest column
+	// command (tCCDL); each bank points at its group's two.
+	gates       []int64
+	dir         int   // busIdle, busRead or busWrite
+	clock       int64 // latest slot processed
+	lastArrival int64
+	inflight    ring
+	next        int64 // next event slot, kept current
 	// backlog holds the requests Send could not queue, in order; it is
 	// not empty only while the queue is full.
 	backlog fifo[held]
