@@ -178,8 +178,9 @@ type Coalescer struct {
 	path coalesce.Path
 	warp coalesce.Warp
 	txns []coalesce.Txn
-	// halves is coalesce.HalvesUnit by op and width.
-	halves [2][17]uint64
+	// halves is coalesce.HalvesUnit by op and width, segments
+	// coalesce.HalvesSegment.
+	halves, segments [2][17]uint64
 }
 
 // NewCoalescer returns the coalescer of dev.
@@ -192,6 +193,7 @@ func NewCoalescer(dev *arch.Device) (*Coalescer, error) {
 	for op := range c.halves {
 		for width := range c.halves[op] {
 			c.halves[op][width] = coalesce.HalvesUnit(r, c.path, coalesce.Op(op), width)
+			c.segments[op][width] = coalesce.HalvesSegment(r, c.path, coalesce.Op(op), width)
 		}
 	}
 	return c, nil
@@ -227,14 +229,16 @@ func (c *Coalescer) CoalesceHalves(w *coalesce.Warp, h *traces.Halves) ([]coales
 	if uint(w.Op) >= 2 || uint(w.Width) >= 17 {
 		return nil, false
 	}
-	// coalesce.CoalesceHalves, with HalvesUnit looked up where it
-	// applies: CC10 and CC13 form each half-warp on its own.
+	// coalesce.CoalesceHalves, with HalvesUnit and HalvesSegment looked
+	// up where they apply: CC10 and CC13 form each half-warp on its own.
 	var txns []coalesce.Txn
 	var ok bool
 	if c.rule == coalesce.CC10 || c.rule == coalesce.CC13 {
 		txns, ok = coalesce.CoalesceHalves(c.rule, c.path, w.Op, w.Width, h.Lo, h.Hi, h.Stride, c.txns[:0])
 	} else if size := c.halves[w.Op][w.Width]; size != 0 {
 		txns, ok = coalesce.AppendHalves(c.txns[:0], w.Width, size, h.Lo, h.Hi, h.Stride)
+	} else if seg := c.segments[w.Op][w.Width]; seg != 0 {
+		txns, ok = coalesce.AppendSegmentHalves(c.txns[:0], w.Width, seg, h.Lo, h.Hi, h.Stride)
 	} else {
 		return nil, false
 	}

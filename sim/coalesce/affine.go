@@ -181,7 +181,9 @@ func appendSplit(u []Txn, scratch int, w *Warp, mask uint32, f, g int, d int64, 
 // one progression of stride d from naturally aligned lane 0 at a0 (lane 16
 // at a16): one run when split is false (lane 16 continues lane 15), else
 // two runs of 16 lanes. u must hold 64 units. w is read as appendRun reads
-// it: only for a stride that is neither 0 nor a power of two up to 32.
+// it: only for a stride that is neither 0 nor a power of two up to 32,
+// and then not for half-warps whose lanes pair up in units of their own
+// (pairedUnits).
 func appendHalves(u []Txn, w *Warp, a0, a16, width uint64, split bool, d int64, align uint64, sz uint32) (int, bool) {
 	u = u[:64]
 	if !split {
@@ -189,6 +191,9 @@ func appendHalves(u []Txn, w *Warp, a0, a16, width uint64, split bool, d int64, 
 	}
 	if a16&(width-1) != 0 {
 		return 0, false
+	}
+	if pairedUnits(a0, a16, d, align) {
+		return appendPairs(u, a0, a16, d, align, sz)
 	}
 	if a16 == a0 {
 		// Both half-warps read the same words: the first half's units,
@@ -204,6 +209,40 @@ func appendHalves(u []Txn, w *Warp, a0, a16, width uint64, split bool, d int64, 
 		return 0, false
 	}
 	return appendRun(u, n, 32, w, 0xFFFF0000, 16, a16, d, align, sz)
+}
+
+// pairedUnits reports whether two half-warps that each step by d from
+// naturally aligned a0 and a16 put lanes l and 16+l in one unit of their
+// own for every l: d a nonzero multiple of the unit (every lane of a
+// half in a unit of its own, at the same offset in it) and a0 and a16 in
+// one unit, as the half-warps a row apart of a column-major store (a
+// transpose's) are. Neither half may wrap past 2^64, where appendRun
+// gives up.
+func pairedUnits(a0, a16 uint64, d int64, align uint64) bool {
+	if d == 0 || uint64(d)&^align != 0 || (a0^a16)&align != 0 {
+		return false
+	}
+	span := 15 * uint64(max(d, -d))
+	_, ok0 := runLow(a0, d, span)
+	_, ok1 := runLow(a16, d, span)
+	return ok0 && ok1
+}
+
+// appendPairs adds to u the 16 units of the half-warps that pairedUnits
+// accepts, in ascending address order: lanes l and 16+l share the unit of
+// a0 + l·d.
+func appendPairs(u []Txn, a0, a16 uint64, d int64, align uint64, sz uint32) (int, bool) {
+	u = u[:16]
+	for l := range 16 {
+		i := l // the unit's place in ascending order
+		if d < 0 {
+			i = 15 - l
+		}
+		step := uint64(l) * uint64(d)
+		x, y := a0+step, a16+step
+		u[i&15] = Txn{Addr: x & align, Size: sz, Sectors: sectorBit(x) | sectorBit(y), Lanes: 0x10001 << l}
+	}
+	return 16, true
 }
 
 // appendRuns adds to u the units of the runs of lanes of mask, from f on,

@@ -285,6 +285,15 @@ func TestCoalesceStrideSweep(t *testing.T) {
 	}
 }
 
+// pairTxns is the n transactions txn(0) to txn(n-1).
+func pairTxns(n int, txn func(i int) Txn) []Txn {
+	out := make([]Txn, n)
+	for i := range out {
+		out[i] = txn(i)
+	}
+	return out
+}
+
 // TestCoalesceExact pins addresses, sectors, lanes and order for cases
 // worked out by hand.
 func TestCoalesceExact(t *testing.T) {
@@ -400,6 +409,29 @@ func TestCoalesceExact(t *testing.T) {
 				{Addr: base, Size: 128, Sectors: 0b1000, Lanes: 1},
 				{Addr: base + 128, Size: 128, Sectors: 0b0001, Lanes: 1},
 			},
+		},
+		{
+			// A transpose's store of floats on Fermi, a 16x16 block: lane
+			// l writes row l of a 1024-float row-major matrix at column 2
+			// (+8), lane 16+l the same row at column 3 (+12). Each row is
+			// a 128-B segment of its own that both lanes share, and step 3
+			// reduces it to its first sector.
+			name: "cc20 store transposed", r: CC20, path: L1,
+			w: warpOf(Store, 4, all, func(l int) uint64 { return base + 4096*uint64(l%16) + 8 + 4*uint64(l/16) }),
+			want: pairTxns(16, func(l int) Txn {
+				return Txn{Addr: base + 4096*uint64(l), Size: 32, Sectors: 0b0001, Lanes: 1<<l | 1<<(16+l)}
+			}),
+		},
+		{
+			// The same rows walked upward (lane l at row 15-l), the
+			// second half-warp 32 B on (+44 against +12): each segment
+			// holds sectors 0 and 1, its lower 64 B.
+			name: "cc20 store transposed upward", r: CC20, path: L2,
+			w: warpOf(Store, 4, all, func(l int) uint64 { return base + 4096*uint64(15-l%16) + 12 + 32*uint64(l/16) }),
+			want: pairTxns(16, func(i int) Txn {
+				l := 15 - i // the lane of the i-th segment in address order
+				return Txn{Addr: base + 4096*uint64(i), Size: 64, Sectors: 0b0011, Lanes: 1<<l | 1<<(16+l)}
+			}),
 		},
 	}
 	for _, tt := range tests {

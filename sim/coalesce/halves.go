@@ -38,8 +38,8 @@ func appendHalfUnits(dst []Txn, a0, a16, e0, e1, size uint64) []Txn {
 // in a segment of its own) it appends exactly those Coalesce makes of the
 // same warp and reports true; otherwise it reports false with dst
 // unchanged, and Coalesce, given the lane addresses, decides. It is
-// cc10Halves under CC10, appendSegmentHalves under CC13, else HalvesUnit
-// then AppendHalves.
+// cc10Halves under CC10, appendSegmentHalves under CC13, AppendSegmentHalves
+// for Fermi's stores (HalvesSegment), else HalvesUnit then AppendHalves.
 func CoalesceHalves(r Rule, path Path, op Op, width int, lo, hi, stride uint64, dst []Txn) ([]Txn, bool) {
 	if r == CC10 || r == CC13 {
 		if path > L2 || op > Store || !validWidth(width) {
@@ -49,6 +49,9 @@ func CoalesceHalves(r Rule, path Path, op Op, width int, lo, hi, stride uint64, 
 			return cc10Halves(dst, width, lo, hi, stride), true
 		}
 		return appendSegmentHalves(dst, width, lo, hi, stride)
+	}
+	if seg := HalvesSegment(r, path, op, width); seg != 0 {
+		return AppendSegmentHalves(dst, width, seg, lo, hi, stride)
 	}
 	size := HalvesUnit(r, path, op, width)
 	if size == 0 {
@@ -180,15 +183,40 @@ func AppendHalves(dst []Txn, width int, size, lo, hi, stride uint64) ([]Txn, boo
 		return appendHalfUnits(dst, lo, hi, e0, e1, size), true
 	}
 	// appendWarpRuns, for progressions, is appendHalvesOf, which needs no
-	// lane addresses for a stride of 0 or a power of two up to 32 bytes.
+	// lane addresses for a stride of 0 or a power of two up to 32 bytes,
+	// nor for half-warps whose lanes pair up in units of their own.
 	ad := d
 	if int64(d) < 0 {
 		ad = -d
 	}
-	if ad > 32 || ad&(ad-1) != 0 {
+	if (ad > 32 || ad&(ad-1) != 0) && !pairedUnits(lo, hi, int64(d), ^(size - 1)) {
 		return dst, false
 	}
 	return appendHalvesOf(dst, nil, lo, hi, e0, uint64(width), size, d)
+}
+
+// HalvesSegment is the segment size in which Coalesce forms the
+// transactions of a whole warp of 32 active lanes under rule r, path, op
+// and width and then reduces them as CC 1.2/1.3 does (§2.2 step 3):
+// Fermi's stores of words of up to 4 bytes. It is 0 for any other
+// input; HalvesUnit answers the warps formed in units without reduction.
+func HalvesSegment(r Rule, path Path, op Op, width int) uint64 {
+	if r != CC20 || op != Store || path > L2 || !validWidth(width) || width > 4 {
+		return 0
+	}
+	return cc13Segment(width)
+}
+
+// AppendSegmentHalves is CoalesceHalves given seg, HalvesSegment's
+// nonzero result for the rule, path, op and width: AppendHalves in
+// segments of that size, reduced.
+func AppendSegmentHalves(dst []Txn, width int, seg, lo, hi, stride uint64) ([]Txn, bool) {
+	n := len(dst)
+	dst, ok := AppendHalves(dst, width, seg, lo, hi, stride)
+	if ok {
+		reduce(dst[n:])
+	}
+	return dst, ok
 }
 
 // appendWarpRuns is appendWarp for the warps whose half-warps are not

@@ -141,6 +141,19 @@ func TestCoalesceHalves(t *testing.T) {
 			t.Errorf("CoalesceHalves(cc13, a column of floats, %s) = %+v, %v; want %+v, true", c.name, got, ok, want)
 		}
 	}
+	// A transpose's store on Fermi (§F.4.2: stores as CC 1.3 forms
+	// segments, over the whole warp): lane l writes the float at +8 of
+	// row l of a matrix of 4-KiB rows, lane 16+l the one at +12. The two
+	// share row l's 128-B segment, which step 3 reduces to its first
+	// sector: 16 transactions of 32 B, each serving two lanes.
+	transposed := pairTxns(16, func(l int) Txn {
+		return Txn{Addr: 0x10000 + 4096*uint64(l), Size: 32, Sectors: 0b0001, Lanes: 1<<l | 1<<(16+l)}
+	})
+	for _, path := range []Path{L1, L2} {
+		if got, ok := CoalesceHalves(CC20, path, Store, 4, 0x10008, 0x1000C, 4096, nil); !ok || !slices.Equal(got, transposed) {
+			t.Errorf("CoalesceHalves(cc20, %v, a transposed store) = %+v, %v; want %+v, true", path, got, ok, transposed)
+		}
+	}
 }
 
 // FuzzCoalesceHalves holds CoalesceHalves to Coalesce of the same warp,
