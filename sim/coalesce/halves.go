@@ -189,7 +189,7 @@ func AppendHalves(dst []Txn, width int, size, lo, hi, stride uint64) ([]Txn, boo
 	if int64(d) < 0 {
 		ad = -d
 	}
-	if (ad > 32 || ad&(ad-1) != 0) && !pairedUnits(lo, hi, int64(d), ^(size - 1)) {
+	if (ad > 32 || ad&(ad-1) != 0) && !pairedUnits(lo, hi, int64(d), ^(size-1)) {
 		return dst, false
 	}
 	return appendHalvesOf(dst, nil, lo, hi, e0, uint64(width), size, d)
