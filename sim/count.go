@@ -221,6 +221,18 @@ func (c *Coalescer) CoalesceWarp(w *coalesce.Warp) []coalesce.Txn {
 	return c.txns
 }
 
+// moved is txns, each moved by delta bytes, in the scratch the next call
+// reuses.
+func (c *Coalescer) moved(txns []coalesce.Txn, delta uint64) []coalesce.Txn {
+	out := c.txns[:len(txns)]
+	for i, t := range txns {
+		t.Addr += delta
+		out[i] = t
+	}
+	c.txns = out
+	return out
+}
+
 // CoalesceHalves returns the transactions of a warp instruction of 32
 // active lanes whose half-warps step as h describes (w.Addr is not read),
 // and true; or false when they need the lane addresses (CoalesceWarp).

@@ -14,9 +14,18 @@ import (
 // so the counter keeps, per reference, the counts of the shapes it met
 // last, keyed by the first address's offset in its period, the distance
 // from lane 0 to lane 16 and the stride.
+//
+// The engine keeps such a memo too, for the transactions themselves: a
+// shape of at most memoTxns transactions keeps those of the instruction
+// that met it first, which moved by the distance between the two
+// instructions' periods are the transactions of any other of its shape
+// (shapeMemo.coalesce).
 const (
 	memoPeriod = 128
 	memoSlots  = 64 // per reference, direct-mapped; a power of two
+	// memoTxns is the most transactions an entry keeps: a warp's row of
+	// words in 32-B sectors (4), as many as its half-warps' segments.
+	memoTxns = 4
 )
 
 type memoKey struct{ lo, hi, stride uint64 }
@@ -28,6 +37,13 @@ type memoEntry struct {
 	// stores is what counter.record returned for the shape: the sectors
 	// a store touches, where the counter counts them.
 	stores int64
+	// n is the number of the shape's transactions in txns, kept by the
+	// engine's memo, those of the instruction whose first address less
+	// its offset in memoPeriod was base; -1 where none are kept (more
+	// than memoTxns, or the counter's memo).
+	n    int
+	base uint64
+	txns [memoTxns]coalesce.Txn
 }
 
 // shapeMemo holds the counts of the last shapes met, per reference.
@@ -72,9 +88,40 @@ func (k *counter) countShape(c *RefCounts, in *traces.WarpInst, h *traces.Halves
 			cur.Addresses(&w.Addr)
 			txns = k.co.CoalesceWarp(w)
 		}
-		e.key, e.full, e.delta = key, true, RefCounts{}
+		e.key, e.full, e.delta, e.n = key, true, RefCounts{}, -1
 		e.stores = k.record(&e.delta, w, txns)
 	}
 	c.add(&e.delta)
 	return e.stores
+}
+
+// coalesce is the engine's way to the transactions of the warp instruction
+// w (32 active lanes) of reference ref whose half-warps step as h
+// describes: it adds the instruction's counts to c and returns its
+// transactions, in co's scratch, which the next call reuses. A shape met
+// before is counted from its entry, and its transactions are the kept
+// ones moved to h's period where the entry keeps them; any other shape
+// is coalesced by co. It reports false, counting nothing, when the
+// transactions need the lane addresses.
+func (m *shapeMemo) coalesce(co *Coalescer, ref int, w *coalesce.Warp, h *traces.Halves, c *RefCounts) ([]coalesce.Txn, bool) {
+	key := keyOf(h)
+	e := m.entry(ref, key)
+	base := h.Lo - key.lo
+	if e.full && e.key == key && e.n >= 0 {
+		c.add(&e.delta)
+		return co.moved(e.txns[:e.n], base-e.base), true
+	}
+	txns, ok := co.CoalesceHalves(w, h)
+	if !ok {
+		return nil, false
+	}
+	if !e.full || e.key != key {
+		e.key, e.full, e.delta, e.n = key, true, RefCounts{}, -1
+		e.delta.record(w, txns)
+		if len(txns) <= memoTxns {
+			e.n, e.base = copy(e.txns[:], txns), base
+		}
+	}
+	c.add(&e.delta)
+	return txns, true
 }

@@ -81,8 +81,10 @@ type engine struct {
 	grid grid
 	sms  cores
 	co   *Coalescer
-	l2   *l2 // nil on devices without an L2
-	port *port
+	// shapes is the launch's memo of shapes (sm.shapes).
+	shapes shapeMemo
+	l2     *l2 // nil on devices without an L2
+	port   *port
 	// below is what the SMs send to: the L2, or direct (DRAM) where
 	// there is none or it caches textures only; texBelow is where
 	// texture-cache misses go (the L2 wherever there is one); held is the

@@ -166,6 +166,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		}
 	}
 	e.countInto(res)
+	e.shapes = newShapeMemo(len(info.Refs))
 	e.activeBlks = occ.ActiveBlocks
 	e.grid = grid{total: info.Blocks(), progress: opts.Progress, res: res}
 	e.failing, _ = src.(failing)
@@ -187,7 +188,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		if l1 != nil {
 			l1.stale = true
 		}
-		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, texMem: e.texBelow, held: e.held, co: e.co, res: res, firstStart: -1,
+		*s = sm{id: i, spec: spec, clk: &e.clk, grid: &e.grid, mem: e.below, texMem: e.texBelow, held: e.held, co: e.co, shapes: &e.shapes, res: res, firstStart: -1,
 			shared: sharedMem{rule: rule, latency: int64(dev.SM.SharedLatency)}, l1: l1}
 		if err := s.newL1(dev); err != nil {
 			return err

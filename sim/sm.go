@@ -118,7 +118,10 @@ type sm struct {
 	// cell nobody sets on a device without an L2.
 	held *int64
 	co   *Coalescer
-	res  *Result
+	// shapes is the launch's memo of the transactions and counts of the
+	// shapes its warp instructions have met.
+	shapes *shapeMemo
+	res    *Result
 }
 
 // launchBlock makes block id of the grid resident on s at time t.
@@ -305,7 +308,6 @@ func (s *sm) issue(sc *scheduler, slot int, t int64) {
 func (s *sm) globalAccess(slot int, t int64) {
 	w := &s.warps[slot]
 	txns := s.coalesce(w)
-	s.res.Refs[w.ref].record(&w.mem, txns)
 	if w.op == traces.OpStore {
 		if s.spec.touched {
 			s.storeSectors += touchedSectors(txns)
@@ -319,15 +321,19 @@ func (s *sm) globalAccess(slot int, t int64) {
 }
 
 // coalesce is the transactions of the memory instruction of w, straight
-// from the shape of its addresses where that decides them.
+// from the shape of its addresses where that decides them (through the
+// launch's memo of shapes), and adds its counts to its reference's.
 func (s *sm) coalesce(w *warp) []coalesce.Txn {
+	rc := &s.res.Refs[w.ref].RefCounts
 	if w.lazy {
-		if txns, ok := s.co.CoalesceHalves(&w.mem, &w.halves); ok {
+		if txns, ok := s.shapes.coalesce(s.co, int(w.ref), &w.mem, &w.halves, rc); ok {
 			return txns
 		}
 		w.hcur.Addresses(&w.mem.Addr)
 	}
-	return s.co.CoalesceWarp(&w.mem)
+	txns := s.co.CoalesceWarp(&w.mem)
+	rc.record(&w.mem, txns)
+	return txns
 }
 
 // arrive makes the warp in slot wait at its block's barrier from t on;
