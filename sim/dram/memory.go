@@ -247,7 +247,8 @@ func (m *Memory) Send(now int64, r Request) {
 		}
 		m.backlogged++
 	}
-	ch.backlog.push(held{addr: r.Addr, tag: r.Tag, row: row, bank: int32(b), bytes: uint16(r.Bytes), write: r.Write})
+	h := ch.backlog.add()
+	h.addr, h.tag, h.row, h.bank, h.bytes, h.write = r.Addr, r.Tag, row, int32(b), uint16(r.Bytes), r.Write
 }
 
 // held is a request in a channel's backlog, its bank and row worked out.
