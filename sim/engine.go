@@ -128,7 +128,7 @@ func (e *engine) run(ctx context.Context) error {
 	for clk.q.len() > 0 {
 		ev := clk.q.pop()
 		clk.now = ev.t
-		switch ev.kind {
+		switch ev.kind() {
 		case evSchedule:
 			s := &e.sms[ev.a]
 			sc := &s.scheds[ev.b]

@@ -16,15 +16,30 @@ const (
 
 // event is one entry of the queue. Ties in time are broken by seq, the
 // order in which events were scheduled, so runs are reproducible.
+//
+// The kind rides in the low byte of order, below seq: four words, which
+// the compiler keeps in registers. With a fifth field an event lived in
+// memory wherever it was copied, stored field by field and read back in
+// wider loads, which the host cannot forward from its store buffer, at
+// every pop.
 type event struct {
-	t    int64
-	seq  uint64
-	kind uint8
-	a, b int32
+	t     int64
+	order uint64 // seq<<8 | kind
+	a, b  int32
 }
 
+func newEvent(t int64, seq uint64, kind uint8, a, b int32) event {
+	return event{t: t, order: seq<<8 | uint64(kind), a: a, b: b}
+}
+
+func (x *event) seq() uint64 { return x.order >> 8 }
+
+func (x *event) kind() uint8 { return uint8(x.order) }
+
+// before orders by time, then seq: order compares as seq does, the
+// seqs being distinct.
 func (x *event) before(y *event) bool {
-	return x.t < y.t || (x.t == y.t && x.seq < y.seq)
+	return x.t < y.t || (x.t == y.t && x.order < y.order)
 }
 
 // nearSlots is the span of cycles, from the time of the last pop, that
@@ -102,7 +117,7 @@ func (q *eventQueue) lastAt(t int64, kind uint8) *event {
 		return nil
 	}
 	ev := &q.nodes[i-1].ev
-	if ev.t != t || ev.kind != kind {
+	if ev.t != t || ev.kind() != kind {
 		return nil
 	}
 	return ev
@@ -116,7 +131,7 @@ func (q *eventQueue) push(t int64, kind uint8, a, b int32) {
 		panic(fmt.Sprintf("sim: event at cycle %d scheduled after cycle %d was handled", t, q.base))
 	}
 	if d >= nearSlots {
-		q.pushFar(event{t: t, seq: q.seq, kind: kind, a: a, b: b})
+		q.pushFar(newEvent(t, q.seq, kind, a, b))
 		return
 	}
 	var i int32
@@ -128,7 +143,7 @@ func (q *eventQueue) push(t int64, kind uint8, a, b int32) {
 		i = int32(len(q.nodes))
 	}
 	nd := &q.nodes[i-1]
-	nd.ev.t, nd.ev.seq, nd.ev.kind, nd.ev.a, nd.ev.b = t, q.seq, kind, a, b
+	nd.ev = newEvent(t, q.seq, kind, a, b)
 	nd.next = 0
 	bk := t & (nearSlots - 1)
 	if q.tail[bk] == 0 {

@@ -34,7 +34,7 @@ func TestEventQueueOrder(t *testing.T) {
 			}
 			seq++
 			q.push(tm, evSchedule, int32(seq), 0)
-			pushed = append(pushed, event{t: tm, seq: seq, kind: evSchedule, a: int32(seq)})
+			pushed = append(pushed, newEvent(tm, seq, evSchedule, int32(seq), 0))
 		}
 		for range 20 {
 			push()
@@ -58,15 +58,15 @@ func TestEventQueueOrder(t *testing.T) {
 			popped = append(popped, q.pop())
 		}
 		slices.SortFunc(pushed, func(x, y event) int {
-			return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.seq, y.seq))
+			return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.seq(), y.seq()))
 		})
 		if len(popped) != len(pushed) {
 			t.Fatalf("%s: popped %d events; want %d", c.name, len(popped), len(pushed))
 		}
 		for i := range pushed {
-			if popped[i].t != pushed[i].t || popped[i].seq != pushed[i].seq || popped[i].a != pushed[i].a {
+			if popped[i].t != pushed[i].t || popped[i].seq() != pushed[i].seq() || popped[i].a != pushed[i].a {
 				t.Fatalf("%s: pop %d = (t %d, seq %d); want (t %d, seq %d)",
-					c.name, i, popped[i].t, popped[i].seq, pushed[i].t, pushed[i].seq)
+					c.name, i, popped[i].t, popped[i].seq(), pushed[i].t, pushed[i].seq())
 			}
 		}
 	}
@@ -96,7 +96,7 @@ func TestEventQueueLastAt(t *testing.T) {
 		}
 		seq++
 		id := int32(seq)
-		pushed = append(pushed, event{t: tm, seq: seq, a: id})
+		pushed = append(pushed, newEvent(tm, seq, 0, id, 0))
 		if kind == evDRAMPush {
 			if ev := q.lastAt(tm, kind); ev != nil {
 				joined[ev.a] = append(joined[ev.a], id)
@@ -124,7 +124,7 @@ func TestEventQueueLastAt(t *testing.T) {
 		popped = append(popped, joined[ev.a]...)
 	}
 	slices.SortFunc(pushed, func(x, y event) int {
-		return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.seq, y.seq))
+		return cmp.Or(cmp.Compare(x.t, y.t), cmp.Compare(x.seq(), y.seq()))
 	})
 	if len(joined) == 0 {
 		t.Fatal("no event was joined")
