@@ -87,36 +87,36 @@ func (g *geometry) halfRuns(addr *[32]uint64) (int, bool) {
 }
 
 // runsDegree is halfRuns' degree for the runs of 16 words from a and
-// from b.
+// from b: 2 when a bank holds words of both in different rows.
 func (g *geometry) runsDegree(a, b uint64) int {
-	pa, pb := g.run16(a), g.run16(b)
-	for _, p := range pa {
-		for _, q := range pb {
-			if p.banks&q.banks != 0 && p.row != q.row {
-				return 2
-			}
-		}
+	ah, ahRow, at, atRow := g.run16(a)
+	bh, bhRow, bt, btRow := g.run16(b)
+	if clash(ah, ahRow, bh, bhRow) || clash(ah, ahRow, bt, btRow) ||
+		clash(at, atRow, bh, bhRow) || clash(at, atRow, bt, btRow) {
+		return 2
 	}
 	return 1
 }
 
-// rowPart is the banks some consecutive words of one row are in, and the
-// row.
-type rowPart struct {
-	banks uint32
-	row   uint64
+// clash says whether the words in banks p of row pRow and in banks q of
+// row qRow share a bank in different rows.
+func clash(p uint32, pRow uint64, q uint32, qRow uint64) bool {
+	return p&q != 0 && pRow != qRow
 }
 
-// run16 is the 16 consecutive words from address a as the parts in a's
-// row and in the next (no banks where all 16 are in a's row), of 32
-// banks, as every rule but CC 1.x's has.
-func (g *geometry) run16(a uint64) [2]rowPart {
+// run16 is the 16 consecutive words from address a as the banks of
+// those in a's row (head) and of those in the next (tail; none where
+// all 16 are in a's row), with the two rows, of 32 banks, as every rule
+// but CC 1.x's has. Four results, in registers: as an array of two
+// parts they went back through memory, stored by fields and copied
+// whole, which the host cannot forward from its store buffer.
+func (g *geometry) run16(a uint64) (head uint32, headRow uint64, tail uint32, tailRow uint64) {
 	w := a >> g.wordShift
 	perRow := uint64(1) << (g.rowShift - g.wordShift)
 	first := min(16, perRow-w%perRow) // the words in a's row
 	all := bits.RotateLeft32(1<<16-1, int(w%32))
-	head := bits.RotateLeft32(1<<first-1, int(w%32))
-	return [2]rowPart{{head, a >> g.rowShift}, {all &^ head, (a + first<<g.wordShift) >> g.rowShift}}
+	head = bits.RotateLeft32(1<<first-1, int(w%32))
+	return head, a >> g.rowShift, all &^ head, (a + first<<g.wordShift) >> g.rowShift
 }
 
 // tallyWords is degree's tally for lanes that read one word each, in a
