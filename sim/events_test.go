@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -169,5 +170,33 @@ func TestEventQueueAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, step); n != 0 {
 		t.Errorf("push and pop allocate %.1f times per 8 events; want 0", n)
+	}
+}
+
+// An event stays a value the compiler keeps in registers: at most four
+// fields of 32 bytes in all (Go's limits for an SSA-able struct). With a
+// fifth field every pop went through memory, stored by fields and read
+// back whole, a store-forwarding stall that cost 3 to 5% of every run
+// (docs/design.md, "Stalls no instruction count shows"). The kind and
+// seq share a word, and each reads back what newEvent was given.
+func TestEventFitsRegisters(t *testing.T) {
+	typ := reflect.TypeFor[event]()
+	if typ.NumField() > 4 || typ.Size() > 32 {
+		t.Errorf("event has %d fields, %d bytes; want at most 4 and 32", typ.NumField(), typ.Size())
+	}
+	for _, c := range []struct {
+		seq  uint64
+		kind uint8
+	}{{0, evSchedule}, {1, evBlockDone}, {1<<56 - 1, evLSURetry}, {12345, 255}} {
+		ev := newEvent(7, c.seq, c.kind, -1, 3)
+		if ev.seq() != c.seq || ev.kind() != c.kind || ev.t != 7 || ev.a != -1 || ev.b != 3 {
+			t.Errorf("newEvent(7, %d, %d, -1, 3) reads back seq %d, kind %d, t %d, a %d, b %d",
+				c.seq, c.kind, ev.seq(), ev.kind(), ev.t, ev.a, ev.b)
+		}
+	}
+	// Order follows seq whatever the kinds.
+	x, y := newEvent(5, 9, 255, 0, 0), newEvent(5, 10, 0, 0, 0)
+	if !x.before(&y) || y.before(&x) {
+		t.Error("an event of seq 9 and kind 255 does not come before one of seq 10 and kind 0 at the same time")
 	}
 }
