@@ -17,13 +17,13 @@ const (
 // event is one entry of the queue. Ties in time are broken by seq, the
 // order in which events were scheduled, so runs are reproducible.
 //
-// The kind rides in the low byte of order, below seq: four words, which
-// the compiler keeps in registers. With a fifth field an event lived in
-// memory wherever it was copied, stored field by field and read back in
-// wider loads, which the host cannot forward from its store buffer, at
-// every pop. A seq must stay below 2^56 for order to keep its order:
-// a run would have to push 2^56 events, centuries at this simulator's
-// tens of millions a second.
+// The kind rides in the low byte of order, below seq: four fields in
+// three words, which the compiler keeps in registers. With a fifth field
+// an event lived in memory wherever it was copied, stored field by field
+// and read back in wider loads, which the host cannot forward from its
+// store buffer, at every pop. A seq must stay below 2^56 for order to
+// keep its order: a run would have to push 2^56 events, centuries at
+// this simulator's tens of millions a second.
 type event struct {
 	t     int64
 	order uint64 // seq<<8 | kind
