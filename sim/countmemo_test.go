@@ -120,7 +120,7 @@ func TestTxnShapeMemo(t *testing.T) {
 			cur.Addresses(&in.Addr)
 			warp, wantTxns := c.oracle.Coalesce(&in)
 			e := memo.entry(0, keyOf(&cur.h))
-			if e.full && e.key == keyOf(&cur.h) && e.n >= 0 {
+			if memo.holds(e, keyOf(&cur.h)) && e.n >= 0 {
 				kept++
 			}
 			txns, ok := memo.coalesce(c.co, 0, warp, &cur.h, &got)
@@ -150,4 +150,34 @@ func TestTxnShapeMemo(t *testing.T) {
 		}
 		kept, answered = 0, 0
 	})
+}
+
+// A memo reset for the next launch holds none of the shapes of the
+// launch before, whose reference numbers mean other arrays, nor do the
+// entries of references it grows to hold; it keeps its entries where
+// they fit.
+func TestShapeMemoReset(t *testing.T) {
+	var m shapeMemo
+	m.reset(2)
+	key := memoKey{lo: 8, hi: 64, stride: 4}
+	for ref := range 2 {
+		m.fill(m.entry(ref, key), key)
+		if !m.holds(m.entry(ref, key), key) {
+			t.Fatalf("reference %d: the entry just filled does not hold its shape", ref)
+		}
+	}
+	kept := &m.slots[0]
+	m.reset(1)
+	if m.holds(m.entry(0, key), key) {
+		t.Error("after reset(1) reference 0 still holds the last launch's shape")
+	}
+	if &m.slots[0] != kept {
+		t.Error("reset(1) of a memo of 2 references allocated its entries again")
+	}
+	m.reset(3)
+	for ref := range 3 {
+		if m.holds(m.entry(ref, key), key) {
+			t.Errorf("after reset(3) reference %d holds a shape", ref)
+		}
+	}
 }

@@ -166,7 +166,7 @@ func (e *engine) load(dev *arch.Device, src traces.Source, opts Options) error {
 		}
 	}
 	e.countInto(res)
-	e.shapes = newShapeMemo(len(info.Refs))
+	e.shapes.reset(len(info.Refs))
 	e.activeBlks = occ.ActiveBlocks
 	e.grid = grid{total: info.Blocks(), progress: opts.Progress, res: res}
 	e.failing, _ = src.(failing)
