@@ -103,12 +103,16 @@ func (ch *channel) find(side int32) {
 	// A fourth, unused base lets b.base&3 index without a bounds check.
 	bases := [4]int64{max(ch.nextCol, ch.nextRead), max(ch.nextCol, ch.nextWrite), ch.nextRow}
 	var first *bank
-	firstAt := int64(math.MaxInt64)
+	firstAt, firstSeq := int64(math.MaxInt64), int64(math.MaxInt64)
 	for _, b := range ch.sides[side].list {
-		at := max(b.ready, *b.gate, bases[b.base&3])
-		if at < firstAt || (at == firstAt && b.cur.seq < first.cur.seq) {
-			first, firstAt = b, at
+		at, seq := max(b.ready, *b.gate, bases[b.base&3]), b.cur.seq
+		// Without a branch: which bank is first is as likely one as the
+		// other, and a mispredicted branch costs more than the moves.
+		better := bit(at < firstAt)|bit(at == firstAt)&bit(seq < firstSeq) != 0
+		if better {
+			first = b
 		}
+		firstAt, firstSeq = min(firstAt, at), choose(better, seq, firstSeq)
 	}
 	ch.first[side], ch.firstAt[side], ch.known[side] = first, firstAt, true
 }
@@ -348,4 +352,20 @@ func (ch *channel) take(b *bank, prev, idx int32, t int64) {
 	n := len(ch.free)
 	ch.free = ch.free[:n+1]
 	ch.free[n] = idx
+}
+
+// choose returns a if c, else b, in a conditional move.
+func choose(c bool, a, b int64) int64 {
+	if c {
+		return a
+	}
+	return b
+}
+
+// bit is 1 if c, else 0, in a SETcc.
+func bit(c bool) uint8 {
+	if c {
+		return 1
+	}
+	return 0
 }
