@@ -511,9 +511,10 @@ func (c *Cache) victim(base int) int {
 	stamps := c.stamps[base : base+c.ways]
 	best, oldest := 0, uint64(math.MaxUint64)
 	for w, t := range stamps {
-		if t < oldest {
-			best, oldest = w, t
-		}
+		// Conditional moves: which way is older follows no pattern the
+		// host predicts.
+		older := -int(bit(t < oldest)) // every bit set if t is older
+		best, oldest = best^(best^w)&older, min(oldest, t)
 	}
 	return base + best
 }
@@ -595,4 +596,12 @@ func (c *Cache) checkMask(addr uint64, mask uint32) {
 //go:noinline
 func badMask(addr uint64, mask, full uint32) {
 	panic(fmt.Sprintf("cache: access at %#x with sector mask %#b; want a non-empty subset of %#b", addr, mask, full))
+}
+
+// bit is 1 if c, else 0, in a SETcc.
+func bit(c bool) uint8 {
+	if c {
+		return 1
+	}
+	return 0
 }
