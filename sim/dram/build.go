@@ -41,7 +41,8 @@ func NewMemory(d *arch.Device) (*Memory, error) {
 	}
 	m.due = make([]*completion, 0, dr.Channels*inflight)
 	m.next, m.nextSlot, m.nextCore = math.MaxInt64, math.MaxInt64, math.MaxInt64
-	m.pushNow, m.pushSlot = 0, 0 // slot 0 is core cycle 0
+	m.pushNow, m.pushSlot = 0, 0  // slot 0 is core cycle 0
+	m.advNow, m.advLimit = -1, -1 // no slot is before core cycle 0
 	return m, nil
 }
 

@@ -157,6 +157,10 @@ type Memory struct {
 	// requests queued in one cycle, those an Advance admits from the
 	// backlogs among them, share one conversion.
 	pushNow, pushSlot int64
+	// advLimit is the last slot at or before core cycle advNow, the
+	// latest Advance's: the next Advance, most often at the cycle after,
+	// knows from it without a division which slots become its own cycle.
+	advNow, advLimit int64
 	// backlogged counts the channels whose backlog is not empty, so that
 	// admit skips its pass while none is.
 	backlogged int
@@ -390,7 +394,18 @@ func (m *Memory) Advance(now int64, done Receiver) {
 		panic(fmt.Sprintf("dram: Advance to cycle %d after Advance to cycle %d", now, m.now))
 	}
 	m.now = now
+	// A slot after the last of cycle now-1 (low) and at or before the
+	// last of now (limit) is core cycle now: completions there need no
+	// conversion of their own.
+	low := m.advLimit
+	if now-1 != m.advNow {
+		low = -1
+		if now > 0 {
+			low = m.ratio.slotFloor(now - 1)
+		}
+	}
 	limit := m.ratio.slotFloor(now)
+	m.advNow, m.advLimit = now, limit
 	m.due = m.due[:0]
 	m.next = math.MaxInt64
 	for i := range m.chans {
@@ -403,7 +418,11 @@ func (m *Memory) Advance(now int64, done Receiver) {
 		for ch.inflight.n > 0 && ch.inflight.front().finish <= limit {
 			c := ch.inflight.front()
 			ch.inflight.drop()
-			c.finish = m.ratio.coreCeil(c.finish)
+			if c.finish > low {
+				c.finish = now
+			} else {
+				c.finish = m.ratio.coreCeil(c.finish)
+			}
 			m.due = append(m.due, c)
 			ch.stats.Completed++
 		}

@@ -466,6 +466,49 @@ func TestClockConversion(t *testing.T) {
 	}
 }
 
+// TestAdvanceLate holds Advance to report a completion at the core cycle
+// its data are done, whatever cycles it is called at: an Advance later
+// than the memory's next event (the engine's, when a push comes first)
+// must not report it at its own cycle. On TestClockConversion's clocks a
+// core cycle is 5.28 slots, and cycle c's last slot is floor(5.28c): 110
+// for 21, 116 for 22. The 128-B read pushed at cycle 0 is done at slot
+// 112, core cycle ceil(112/5.28) = 22. A 64-B read (one burst: tRCD +
+// tCL + 2 = 26 DRAM cycles, 104 slots) pushed at cycle 1 arrives at slot
+// ceil(5.28) = 6 and is done at slot 110, the last of cycle 21: ceil(110
+// / 5.28) = 21, so an Advance at 22 must not count it as 22's.
+func TestAdvanceLate(t *testing.T) {
+	tests := []struct {
+		name     string
+		at       int64 // the push's cycle
+		bytes    int
+		advances []int64
+		want     int64
+	}{
+		{"at its cycle after the cycle before", 0, 128, []int64{21, 22}, 22},
+		{"every cycle", 0, 128, []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23}, 22},
+		{"one cycle late", 0, 128, []int64{21, 23}, 22},
+		{"late, alone", 0, 128, []int64{23}, 22},
+		{"far late", 0, 128, []int64{5, 1000}, 22},
+		{"twice at one cycle", 0, 128, []int64{22, 22}, 22},
+		{"done at the last slot of the cycle before", 1, 64, []int64{22}, 21},
+		{"done at the last slot of its cycle", 1, 64, []int64{20, 21}, 21},
+	}
+	for _, tc := range tests {
+		m := newMemory(t, gtx480(1))
+		if !m.Push(tc.at, read(1, 0, tc.bytes)) {
+			t.Fatalf("%s: an idle memory refused a push", tc.name)
+		}
+		var got []completed
+		done := DoneFunc(func(r Request, finish int64) { got = append(got, completed{r.Tag, finish}) })
+		for _, at := range tc.advances {
+			m.Advance(at, done)
+		}
+		if want := []completed{{1, tc.want}}; !slices.Equal(got, want) {
+			t.Errorf("%s (Advance at %v): completions (tag, cycle) = %v; want %v", tc.name, tc.advances, got, want)
+		}
+	}
+}
+
 func TestStreamingBandwidth(t *testing.T) {
 	tests := []struct {
 		name string
