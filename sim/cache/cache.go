@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"errors"
 	"fmt"
 	"iter"
 	"math"
@@ -14,106 +13,6 @@ import (
 // MaxSectors is the largest number of sectors in one line: sector masks are
 // uint32.
 const MaxSectors = 32
-
-// Geometry is the plain description a Cache is built from. A zero policy
-// field selects the default (arch.ReplaceLRU, arch.IndexLinear,
-// arch.ReadOnly).
-type Geometry struct {
-	Sets int
-	Ways int
-	// LineBytes is the tag granularity, a power of two.
-	LineBytes int
-	// SectorBytes is the fill granularity, a power of two dividing
-	// LineBytes into at most MaxSectors sectors; 0 means LineBytes (an
-	// unsectored cache).
-	SectorBytes int
-	Replacement arch.Replacement
-	SetIndex    arch.SetIndex
-	WritePolicy arch.WritePolicy
-	// WriteAllocate allocates a line on a write miss; it needs
-	// arch.WriteBack or arch.WriteThrough.
-	WriteAllocate bool
-}
-
-// FromArch is the geometry of one cache described by c with the given
-// number of sets: c.Sets() for an L1, arch.L2Cache.SetsPerSlice() for one
-// L2 slice. A zero c.Sector means an unsectored cache.
-func FromArch(c arch.Cache, sets int) Geometry {
-	sector := c.Sector
-	if sector == 0 {
-		sector = c.Line
-	}
-	return Geometry{
-		Sets:          sets,
-		Ways:          c.Associativity,
-		LineBytes:     int(c.Line),
-		SectorBytes:   int(sector),
-		Replacement:   c.Replacement,
-		SetIndex:      c.SetIndex,
-		WritePolicy:   c.WritePolicy,
-		WriteAllocate: c.WriteAllocate,
-	}
-}
-
-// SizeBytes is the capacity: sets × ways × line bytes.
-func (g Geometry) SizeBytes() int { return g.Sets * g.Ways * g.LineBytes }
-
-// Sectors is the number of sectors per line.
-func (g Geometry) Sectors() int {
-	if g.SectorBytes == 0 || g.LineBytes <= 0 {
-		return 1
-	}
-	return g.LineBytes / g.SectorBytes
-}
-
-// Validate reports every problem with g at once.
-func (g Geometry) Validate() error {
-	var errs []error
-	pow2 := func(n int) bool { return n > 0 && n&(n-1) == 0 }
-	if g.Sets < 1 {
-		errs = append(errs, fmt.Errorf("sets = %d; want at least 1", g.Sets))
-	}
-	if g.Ways < 1 {
-		errs = append(errs, fmt.Errorf("ways = %d; want at least 1", g.Ways))
-	}
-	if g.Sets >= 1 && g.Ways >= 1 && g.Sets > math.MaxInt32/g.Ways {
-		errs = append(errs, fmt.Errorf("sets × ways = %d × %d lines; want at most %d", g.Sets, g.Ways, math.MaxInt32))
-	}
-	if !pow2(g.LineBytes) {
-		errs = append(errs, fmt.Errorf("line = %d bytes; want a power of two, e.g. 128", g.LineBytes))
-	}
-	if g.SectorBytes != 0 {
-		switch {
-		case !pow2(g.SectorBytes):
-			errs = append(errs, fmt.Errorf("sector = %d bytes; want a power of two, e.g. 32, or 0 for an unsectored cache", g.SectorBytes))
-		case pow2(g.LineBytes) && g.SectorBytes > g.LineBytes:
-			errs = append(errs, fmt.Errorf("sector = %d bytes is larger than the %d-byte line", g.SectorBytes, g.LineBytes))
-		case pow2(g.LineBytes) && g.LineBytes/g.SectorBytes > MaxSectors:
-			errs = append(errs, fmt.Errorf("line %d B / sector %d B = %d sectors; want at most %d", g.LineBytes, g.SectorBytes, g.LineBytes/g.SectorBytes, MaxSectors))
-		}
-	}
-	switch g.SetIndex {
-	case arch.IndexFermiHash:
-		if g.Sets != 32 && g.Sets != 64 {
-			errs = append(errs, fmt.Errorf("set index %s needs 32 or 64 sets; got %d", g.SetIndex, g.Sets))
-		}
-	case arch.IndexXOR:
-		if !pow2(g.Sets) {
-			errs = append(errs, fmt.Errorf("set index %s needs a power-of-two number of sets; got %d", g.SetIndex, g.Sets))
-		}
-	}
-	if g.WriteAllocate && g.WritePolicy != arch.WriteBack && g.WritePolicy != arch.WriteThrough {
-		errs = append(errs, fmt.Errorf("write allocate with write policy %s; want %s or %s, or no write allocate", policyName(g.WritePolicy), arch.WriteBack, arch.WriteThrough))
-	}
-	return errors.Join(errs...)
-}
-
-func policyName(p arch.WritePolicy) arch.WritePolicy {
-	if p == 0 {
-		return arch.ReadOnly
-	}
-	return p
-}
 
 // noLine is the tag of an invalid way: no address shifted right by the
 // line bits reaches it, so a tag match alone means a present line.
@@ -490,87 +389,6 @@ func (c *Cache) ValidLines() int {
 // invalidated since.
 func (c *Cache) FreeLines() int { return len(c.valid) - c.ValidLines() }
 
-// lookup is the index of line in the set starting at base, or -1. Tags
-// are unique within a set and invalid ways hold noLine, so it compares
-// tags only and stops at the match.
-func (c *Cache) lookup(base int, line uint64) int {
-	for w, t := range c.tags[base : base+c.ways] {
-		if t == line {
-			return base + w
-		}
-	}
-	return -1
-}
-
-// victim is the index of the way to fill in the set starting at base: the
-// first invalid way, else the smallest stamp. An invalid way's stamp is 0
-// and a valid one's at least 1, so both are the first smallest stamp: one
-// pass over the stamps, without the valid bits. oldestWide makes the same
-// choice by eights, which Read takes in a wide set.
-func (c *Cache) victim(base int) int {
-	stamps := c.stamps[base : base+c.ways]
-	best, oldest := 0, uint64(math.MaxUint64)
-	for w, t := range stamps {
-		// Conditional moves: which way is older follows no pattern the
-		// host predicts.
-		older := -int(bit(t < oldest)) // every bit set if t is older
-		best, oldest = best^(best^w)&older, min(oldest, t)
-	}
-	return base + best
-}
-
-// oldest4 is victim in a set of four ways (Fermi's and Kepler's L1):
-// the first smallest stamp, by pairs without a loop. A later way wins a
-// pair, and the second pair the first, only when strictly older, so
-// that ties go to the first way. It stays a call: inlined, it made
-// Read's tag loop an instruction longer on every device.
-//
-//go:noinline
-func (c *Cache) oldest4(base int) int {
-	s := c.stamps[base : base+4 : base+4]
-	lo, b := s[0], 0
-	if s[1] < lo {
-		lo, b = s[1], 1
-	}
-	hi, h := s[2], 2
-	if s[3] < hi {
-		hi, h = s[3], 3
-	}
-	if hi < lo {
-		b = h
-	}
-	return base + b
-}
-
-// oldestWide is victim's choice in a set of eight ways or more: the first
-// smallest stamp, found eight ways at a time. Most eights hold nothing
-// older than the oldest so far, which their least tells at once; in one
-// that does, the first way with that least is the oldest.
-func oldestWide(stamps []uint64) int {
-	best, oldest := 0, uint64(math.MaxUint64)
-	w := 0
-	for ; w < len(stamps)-7; w += 8 {
-		g := stamps[w : w+8 : w+8]
-		lo := min(min(g[0], g[1], g[2], g[3]), min(g[4], g[5], g[6], g[7]))
-		if lo >= oldest {
-			continue
-		}
-		oldest = lo
-		for k, t := range g {
-			if t == lo {
-				best = w + k
-				break
-			}
-		}
-	}
-	for ; w < len(stamps); w++ {
-		if t := stamps[w]; t < oldest {
-			best, oldest = w, t
-		}
-	}
-	return best
-}
-
 // fill puts line into way i with the given sectors; it reports whether a
 // valid line was replaced, and keeps that line for Victim.
 func (c *Cache) fill(i int, line uint64, valid, dirty uint32) (evicted bool) {
@@ -596,12 +414,4 @@ func (c *Cache) checkMask(addr uint64, mask uint32) {
 //go:noinline
 func badMask(addr uint64, mask, full uint32) {
 	panic(fmt.Sprintf("cache: access at %#x with sector mask %#b; want a non-empty subset of %#b", addr, mask, full))
-}
-
-// bit is 1 if c, else 0, in a SETcc.
-func bit(c bool) uint8 {
-	if c {
-		return 1
-	}
-	return 0
 }
