@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"unicode/utf8"
+
+	"gpumemsim/internal/truth"
 )
 
 // directiveHint says which preprocessor lines a per-thread kernel reads.
@@ -178,7 +180,7 @@ func constOp(e *Expr, v []int64) (int64, bool) {
 	case ExprNeg:
 		return -v[0], v[0] != math.MinInt64
 	case ExprNot:
-		return b2i(v[0] == 0), true
+		return truth.Int(v[0] == 0), true
 	case ExprCast:
 		return e.Type.Convert(v[0]), true
 	case ExprCond:

@@ -3,6 +3,8 @@ package kernel
 import (
 	"fmt"
 	"strings"
+
+	"gpumemsim/internal/truth"
 )
 
 // ElemType is the element type of an array.
@@ -203,21 +205,21 @@ type Expr struct {
 func (k ExprKind) Logic(a, b int64) (v int64, ok bool) {
 	switch k {
 	case ExprLt:
-		return b2i(a < b), true
+		return truth.Int(a < b), true
 	case ExprLe:
-		return b2i(a <= b), true
+		return truth.Int(a <= b), true
 	case ExprGt:
-		return b2i(a > b), true
+		return truth.Int(a > b), true
 	case ExprGe:
-		return b2i(a >= b), true
+		return truth.Int(a >= b), true
 	case ExprEq:
-		return b2i(a == b), true
+		return truth.Int(a == b), true
 	case ExprNe:
-		return b2i(a != b), true
+		return truth.Int(a != b), true
 	case ExprAnd:
-		return b2i(a != 0 && b != 0), true
+		return truth.Int(a != 0 && b != 0), true
 	case ExprOr:
-		return b2i(a != 0 || b != 0), true
+		return truth.Int(a != 0 || b != 0), true
 	case ExprBitAnd:
 		return a & b, true
 	case ExprBitOr:
@@ -226,14 +228,6 @@ func (k ExprKind) Logic(a, b int64) (v int64, ok bool) {
 		return a ^ b, true
 	}
 	return 0, false
-}
-
-// b2i is C's value of a truth: 1 or 0.
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 var binOps = map[ExprKind]string{ExprAdd: "+", ExprSub: "-", ExprMul: "*", ExprDiv: "/", ExprMod: "%",

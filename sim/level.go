@@ -4,6 +4,7 @@ import (
 	"math/bits"
 	"slices"
 
+	"gpumemsim/internal/truth"
 	"gpumemsim/sim/cache"
 	"gpumemsim/sim/coalesce"
 )
@@ -217,8 +218,8 @@ func reap(m *cache.MSHR, fill []int64, t int64) (first int64, full bool) {
 		var due uint
 		for k, u := range f {
 			d := uint64(u) <= ut
-			due |= uint(bit(d)) << k
-			least = min(least, uint64(u)|-uint64(bit(d)))
+			due |= uint(truth.Bit(d)) << k
+			least = min(least, uint64(u)|-uint64(truth.Bit(d)))
 		}
 		for ; due != 0; due &= due - 1 {
 			release(m, fill, cache.MSHREntry(i+bits.TrailingZeros(due)))
@@ -255,12 +256,4 @@ func (lv *level) reset(stats *L1Stats) {
 	}
 	lv.stats, lv.miss, lv.stale = stats, levelMiss{}, false
 	lv.firstFill, lv.firstExact = never, true
-}
-
-// bit is 1 if c, else 0, in a SETcc.
-func bit(c bool) uint8 {
-	if c {
-		return 1
-	}
-	return 0
 }

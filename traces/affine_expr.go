@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"gpumemsim/internal/truth"
 	"gpumemsim/kernel"
 )
 
@@ -253,7 +254,7 @@ func (w *affineWalker) fold(e *kernel.Expr, env []avalue) avalue {
 	}
 	switch {
 	case e.Kind == kernel.ExprNot:
-		return w.konst(b2i(args[0] == 0))
+		return w.konst(truth.Int(args[0] == 0))
 	case e.Kind == kernel.ExprCall && e.Name == "abs":
 		return w.konst(abs64(args[0]))
 	}

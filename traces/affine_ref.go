@@ -2,9 +2,10 @@ package traces
 
 import (
 	"fmt"
+	"slices"
+
 	"gpumemsim/arch"
 	"gpumemsim/kernel"
-	"slices"
 )
 
 // A reference's place in the affine view: its subscripts per dimension,

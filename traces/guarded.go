@@ -1,6 +1,9 @@
 package traces
 
-import "gpumemsim/kernel"
+import (
+	"gpumemsim/internal/truth"
+	"gpumemsim/kernel"
+)
 
 // C evaluates the right operand of && and || only where the left one
 // leaves the result open, and only the chosen operand of ?:. The lane
@@ -99,7 +102,7 @@ func (ln *lanes) guardedLane(p *xprog, i int) (int64, string) {
 		case kernel.ExprNeg:
 			st[n-1] = -st[n-1]
 		case kernel.ExprNot:
-			st[n-1] = b2i(st[n-1] == 0)
+			st[n-1] = truth.Int(st[n-1] == 0)
 		case kernel.ExprCond:
 			pick := n - 1
 			if st[n-3] != 0 {

@@ -7,6 +7,7 @@ package traces
 import (
 	"math/bits"
 
+	"gpumemsim/internal/truth"
 	"gpumemsim/kernel"
 )
 
@@ -18,7 +19,7 @@ func unaryLanes(o xop, x *operand, s *[WarpSize]int64) {
 		case kernel.ExprNeg:
 			x.u = -x.u
 		case kernel.ExprNot:
-			x.u = b2i(x.u == 0)
+			x.u = truth.Int(x.u == 0)
 		default:
 			x.u = abs64(x.u)
 		}
@@ -31,7 +32,7 @@ func unaryLanes(o xop, x *operand, s *[WarpSize]int64) {
 		}
 	case kernel.ExprNot:
 		for i := range s {
-			s[i] = b2i(a[i] == 0)
+			s[i] = truth.Int(a[i] == 0)
 		}
 	default:
 		for i := range s {
@@ -150,7 +151,7 @@ func immLanes(k kernel.ExprKind, fn int32, out, a *[WarpSize]int64, u int64) boo
 	case kernel.ExprLt, kernel.ExprGe:
 		for i := 0; i < WarpSize; i += 4 {
 			r, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-			r[0], r[1], r[2], r[3] = b2i(x[0] < u), b2i(x[1] < u), b2i(x[2] < u), b2i(x[3] < u)
+			r[0], r[1], r[2], r[3] = truth.Int(x[0] < u), truth.Int(x[1] < u), truth.Int(x[2] < u), truth.Int(x[3] < u)
 		}
 		if k == kernel.ExprGe {
 			notLanes(out)
@@ -158,7 +159,7 @@ func immLanes(k kernel.ExprKind, fn int32, out, a *[WarpSize]int64, u int64) boo
 	case kernel.ExprGt, kernel.ExprLe:
 		for i := 0; i < WarpSize; i += 4 {
 			r, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-			r[0], r[1], r[2], r[3] = b2i(x[0] > u), b2i(x[1] > u), b2i(x[2] > u), b2i(x[3] > u)
+			r[0], r[1], r[2], r[3] = truth.Int(x[0] > u), truth.Int(x[1] > u), truth.Int(x[2] > u), truth.Int(x[3] > u)
 		}
 		if k == kernel.ExprLe {
 			notLanes(out)
@@ -166,18 +167,18 @@ func immLanes(k kernel.ExprKind, fn int32, out, a *[WarpSize]int64, u int64) boo
 	case kernel.ExprEq, kernel.ExprNe:
 		for i := 0; i < WarpSize; i += 4 {
 			r, x := (*[4]int64)(out[i:i+4]), (*[4]int64)(a[i:i+4])
-			r[0], r[1], r[2], r[3] = b2i(x[0] == u), b2i(x[1] == u), b2i(x[2] == u), b2i(x[3] == u)
+			r[0], r[1], r[2], r[3] = truth.Int(x[0] == u), truth.Int(x[1] == u), truth.Int(x[2] == u), truth.Int(x[3] == u)
 		}
 		if k == kernel.ExprNe {
 			notLanes(out)
 		}
 	case kernel.ExprAnd:
 		for i := range out {
-			out[i] = b2i(a[i] != 0 && u != 0)
+			out[i] = truth.Int(a[i] != 0 && u != 0)
 		}
 	case kernel.ExprOr:
 		for i := range out {
-			out[i] = b2i(a[i] != 0 || u != 0)
+			out[i] = truth.Int(a[i] != 0 || u != 0)
 		}
 	case kernel.ExprCall:
 		switch fn {
@@ -225,32 +226,32 @@ func (ln *lanes) lanesInto(o xop, out, a, b *[WarpSize]int64, mask uint32) {
 		}
 	case kernel.ExprLt, kernel.ExprGe:
 		for i := range out {
-			out[i] = b2i(a[i] < b[i])
+			out[i] = truth.Int(a[i] < b[i])
 		}
 		if o.kind == kernel.ExprGe {
 			notLanes(out)
 		}
 	case kernel.ExprGt, kernel.ExprLe:
 		for i := range out {
-			out[i] = b2i(a[i] > b[i])
+			out[i] = truth.Int(a[i] > b[i])
 		}
 		if o.kind == kernel.ExprLe {
 			notLanes(out)
 		}
 	case kernel.ExprEq, kernel.ExprNe:
 		for i := range out {
-			out[i] = b2i(a[i] == b[i])
+			out[i] = truth.Int(a[i] == b[i])
 		}
 		if o.kind == kernel.ExprNe {
 			notLanes(out)
 		}
 	case kernel.ExprAnd:
 		for i := range out {
-			out[i] = b2i(a[i] != 0 && b[i] != 0)
+			out[i] = truth.Int(a[i] != 0 && b[i] != 0)
 		}
 	case kernel.ExprOr:
 		for i := range out {
-			out[i] = b2i(a[i] != 0 || b[i] != 0)
+			out[i] = truth.Int(a[i] != 0 || b[i] != 0)
 		}
 	case kernel.ExprCall:
 		switch o.arg {

@@ -3,6 +3,7 @@ package traces
 import (
 	"fmt"
 
+	"gpumemsim/internal/truth"
 	"gpumemsim/kernel"
 )
 
@@ -112,7 +113,7 @@ func (ln *lanes) scalar(p *xprog) int64 {
 		case kernel.ExprNeg:
 			st[len(st)-1] = -st[len(st)-1]
 		case kernel.ExprNot:
-			st[len(st)-1] = b2i(st[len(st)-1] == 0)
+			st[len(st)-1] = truth.Int(st[len(st)-1] == 0)
 		case kernel.ExprCond:
 			n := len(st)
 			if st[n-3] != 0 {
@@ -274,13 +275,6 @@ func fill[T int64 | uint64](v *[WarpSize]T, x T) {
 		q := (*[4]T)(v[i : i+4])
 		q[0], q[1], q[2], q[3] = x, x, x, x
 	}
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func abs64(a int64) int64 {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"gpumemsim/internal/truth"
 	"gpumemsim/kernel"
 )
 
@@ -187,7 +188,7 @@ func laneByLane(ln *lanes, ops []xop, mask uint32) (vals [WarpSize]int64, badOp,
 			case kernel.ExprNeg:
 				st[n-1] = -st[n-1]
 			case kernel.ExprNot:
-				st[n-1] = b2i(st[n-1] == 0)
+				st[n-1] = truth.Int(st[n-1] == 0)
 			case kernel.ExprCond:
 				if st[n-3] == 0 {
 					st[n-3] = st[n-1]

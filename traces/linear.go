@@ -10,6 +10,7 @@ package traces
 import (
 	"slices"
 
+	"gpumemsim/internal/truth"
 	"gpumemsim/kernel"
 )
 
@@ -189,7 +190,7 @@ func selfFirst(s *ptSub, r int32) bool {
 	if s.reads != readsLinear {
 		return true // one read, in the one pass
 	}
-	slices.SortStableFunc(s.lin, func(a, b linTerm) int { return int(b2i(self(b)) - b2i(self(a))) })
+	slices.SortStableFunc(s.lin, func(a, b linTerm) int { return int(truth.Int(self(b)) - truth.Int(self(a))) })
 	return len(s.lin) <= 2 || !self(s.lin[2])
 }
 

@@ -1,10 +1,11 @@
 package traces
 
 import (
-	"gpumemsim/arch"
 	"math"
 	"strings"
 	"testing"
+
+	"gpumemsim/arch"
 
 	"gpumemsim/kernel"
 )

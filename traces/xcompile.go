@@ -268,15 +268,15 @@ func (xc *xcompiler) emit(p *xprog, e *kernel.Expr) (cval, error) {
 	case kernel.ExprNot:
 		_, err := xc.emit(p, e.Args[0])
 		p.ops = append(p.ops, xop{kind: kernel.ExprNot})
-		return truth, err
+		return comparisonVal, err
 	case kernel.ExprCond:
 		return xc.conditional(p, e)
 	}
 	return xc.binary(p, e)
 }
 
-// truth is the type and range of a comparison or a logical operator.
-var truth = cval{kernel.Int, crange{0, 1}}
+// comparisonVal is the type and range of a comparison or a logical operator.
+var comparisonVal = cval{kernel.Int, crange{0, 1}}
 
 // operands emits the two operands of e, the first converted to the
 // type the second's gives them with it (common: C's usual arithmetic
@@ -308,7 +308,7 @@ func (xc *xcompiler) binary(p *xprog, e *kernel.Expr) (cval, error) {
 	case kernel.ExprAnd, kernel.ExprOr:
 		_, _, _, err := xc.operands(p, e, false)
 		p.ops = append(p.ops, o)
-		return truth, err
+		return comparisonVal, err
 	case kernel.ExprShl, kernel.ExprShr:
 		a, b, _, err := xc.operands(p, e, false)
 		return xc.shift(p, o, a, b), err
@@ -327,7 +327,7 @@ func (xc *xcompiler) binary(p *xprog, e *kernel.Expr) (cval, error) {
 		fallthrough
 	case kernel.ExprEq, kernel.ExprNe:
 		p.ops = append(p.ops, o)
-		return truth, nil
+		return comparisonVal, nil
 	case kernel.ExprAdd, kernel.ExprSub, kernel.ExprMul:
 		p.ops = append(p.ops, o)
 		r, ok := rangeOf(k, a.r, b.r)

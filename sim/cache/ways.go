@@ -1,6 +1,10 @@
 package cache
 
-import "math"
+import (
+	"math"
+
+	"gpumemsim/internal/truth"
+)
 
 // Finding a way in a set: the line's way on a lookup, the victim's on a
 // fill. These run at every access and every miss, so each is written for
@@ -29,7 +33,7 @@ func (c *Cache) victim(base int) int {
 	for w, t := range stamps {
 		// Conditional moves: which way is older follows no pattern the
 		// host predicts.
-		older := -int(bit(t < oldest)) // every bit set if t is older
+		older := -int(truth.Bit(t < oldest)) // every bit set if t is older
 		best, oldest = best^(best^w)&older, min(oldest, t)
 	}
 	return base + best
@@ -85,12 +89,4 @@ func oldestWide(stamps []uint64) int {
 		}
 	}
 	return best
-}
-
-// bit is 1 if c, else 0, in a SETcc.
-func bit(c bool) uint8 {
-	if c {
-		return 1
-	}
-	return 0
 }

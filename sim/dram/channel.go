@@ -1,6 +1,10 @@
 package dram
 
-import "math"
+import (
+	"math"
+
+	"gpumemsim/internal/truth"
+)
 
 // Directions of the data bus, as set by the last column command.
 const (
@@ -108,7 +112,7 @@ func (ch *channel) find(side int32) {
 		at, seq := max(b.ready, *b.gate, bases[b.base&3]), b.cur.seq
 		// Without a branch: which bank is first is as likely one as the
 		// other, and a mispredicted branch costs more than the moves.
-		better := bit(at < firstAt)|bit(at == firstAt)&bit(seq < firstSeq) != 0
+		better := truth.Bit(at < firstAt)|truth.Bit(at == firstAt)&truth.Bit(seq < firstSeq) != 0
 		if better {
 			first = b
 		}
@@ -360,12 +364,4 @@ func choose(c bool, a, b int64) int64 {
 		return a
 	}
 	return b
-}
-
-// bit is 1 if c, else 0, in a SETcc.
-func bit(c bool) uint8 {
-	if c {
-		return 1
-	}
-	return 0
 }
