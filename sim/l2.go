@@ -53,8 +53,8 @@ type l2Spec struct {
 // slice is one L2 slice.
 type slice struct {
 	l2   *cache.Cache
-	mshr *cache.MSHR
-	free int64 // next cycle the slice can start an access
+	mshr cache.MSHR // a value, as the level's
+	free int64      // next cycle the slice can start an access
 	// per MSHR entry:
 	fill []int64 // data ready at the slice, or -1 while DRAM reads are pending or the entry is free
 	// known has bit e set when entry e's fill is known (fill[e] >= 0):
@@ -134,7 +134,7 @@ func (sl *slice) setFill(ent cache.MSHREntry, t int64) {
 
 // release frees MSHR entry ent.
 func (sl *slice) release(ent cache.MSHREntry) {
-	release(sl.mshr, sl.fill, ent)
+	release(&sl.mshr, sl.fill, ent)
 	sl.known[ent>>6] &^= uint64(1) << (ent & 63)
 	sl.noneBefore = 0
 }

@@ -33,8 +33,8 @@ type level struct {
 	levelSpec
 	cache *cache.Cache
 	sec   sectoring
-	mshr  *cache.MSHR
-	fill  []int64 // per MSHR entry: data return time, or -1 while below has not said or the entry is free
+	mshr  cache.MSHR // a value: a lookup reads its index without first loading a pointer
+	fill  []int64    // per MSHR entry: data return time, or -1 while below has not said or the entry is free
 	stats *L1Stats
 	// miss is what the latest load that missed needs from below.
 	miss levelMiss
@@ -161,7 +161,7 @@ func (lv *level) setFill(ent int, t int64) {
 // fill may have gone with it.
 func (lv *level) release(ent cache.MSHREntry) {
 	lv.firstExact = false
-	release(lv.mshr, lv.fill, ent)
+	release(&lv.mshr, lv.fill, ent)
 }
 
 // reap is reap on the level's full MSHR table. While no known fill is due
@@ -172,7 +172,7 @@ func (lv *level) reap(t int64) int64 {
 	if lv.firstExact && t < lv.firstFill {
 		return lv.firstFill
 	}
-	first, full := reap(lv.mshr, lv.fill, t)
+	first, full := reap(&lv.mshr, lv.fill, t)
 	lv.firstFill, lv.firstExact = first, true
 	if !full {
 		return 0

@@ -295,7 +295,7 @@ func newLevel(c arch.Cache, sets int, stats *L1Stats) (*level, error) {
 	}
 	g := ch.Geometry()
 	return &level{levelSpec: levelSpec{line: uint64(c.Line), sector: uint64(g.SectorBytes), hit: int64(c.HitLatency), inFlight: uint64(c.Line)},
-		cache: ch, sec: newSectoring(ch), mshr: m, fill: unknownFills(c.MSHREntries), stats: stats, firstFill: never, firstExact: true}, nil
+		cache: ch, sec: newSectoring(ch), mshr: *m, fill: unknownFills(c.MSHREntries), stats: stats, firstFill: never, firstExact: true}, nil
 }
 
 // newL2 builds the L2 slices of dev.
@@ -314,9 +314,11 @@ func newL2(dev *arch.Device, p *port, sms cores) (*l2, error) {
 		if s.l2, err = cache.New(g); err != nil {
 			return nil, fmt.Errorf("device %s: l2: %w", dev.Name, err)
 		}
-		if s.mshr, err = cache.NewMSHR(n, dev.L2.MSHRMerges); err != nil {
+		m, err := cache.NewMSHR(n, dev.L2.MSHRMerges)
+		if err != nil {
 			return nil, fmt.Errorf("device %s: l2: %w", dev.Name, err)
 		}
+		s.mshr = *m
 		s.makeEntries(n)
 	}
 	c.sec = newSectoring(c.slices[0].l2)

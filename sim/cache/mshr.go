@@ -16,7 +16,9 @@ type MSHREntry int
 // the first, as in GPGPU-Sim's mshr_table). Each request carries a caller
 // token (a warp, a reference id, whatever the caller needs to wake).
 // Lookup goes through an open-addressed index of the tracked lines, so it
-// costs the same for a table of 8 entries or of 256.
+// costs the same for a table of 8 entries or of 256. A table may be held
+// by value, copied from NewMSHR's before its first use (the copy is then
+// the table; the original must not be used).
 type MSHR struct {
 	merges int
 	lines  []uint64
