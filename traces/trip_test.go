@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"gpumemsim/arch"
-
 	"gpumemsim/kernel"
 )
 
